@@ -1,0 +1,67 @@
+//! One small error type for the whole pipeline.
+//!
+//! Every error that comes from the input names the byte offset (in the decoded HPROF
+//! stream) where reading went wrong and what was expected there, so a user with a
+//! truncated or corrupt dump learns *where* it broke, not just *that* it broke.
+
+use std::fmt;
+
+/// What went wrong, broadly: decides the CLI's exit status and how the page presents it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is not a usable HPROF stream (bad header, truncated, corrupt, hostile).
+    Format,
+    /// Reading the underlying file, gzip stream or Blob failed.
+    Io,
+    /// The analysis would need more memory than this platform can give it.
+    Memory,
+    /// The user cancelled.
+    Cancelled,
+}
+
+/// An error with the byte offset it refers to, when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    /// Offset in the decoded HPROF stream (for `.gz`, offset after decompression).
+    pub offset: Option<u64>,
+    pub message: String,
+}
+
+impl Error {
+    /// A format error at `offset`: `message` says what was expected there.
+    pub fn format(offset: u64, message: impl Into<String>) -> Error {
+        Error { kind: ErrorKind::Format, offset: Some(offset), message: message.into() }
+    }
+
+    pub fn io(message: impl Into<String>) -> Error {
+        Error { kind: ErrorKind::Io, offset: None, message: message.into() }
+    }
+
+    pub fn memory(message: impl Into<String>) -> Error {
+        Error { kind: ErrorKind::Memory, offset: None, message: message.into() }
+    }
+
+    pub fn cancelled() -> Error {
+        Error { kind: ErrorKind::Cancelled, offset: None, message: "cancelled".into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(offset) => write!(f, "at byte {offset} (0x{offset:x}): {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::io(e.to_string())
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,13 @@
+//! heapscope: a Java and Android heap dump (HPROF) analyzer that reproduces Eclipse MAT's
+//! numbers, streaming the dump in two passes with compact arrays, natively and in wasm32.
+//!
+//! The modules follow the pipeline:
+//! [`source`] → [`records`] → [`index`] (pass 1) → [`graph`] (pass 2) → [`dominators`]
+//! → [`retained`] → [`report`].
+
+pub mod error;
+pub mod source;
+pub mod dominators;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

@@ -1,0 +1,72 @@
+//! A file on disk (native builds only): plain reads, real seeks for skips.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use super::ByteSource;
+use crate::error::{Error, Result};
+
+pub struct FileSource {
+    file: File,
+    len: u64,
+    pos: u64,
+}
+
+impl FileSource {
+    pub fn open(path: &Path) -> Result<FileSource> {
+        let file = File::open(path).map_err(|e| Error::io(format!("cannot open {}: {e}", path.display())))?;
+        let len = file.metadata()?.len();
+        Ok(FileSource { file, len, pos: 0 })
+    }
+}
+
+impl ByteSource for FileSource {
+    fn len(&self) -> Option<u64> {
+        Some(self.len)
+    }
+
+    fn input_pos(&self) -> u64 {
+        self.pos
+    }
+
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize> {
+        loop {
+            match self.file.read(buf) {
+                Ok(n) => {
+                    self.pos += n as u64;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::io(format!("read failed at byte {}: {e}", self.pos))),
+            }
+        }
+    }
+
+    fn skip(&mut self, n: u64) -> Result<u64> {
+        let k = n.min(self.len.saturating_sub(self.pos));
+        self.file.seek(SeekFrom::Current(k as i64))?;
+        self.pos += k;
+        Ok(k)
+    }
+
+    fn rewind(&mut self) -> Result<()> {
+        self.file.seek(SeekFrom::Start(0))?;
+        self.pos = 0;
+        Ok(())
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        self.file.seek(SeekFrom::Start(offset.min(self.len)))?;
+        self.pos = offset.min(self.len);
+        let mut filled = 0;
+        while filled < buf.len() {
+            let n = self.read(&mut buf[filled..])?;
+            if n == 0 {
+                break;
+            }
+            filled += n;
+        }
+        Ok(filled)
+    }
+}
