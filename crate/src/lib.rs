@@ -7,7 +7,13 @@
 
 pub mod error;
 pub mod source;
+pub mod records;
+pub mod index;
+pub mod graph;
 pub mod dominators;
+pub mod retained;
+pub mod analysis;
+pub mod report;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

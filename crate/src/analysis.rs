@@ -1,0 +1,369 @@
+//! The whole pipeline, from a byte source to the numbers MAT computes.
+//!
+//! `analyze` runs pass 1, pass 2, reachability and dominators, retained sizes and the
+//! per-class figures, and keeps what later queries need (the heap graph, the dominator
+//! tree). The report and its renderings are built from an [`Analysis`] by
+//! [`crate::report`].
+
+use crate::dominators::{self, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use crate::error::{Error, Result};
+use crate::graph::roots::RootKinds;
+use crate::graph::{Heap, NO_CLASS};
+use crate::records::heap::{RootKind, WalkEnd};
+use crate::records::Cursor;
+use crate::retained::{self, DomTree};
+use crate::source::ByteSource;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Keep unreachable objects, as MAT's `keep_unreachable_objects` does: each entry
+    /// point of an unreachable subgraph becomes a GC root of kind "Unreachable".
+    pub keep_unreachable: bool,
+    /// Refuse to start the memory-heavy phases when their estimated peak exceeds this.
+    pub memory_limit: Option<u64>,
+}
+
+/// Where the analysis is, for progress displays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Pass1,
+    Pass2,
+    Dominators,
+    Retained,
+    Report,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Pass1 => "pass 1: indexing objects",
+            Phase::Pass2 => "pass 2: reading references",
+            Phase::Dominators => "dominator tree",
+            Phase::Retained => "retained sizes",
+            Phase::Report => "report",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ProgressInfo {
+    pub phase: Phase,
+    /// Input bytes consumed (compressed bytes for gzip).
+    pub bytes_done: u64,
+    pub bytes_total: Option<u64>,
+    pub objects: u64,
+}
+
+/// Receives progress; returning an error (e.g. [`Error::cancelled`]) stops the analysis.
+pub trait Progress {
+    fn update(&mut self, info: &ProgressInfo) -> Result<()>;
+}
+
+/// A [`Progress`] that ignores everything.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn update(&mut self, _: &ProgressInfo) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// One row of the class histogram (reachable objects of one class).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClassStats {
+    pub instances: u64,
+    pub shallow: u64,
+    /// MAT's quick retained size (lower bound).
+    pub retained_min: u64,
+}
+
+/// Everything computed from a dump.
+pub struct Analysis {
+    pub heap: Heap,
+    pub options: Options,
+    /// Immediate dominator per object (see [`crate::dominators`]).
+    pub idom: Vec<u32>,
+    pub tree: DomTree,
+    /// Retained size per object; `[n]` is the virtual root (everything reachable).
+    pub retained: Vec<u64>,
+    /// GC roots after reachability (with "Unreachable" roots when keeping unreachables).
+    pub roots: Vec<(u32, RootKinds)>,
+    /// Per class (index into the class table): reachable objects.
+    pub classes: Vec<ClassStats>,
+    /// Per class: objects discarded as unreachable (all zero when keeping them).
+    pub unreachable: Vec<ClassStats>,
+    pub kept_objects: u64,
+    pub used_heap: u64,
+    /// Input size (compressed size for gzip) and decoded size.
+    pub input_bytes: u64,
+    pub decoded_bytes: u64,
+    pub warnings: Vec<String>,
+    /// When the dump ended early: the reason (the report covers what came before).
+    pub incomplete: Option<Error>,
+}
+
+struct HeapGraph<'a> {
+    heap: &'a Heap,
+    roots: &'a [(u32, RootKinds)],
+    /// Some objects have no class (unknown class, never defined): edges to them skipped.
+    filter: bool,
+}
+
+impl Graph for HeapGraph<'_> {
+    fn node_count(&self) -> usize {
+        self.heap.object_count()
+    }
+
+    fn for_each_root<F: FnMut(u32)>(&self, mut f: F) {
+        for &(o, _) in self.roots {
+            if !self.filter || self.heap.class_of[o as usize] != NO_CLASS {
+                f(o);
+            }
+        }
+    }
+
+    #[inline]
+    fn for_each_successor<F: FnMut(u32)>(&self, v: u32, mut f: F) {
+        if self.filter {
+            let class_of = &self.heap.class_of;
+            self.heap.for_each_reference(v, |t| {
+                if class_of[t as usize] != NO_CLASS {
+                    f(t)
+                }
+            });
+        } else {
+            self.heap.for_each_reference(v, f);
+        }
+    }
+}
+
+/// Runs the whole analysis.
+pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dyn Progress) -> Result<Analysis> {
+    let input_total = source.input_len();
+    let mut cursor = Cursor::new(source);
+
+    let mut tick_phase = |phase: Phase, cursor_pos: u64, objects: u64, progress: &mut dyn Progress| {
+        progress.update(&ProgressInfo { phase, bytes_done: cursor_pos, bytes_total: input_total, objects })
+    };
+
+    // Pass 1. The callback cannot borrow the cursor it is called from, so it reports
+    // objects only and the cursor position is sampled between records by the pass.
+    tick_phase(Phase::Pass1, 0, 0, progress)?;
+    let index = {
+        let progress_ref: &mut dyn Progress = progress;
+        let mut tick = |bytes: u64, objects: u64| {
+            progress_ref.update(&ProgressInfo { phase: Phase::Pass1, bytes_done: bytes, bytes_total: input_total, objects })
+        };
+        crate::index::pass1(&mut cursor, &mut tick)?
+    };
+    let decoded_bytes = index.counts.bytes;
+    let incomplete = match &index.end {
+        WalkEnd::Complete { .. } => None,
+        WalkEnd::Broken { error } => Some(error.clone()),
+    };
+    let objects = index.ids.len() as u64;
+    check_memory(options, objects, &index)?;
+
+    let heap = {
+        let progress_ref: &mut dyn Progress = progress;
+        let mut tick = |bytes: u64, done: u64| {
+            progress_ref.update(&ProgressInfo { phase: Phase::Pass2, bytes_done: bytes, bytes_total: input_total, objects: done })
+        };
+        crate::graph::pass2(&mut cursor, index, &mut tick)?
+    };
+    let input_bytes = input_total.unwrap_or(decoded_bytes);
+    drop(cursor);
+
+    tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
+    let filter = heap.class_of.iter().any(|&c| c == NO_CLASS);
+    let mut roots = heap.roots.objects.clone();
+    let n = heap.object_count();
+    if options.keep_unreachable {
+        let entries = unreachable_roots(&heap, &roots, filter);
+        for e in entries {
+            roots.push((e, RootKinds::default().with(RootKind::Unreachable)));
+        }
+        roots.sort_unstable_by_key(|&(o, _)| o);
+    }
+    let idom = dominators::semi_nca(&HeapGraph { heap: &heap, roots: &roots, filter })?;
+
+    let mut unreachable = vec![ClassStats::default(); heap.index.classes.classes.len()];
+    for v in 0..n {
+        if idom[v] == UNREACHABLE {
+            let c = heap.class_of[v];
+            if c != NO_CLASS {
+                let s = &mut unreachable[c as usize];
+                s.instances += 1;
+                s.shallow += heap.shallow(v as u32);
+            }
+        }
+    }
+
+    tick_phase(Phase::Retained, input_bytes, objects, progress)?;
+    let (tree, retained) = retained::compute(&idom, |v| heap.shallow(v))?;
+    let class_count = heap.index.classes.classes.len();
+    let mins = retained::class_min_retained(&tree, &retained, |v| heap.class_of[v as usize], class_count);
+    let mut classes = vec![ClassStats::default(); class_count];
+    let mut kept_objects = 0u64;
+    let mut used_heap = 0u64;
+    for v in 0..n {
+        if idom[v] == UNREACHABLE {
+            continue;
+        }
+        let c = heap.class_of[v];
+        if c == NO_CLASS {
+            continue;
+        }
+        kept_objects += 1;
+        let s = heap.shallow(v as u32);
+        used_heap += s;
+        classes[c as usize].instances += 1;
+        classes[c as usize].shallow += s;
+    }
+    for (c, m) in classes.iter_mut().zip(mins) {
+        c.retained_min = m;
+    }
+    // Roots that are not kept (cannot happen: roots are reachable) are dropped anyway.
+    roots.retain(|&(o, _)| idom[o as usize] != UNREACHABLE);
+    debug_assert!(roots.iter().all(|&(o, _)| idom[o as usize] == VIRTUAL_ROOT));
+
+    let mut warnings = heap.index.warnings.clone();
+    warnings.extend(heap.warnings.iter().cloned());
+    if heap.roots.missing > 0 {
+        warnings.push(format!("{} GC root records name objects that are not in the dump; they were ignored", heap.roots.missing));
+    }
+    tick_phase(Phase::Report, input_bytes, objects, progress)?;
+    Ok(Analysis {
+        heap,
+        options: options.clone(),
+        idom,
+        tree,
+        retained,
+        roots,
+        classes,
+        unreachable,
+        kept_objects,
+        used_heap,
+        input_bytes,
+        decoded_bytes,
+        warnings,
+        incomplete,
+    })
+}
+
+/// Marks everything reachable from `start` that is not marked yet; returns how many.
+fn mark_from(heap: &Heap, start: &[u32], marked: &mut [bool], filter: bool) -> u64 {
+    let mut count = 0;
+    let mut stack = Vec::new();
+    for &s in start {
+        if !marked[s as usize] {
+            marked[s as usize] = true;
+            count += 1;
+            stack.push(s);
+        }
+    }
+    while let Some(x) = stack.pop() {
+        heap.for_each_reference(x, |t| {
+            if !marked[t as usize] && !(filter && heap.class_of[t as usize] == NO_CLASS) {
+                marked[t as usize] = true;
+                count += 1;
+                stack.push(t);
+            }
+        });
+    }
+    count
+}
+
+/// The objects MAT makes "Unreachable" GC roots when keeping unreachable objects
+/// (GarbageCleaner's markUnreachableAsGCRoots), in address order:
+///
+/// 1. every unreachable object that no other unreachable object references, and all it
+///    reaches;
+/// 2. then ten rounds over what is still unmarked: round 0 takes one object of each
+///    two-object cycle (both referenced once, by each other); rounds 1–8 take objects
+///    referenced more than once whose unmarked outgoing references outnumber the
+///    incoming ones by at least 8 − round; round 9 takes anything with an unmarked
+///    outgoing reference. Each object taken is marked with all it reaches at once.
+fn unreachable_roots(heap: &Heap, roots: &[(u32, RootKinds)], filter: bool) -> Vec<u32> {
+    let n = heap.object_count();
+    let mut marked = vec![false; n];
+    let starts: Vec<u32> = roots.iter().map(|&(o, _)| o).collect();
+    let mut reached = mark_from(heap, &starts, &mut marked, filter);
+    let live = |v: usize| !(filter && heap.class_of[v] == NO_CLASS);
+    let total = (0..n).filter(|&v| live(v)).count() as u64;
+    let refs = |v: u32, f: &mut dyn FnMut(u32)| heap.for_each_reference(v, |t| f(t));
+
+    // Inbound counts among unreachable objects (saturating at 255, self-references skipped).
+    let mut inbound = vec![0u8; n];
+    for v in 0..n {
+        if !marked[v] && live(v) {
+            refs(v as u32, &mut |t| {
+                if t as usize != v && inbound[t as usize] != 255 {
+                    inbound[t as usize] += 1;
+                }
+            });
+        }
+    }
+    let mut new_roots: Vec<u32> = (0..n).filter(|&v| !marked[v] && live(v) && inbound[v] == 0).map(|v| v as u32).collect();
+    reached += mark_from(heap, &new_roots, &mut marked, filter);
+    let mut unref: Vec<u32> = (0..n).filter(|&v| !marked[v] && live(v)).map(|v| v as u32).collect();
+    const PASSES: i32 = 10;
+    let mut outbound = vec![0u8; n];
+    for pass in 0..PASSES {
+        unref.retain(|&v| !marked[v as usize]);
+        for &v in &unref {
+            outbound[v as usize] = 0;
+            refs(v, &mut |t| {
+                if t != v && !marked[t as usize] && outbound[v as usize] != 255 {
+                    outbound[v as usize] += 1;
+                }
+            });
+        }
+        for &v in &unref {
+            if reached >= total {
+                break;
+            }
+            let vi = v as usize;
+            if marked[vi] {
+                continue;
+            }
+            let take = if pass == 0 {
+                let mut cycle = false;
+                if inbound[vi] == 1 {
+                    refs(v, &mut |o| {
+                        if cycle || o == v || marked[o as usize] || inbound[o as usize] != 1 {
+                            return;
+                        }
+                        heap.for_each_reference(o, |back| cycle |= back == v);
+                    });
+                }
+                cycle
+            } else {
+                let (out, inb) = (outbound[vi] as i32, inbound[vi] as i32);
+                out > 0 && (pass == PASSES - 1 || (inb > 1 && out - inb >= PASSES - pass - 2))
+            };
+            if take {
+                new_roots.push(v);
+                reached += mark_from(heap, &[v], &mut marked, filter);
+            }
+        }
+    }
+    new_roots
+}
+
+/// Estimated peak of the phases after pass 1, per object, in bytes.
+pub const PEAK_BYTES_PER_OBJECT: u64 = 48;
+
+fn check_memory(options: &Options, objects: u64, _index: &crate::index::Index) -> Result<()> {
+    if let Some(limit) = options.memory_limit {
+        let need = objects * PEAK_BYTES_PER_OBJECT;
+        if need > limit {
+            return Err(Error::memory(format!(
+                "this dump has {objects} objects; analyzing it needs about {} MiB, more than the {} MiB available here",
+                need >> 20,
+                limit >> 20
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,378 @@
+//! Pass 2: read the dump again and turn every object into its class, its MAT shallow
+//! size and its outgoing references (as object indices, in a [`csr::Csr`]).
+//!
+//! The edges are the ones MAT follows (DESIGN.md §2): instance and array → their class
+//! object (implicit, from `class_of`, not stored); instance → non-null reference fields;
+//! object array → non-null elements; class object → super class, class loader and static
+//! references; thread object → the objects its stack frames hold (Java-frame, JNI-local,
+//! native-stack and thread-block roots of a known thread are edges, not GC roots).
+//! References to identifiers that are not objects of the dump are dropped and counted.
+
+pub mod csr;
+pub mod roots;
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::index::classes::ClassInfo;
+use crate::index::{Index, Tick};
+use crate::records::basic_type;
+use crate::records::cursor::be_id;
+use crate::records::heap::{ClassDump, Visitor};
+use crate::records::Cursor;
+use csr::Csr;
+use roots::GcRoots;
+
+/// Class index meaning "no class" (never stored for a live object after pass 2).
+pub const NO_CLASS: u32 = u32::MAX;
+
+/// The heap as a graph: pass 1's index plus, per object, class, size and references.
+pub struct Heap {
+    pub index: Index,
+    /// Class index of every object (`java.lang.Class` for class objects).
+    pub class_of: Vec<u32>,
+    /// Shallow size of every object, in units of the object alignment.
+    pub size_units: Vec<u32>,
+    pub refs: Csr,
+    /// Object index of each class's class object.
+    pub class_object: Vec<u32>,
+    pub roots: GcRoots,
+    /// (source, target) references that only excluded fields hold, ascending.
+    pub excluded_edges: Vec<(u32, u32)>,
+    pub missing_refs: u64,
+    pub warnings: Vec<String>,
+}
+
+impl Heap {
+    pub fn object_count(&self) -> usize {
+        self.class_of.len()
+    }
+
+    #[inline]
+    pub fn shallow(&self, obj: u32) -> u64 {
+        self.size_units[obj as usize] as u64 * self.index.layout.object_alignment as u64
+    }
+
+    pub fn class(&self, class: u32) -> &ClassInfo {
+        &self.index.classes.classes[class as usize]
+    }
+
+    /// If `obj` is a class object, the index of the class it represents.
+    pub fn class_represented_by(&self, obj: u32) -> Option<u32> {
+        self.index.class_by_id.get(self.index.ids.id(obj))
+    }
+
+    /// Calls `f` with every object `obj` references, the class edge first.
+    #[inline]
+    pub fn for_each_reference<F: FnMut(u32)>(&self, obj: u32, mut f: F) {
+        let c = self.class_of[obj as usize];
+        if c != NO_CLASS {
+            let co = self.class_object[c as usize];
+            if co != NO_CLASS {
+                f(co);
+            }
+        }
+        self.refs.for_each(obj, f);
+    }
+}
+
+struct Pass2<'a> {
+    index: &'a Index,
+    ids: usize,
+    class_of: Vec<u32>,
+    size_units: Vec<u32>,
+    refs: Csr,
+    targets: Vec<u32>,
+    /// The object array whose elements are arriving.
+    array: Option<u32>,
+    /// Thread object index → objects its stack holds.
+    locals: HashMap<u32, Vec<u32>>,
+    excluded_edges: Vec<(u32, u32)>,
+    class_object: Vec<u32>,
+    missing_refs: u64,
+    duplicates: u64,
+    unknown_class: HashMap<u64, u64>,
+    align: u64,
+    tick: Tick<'a>,
+    objects: u64,
+}
+
+impl Pass2<'_> {
+    /// Claims `id` for a record; None (and a warning later) for a second definition.
+    #[inline]
+    fn claim(&mut self, id: u64) -> Option<u32> {
+        let obj = self.index.ids.index_of(id)?;
+        if self.class_of[obj as usize] != NO_CLASS {
+            self.duplicates += 1;
+            return None;
+        }
+        Some(obj)
+    }
+
+    #[inline]
+    fn class_object_of(&self, class: u32) -> Option<u32> {
+        self.class_object.get(class as usize).copied().filter(|&o| o != NO_CLASS)
+    }
+
+    #[inline]
+    fn target(&mut self, id: u64) {
+        if id == 0 {
+            return;
+        }
+        match self.index.ids.index_of(id) {
+            Some(t) => self.targets.push(t),
+            None => self.missing_refs += 1,
+        }
+    }
+
+    fn units(&self, bytes: u64) -> u32 {
+        (bytes / self.align).min(u32::MAX as u64) as u32
+    }
+
+    /// Stores the collected references of `obj` in MAT's order: deduplicated and
+    /// ascending, without the class object (whose edge is implicit and comes first).
+    fn flush(&mut self, obj: u32, class_object: u32) -> Result<()> {
+        if let Some(extra) = self.locals.get(&obj) {
+            self.targets.extend_from_slice(extra);
+        }
+        self.targets.sort_unstable();
+        self.targets.dedup();
+        if let Ok(k) = self.targets.binary_search(&class_object) {
+            self.targets.remove(k);
+        }
+        let r = self.refs.set(obj, &self.targets);
+        self.targets.clear();
+        r
+    }
+
+    /// Records the references of `obj` that only excluded fields hold (see
+    /// [`crate::index::classes::ClassTable::mark_excluded_fields`]).
+    fn note_excluded(&mut self, obj: u32, excluded: &[u64], others: &[u32]) {
+        for &id in excluded {
+            if let Some(t) = self.index.ids.index_of(id) {
+                if !others.contains(&t) && !self.excluded_edges.contains(&(obj, t)) {
+                    self.excluded_edges.push((obj, t));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) -> Result<()> {
+        self.objects += 1;
+        Ok(())
+    }
+}
+
+impl Visitor for Pass2<'_> {
+    const INSTANCE_FIELDS: bool = true;
+    const ARRAY_ELEMENTS: bool = true;
+
+    fn tick(&mut self, input_pos: u64) -> Result<()> {
+        (self.tick)(input_pos, self.objects)
+    }
+
+    fn class_dump(&mut self, c: &ClassDump, _offset: u64) -> Result<()> {
+        let Some(obj) = self.claim(c.id) else { return Ok(()) };
+        let Some(ci) = self.index.class_by_id.get(c.id) else { return Ok(()) };
+        let info = &self.index.classes.classes[ci as usize];
+        let jlc = self.index.java_lang_class.unwrap_or(NO_CLASS);
+        self.class_of[obj as usize] = jlc;
+        self.size_units[obj as usize] = self.units(info.class_object_size);
+        if c.super_id != 0 {
+            self.target(c.super_id);
+        }
+        // MAT always links a class to its loader; the bootstrap loader (0) and loaders
+        // that are not objects of the dump become the pseudo object 0x0.
+        match self.index.ids.index_of(c.loader_id) {
+            Some(l) => self.targets.push(l),
+            None => self.targets.extend(self.index.ids.index_of(0)),
+        }
+        for s in &c.statics {
+            if s.ty == basic_type::OBJECT {
+                self.target(s.value);
+            }
+        }
+        if !info.excluded_statics.is_empty() {
+            let excluded: Vec<u64> = info.excluded_statics.iter().map(|&k| c.statics[k as usize].value).collect();
+            let others: Vec<u32> = c
+                .statics
+                .iter()
+                .enumerate()
+                .filter(|(k, s)| s.ty == basic_type::OBJECT && !info.excluded_statics.contains(&(*k as u32)))
+                .filter_map(|(_, s)| self.index.ids.index_of(s.value))
+                .chain(self.index.ids.index_of(c.super_id))
+                .collect();
+            self.note_excluded(obj, &excluded, &others);
+        }
+        let class_object = self.class_object_of(jlc).unwrap_or(NO_CLASS);
+        self.flush(obj, class_object)?;
+        self.tick()
+    }
+
+    fn instance(&mut self, id: u64, class_id: u64, n: u32, fields: &[u8], _offset: u64) -> Result<()> {
+        let Some(obj) = self.claim(id) else { return Ok(()) };
+        let Some(ci) = self.index.class_by_id.get(class_id) else {
+            *self.unknown_class.entry(class_id).or_default() += 1;
+            return self.tick();
+        };
+        let table = &self.index.classes;
+        let info = &table.classes[ci as usize];
+        self.class_of[obj as usize] = ci;
+        self.size_units[obj as usize] = self.units(info.instance_size);
+        let ids = self.ids;
+        let (a, b) = info.refs;
+        for k in a..b {
+            let off = table.ref_offsets[k as usize] as usize;
+            if off + ids <= n as usize {
+                let t = be_id(fields, off, ids);
+                self.target(t);
+            }
+        }
+        if !info.excluded_refs.is_empty() {
+            let read = |k: u32| {
+                let off = table.ref_offsets[(a + k) as usize] as usize;
+                if off + ids <= n as usize { be_id(fields, off, ids) } else { 0 }
+            };
+            let excluded: Vec<u64> = info.excluded_refs.iter().map(|&k| read(k)).filter(|&t| t != 0).collect();
+            let others: Vec<u32> = (0..b - a)
+                .filter(|k| !info.excluded_refs.contains(k))
+                .filter_map(|k| self.index.ids.index_of(read(k)))
+                .chain(self.class_object_of(ci))
+                .collect();
+            self.note_excluded(obj, &excluded, &others);
+        }
+        let class_object = self.class_object_of(ci).unwrap_or(NO_CLASS);
+        self.flush(obj, class_object)?;
+        self.tick()
+    }
+
+    fn object_array(&mut self, id: u64, class_id: u64, len: u32, _offset: u64) -> Result<()> {
+        self.array = None;
+        let Some(obj) = self.claim(id) else { return Ok(()) };
+        let Some(ci) = self.index.class_by_id.get(class_id) else {
+            *self.unknown_class.entry(class_id).or_default() += 1;
+            return self.tick();
+        };
+        self.class_of[obj as usize] = ci;
+        self.size_units[obj as usize] = self.units(self.index.layout.object_array_size(len as u64));
+        self.array = Some(obj);
+        self.tick()
+    }
+
+    fn object_array_elements(&mut self, bytes: &[u8]) -> Result<()> {
+        let Some(obj) = self.array else { return Ok(()) };
+        let ids = self.ids;
+        let mut at = 0;
+        while at + ids <= bytes.len() {
+            let t = be_id(bytes, at, ids);
+            self.target(t);
+            at += ids;
+        }
+        let _ = obj;
+        Ok(())
+    }
+
+    fn object_array_end(&mut self) -> Result<()> {
+        match self.array.take() {
+            Some(obj) => {
+                let co = self.class_object_of(self.class_of[obj as usize]).unwrap_or(NO_CLASS);
+                self.flush(obj, co)
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, _has_data: bool, _offset: u64) -> Result<()> {
+        let Some(obj) = self.claim(id) else { return Ok(()) };
+        let Some(ci) = self.index.primitive_array_class[ty as usize] else {
+            *self.unknown_class.entry(ty as u64).or_default() += 1;
+            return self.tick();
+        };
+        self.class_of[obj as usize] = ci;
+        let elem = basic_type::primitive_size(ty).unwrap_or(1);
+        self.size_units[obj as usize] = self.units(self.index.layout.primitive_array_size(elem, len as u64));
+        self.tick()
+    }
+}
+
+/// Runs pass 2 over `c` (rewound to offset 0) and builds the heap graph.
+pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
+    let n = index.ids.len();
+    let alloc = |what: &str| Error::memory(format!("out of memory for the {what} of {n} objects"));
+    let mut class_of = Vec::new();
+    class_of.try_reserve_exact(n).map_err(|_| alloc("classes"))?;
+    class_of.resize(n, NO_CLASS);
+    let mut size_units = Vec::new();
+    size_units.try_reserve_exact(n).map_err(|_| alloc("sizes"))?;
+    size_units.resize(n, 0u32);
+
+    let roots = GcRoots::resolve(&index)?;
+    let mut locals: HashMap<u32, Vec<u32>> = HashMap::new();
+    for &(thread, local) in &roots.thread_locals {
+        locals.entry(thread).or_default().push(local);
+    }
+
+    let class_object: Vec<u32> = index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
+    let mut p = Pass2 {
+        index: &index,
+        ids: index.header.id_size as usize,
+        class_of,
+        size_units,
+        refs: Csr::new(n)?,
+        targets: Vec::new(),
+        array: None,
+        locals,
+        excluded_edges: Vec::new(),
+        class_object,
+        missing_refs: 0,
+        duplicates: 0,
+        unknown_class: HashMap::new(),
+        align: index.layout.object_alignment as u64,
+        tick,
+        objects: 0,
+    };
+    c.rewind()?;
+    crate::records::Header::read(c)?;
+    let end = crate::records::heap::walk(c, &index.header, &mut p, index.stop_at)?;
+    if let crate::records::heap::WalkEnd::Broken { error } = end {
+        // Pass 1 read the same bytes without complaint; a difference means the input
+        // changed between the passes.
+        return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
+    }
+
+    let Pass2 { mut class_of, mut size_units, mut refs, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, .. } = p;
+    excluded_edges.sort_unstable();
+    // Thread objects whose record never came still get their locals.
+    let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !refs.has(*t)).collect();
+    pending.sort_unstable_by_key(|(t, _)| *t);
+    for (t, l) in pending {
+        refs.set(t, &l)?;
+    }
+    refs.shrink();
+
+    let mut warnings = Vec::new();
+    // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader.
+    if let Some(zero) = index.ids.index_of(0) {
+        if class_of[zero as usize] == NO_CLASS {
+            if let Some(cl) = index.java_lang_classloader {
+                class_of[zero as usize] = cl;
+                size_units[zero as usize] =
+                    (index.classes.classes[cl as usize].instance_size / index.layout.object_alignment as u64) as u32;
+            }
+        }
+    }
+    if missing_refs > 0 {
+        warnings.push(format!("{missing_refs} references point to objects that are not in the dump; they were ignored"));
+    }
+    if duplicates > 0 {
+        warnings.push(format!("{duplicates} objects are defined more than once; the first definition of each was used"));
+    }
+    let mut unknown: Vec<_> = unknown_class.into_iter().collect();
+    unknown.sort_unstable();
+    for (class_id, count) in unknown.iter().take(10) {
+        warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
+    }
+
+    Ok(Heap { index, class_of, size_units, refs, class_object, roots, excluded_edges, missing_refs, warnings })
+}

@@ -1,0 +1,286 @@
+//! The class table: every CLASS DUMP, its name, and the numbers derived from it
+//! (MAT's shallow sizes, where the references sit inside an instance's field bytes).
+
+use crate::error::{Error, Result};
+use crate::records::basic_type;
+use crate::records::heap::{FieldDecl, StaticField};
+
+/// One class of the dump (one CLASS DUMP record).
+#[derive(Debug, Clone)]
+pub struct ClassInfo {
+    /// Address of the class object.
+    pub id: u64,
+    /// Display name in MAT's form: `java.lang.String`, `byte[]`, `java.lang.Object[][]`.
+    pub name: String,
+    pub super_id: u64,
+    pub loader_id: u64,
+    /// Index of the super class in the class table.
+    pub super_index: Option<u32>,
+    pub fields: Vec<FieldDecl>,
+    pub statics: Vec<StaticField>,
+    /// File offset of the CLASS DUMP record.
+    pub offset: u64,
+    /// MAT's shallow size of an instance (aligned).
+    pub instance_size: u64,
+    /// MAT's shallow size of the class object itself (its statics, aligned).
+    pub class_object_size: u64,
+    /// Bytes of field values an INSTANCE DUMP of this class carries (own + inherited).
+    pub field_bytes: u32,
+    /// Range in [`ClassTable::ref_offsets`] of the reference fields' byte offsets.
+    pub refs: (u32, u32),
+    /// Positions within `refs` (and, for the class object, indices of `statics`) of the
+    /// fields that leak-suspect paths do not follow (`Reference.referent`, ...).
+    pub excluded_refs: Vec<u32>,
+    pub excluded_statics: Vec<u32>,
+}
+
+impl ClassInfo {
+    pub fn is_array(&self) -> bool {
+        self.name.ends_with("[]")
+    }
+}
+
+/// MAT's display name for a class name as written in the dump.
+///
+/// HotSpot writes `java/lang/String`, `[B`, `[[Ljava/lang/Object;`; ART writes dotted
+/// names and sometimes `byte[]` already. All become `java.lang.String`, `byte[]`,
+/// `java.lang.Object[][]`.
+pub fn display_name(raw: &str) -> String {
+    let dims = raw.bytes().take_while(|&b| b == b'[').count();
+    if dims == 0 {
+        return raw.replace('/', ".");
+    }
+    let rest = &raw[dims..];
+    let base = match rest.as_bytes() {
+        [b'L', .., b';'] => rest[1..rest.len() - 1].replace('/', "."),
+        [b'Z'] => "boolean".into(),
+        [b'C'] => "char".into(),
+        [b'F'] => "float".into(),
+        [b'D'] => "double".into(),
+        [b'B'] => "byte".into(),
+        [b'S'] => "short".into(),
+        [b'I'] => "int".into(),
+        [b'J'] => "long".into(),
+        _ => rest.replace('/', "."),
+    };
+    let mut s = base;
+    for _ in 0..dims {
+        s.push_str("[]");
+    }
+    s
+}
+
+#[inline]
+pub fn align_up(x: u64, a: u64) -> u64 {
+    (x + a - 1) / a * a
+}
+
+/// The sizing parameters MAT derives from the dump (DESIGN.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    pub id_size: u32,
+    /// Size of a reference inside an object: 4 with compressed oops, else `id_size`.
+    pub ref_size: u32,
+    pub object_alignment: u32,
+}
+
+impl Layout {
+    pub fn object_array_size(&self, len: u64) -> u64 {
+        let (id, r) = (self.id_size as u64, self.ref_size as u64);
+        align_up(id + r + 4 + len * r, self.object_alignment as u64)
+    }
+
+    pub fn primitive_array_size(&self, elem_size: u32, len: u64) -> u64 {
+        let (id, r) = (self.id_size as u64, self.ref_size as u64);
+        align_up(align_up(id + r + 4, r) + len * elem_size as u64, self.object_alignment as u64)
+    }
+}
+
+pub struct ClassTable {
+    pub classes: Vec<ClassInfo>,
+    /// Byte offsets of reference fields inside instance field data, per class (see `refs`).
+    pub ref_offsets: Vec<u32>,
+    /// Name (string id) of each entry of `ref_offsets`.
+    pub ref_names: Vec<u64>,
+}
+
+impl ClassTable {
+    /// Resolves super classes and computes sizes and reference offsets.
+    ///
+    /// `index_of` maps a class object id to its position in `classes`.
+    pub fn finish(mut classes: Vec<ClassInfo>, layout: Layout, index_of: impl Fn(u64) -> Option<u32>) -> Result<ClassTable> {
+        let n = classes.len();
+        for c in classes.iter_mut() {
+            c.super_index = if c.super_id == 0 { None } else { index_of(c.super_id) };
+        }
+        // Sizes need the super's first: walk each chain up to a finished class, then
+        // fill in downwards. A chain longer than the table is a cycle.
+        let mut done = vec![false; n];
+        let mut chain: Vec<usize> = Vec::new();
+        let (id_size, ref_size) = (layout.id_size as u64, layout.ref_size as u64);
+        for start in 0..n {
+            chain.clear();
+            let mut k = start;
+            loop {
+                if done[k] {
+                    break;
+                }
+                chain.push(k);
+                if chain.len() > n {
+                    let c = &classes[start];
+                    return Err(Error::format(
+                        c.offset,
+                        format!("class {} (0x{:x}) has a super class chain that loops back on itself; expected it to end at a class without super class", c.name, c.id),
+                    ));
+                }
+                match classes[k].super_index {
+                    Some(s) => k = s as usize,
+                    None => break,
+                }
+            }
+            for &k in chain.iter().rev() {
+                let own: u64 = classes[k]
+                    .fields
+                    .iter()
+                    .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
+                    .sum();
+                let own_dump: u64 = classes[k].fields.iter().map(|f| basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as u64).sum();
+                let (unaligned, dump_bytes) = match classes[k].super_index {
+                    None => (id_size + ref_size, own_dump),
+                    Some(s) => {
+                        let sup = &classes[s as usize];
+                        (align_up(own + sup.instance_size_unaligned(), ref_size), own_dump + sup.field_bytes as u64)
+                    }
+                };
+                let c = &mut classes[k];
+                // Temporarily keep the unaligned recursive size; aligned below.
+                c.instance_size = unaligned;
+                c.field_bytes = dump_bytes.min(u32::MAX as u64) as u32;
+                let statics: u64 = c
+                    .statics
+                    .iter()
+                    .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
+                    .sum();
+                c.class_object_size = align_up(statics, layout.object_alignment as u64);
+                done[k] = true;
+            }
+        }
+        // Reference offsets inside instance data: own fields first, then the super's.
+        let mut ref_offsets = Vec::new();
+        let mut ref_names = Vec::new();
+        for k in 0..n {
+            let start = ref_offsets.len() as u32;
+            let mut at = 0u32;
+            let mut cur = Some(k as u32);
+            let mut steps = 0;
+            while let Some(ci) = cur {
+                let c = &classes[ci as usize];
+                for f in &c.fields {
+                    if f.ty == basic_type::OBJECT {
+                        ref_offsets.push(at);
+                        ref_names.push(f.name_id);
+                    }
+                    at += basic_type::value_size(f.ty, id_size as u32).unwrap_or(0);
+                }
+                cur = c.super_index;
+                steps += 1;
+                if steps > n {
+                    break;
+                }
+            }
+            classes[k].refs = (start, ref_offsets.len() as u32);
+        }
+        for c in classes.iter_mut() {
+            c.instance_size = align_up(c.instance_size, layout.object_alignment as u64);
+        }
+        Ok(ClassTable { classes, ref_offsets, ref_names })
+    }
+
+    pub fn ref_offsets_of(&self, class: u32) -> &[u32] {
+        let (a, b) = self.classes[class as usize].refs;
+        &self.ref_offsets[a as usize..b as usize]
+    }
+
+    /// Whether `class` is `ancestor_name` or a subclass of it.
+    pub fn extends(&self, class: u32, ancestor_name: &str) -> bool {
+        let mut cur = Some(class);
+        let mut steps = 0;
+        while let Some(c) = cur {
+            let info = &self.classes[c as usize];
+            if info.name == ancestor_name {
+                return true;
+            }
+            cur = info.super_index;
+            steps += 1;
+            if steps > self.classes.len() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Marks the fields MAT's leak-suspect paths skip: `java.lang.ref.Reference.referent`,
+    /// `java.lang.ref.Finalizer.unfinalized`, `java.lang.Runtime.<Unfinalized>`. As in MAT
+    /// a more specific entry replaces a general one (a Finalizer skips only `unfinalized`).
+    pub fn mark_excluded_fields(&mut self, name_of: impl Fn(u64) -> String) {
+        const EXCLUDES: [(&str, &str); 3] = [
+            ("java.lang.ref.Reference", "referent"),
+            ("java.lang.ref.Finalizer", "unfinalized"),
+            ("java.lang.Runtime", "<Unfinalized>"),
+        ];
+        for k in 0..self.classes.len() {
+            let mut field = None;
+            for (class, f) in EXCLUDES {
+                if self.extends(k as u32, class) {
+                    field = Some(f);
+                }
+            }
+            let Some(field) = field else { continue };
+            let (a, b) = self.classes[k].refs;
+            let refs: Vec<u32> = (a..b).filter(|&i| name_of(self.ref_names[i as usize]) == field).map(|i| i - a).collect();
+            let statics: Vec<u32> = self.classes[k]
+                .statics
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.ty == basic_type::OBJECT && name_of(s.name_id) == field)
+                .map(|(i, _)| i as u32)
+                .collect();
+            self.classes[k].excluded_refs = refs;
+            self.classes[k].excluded_statics = statics;
+        }
+    }
+}
+
+impl ClassInfo {
+    /// During [`ClassTable::finish`], `instance_size` holds MAT's unaligned recursive size.
+    fn instance_size_unaligned(&self) -> u64 {
+        self.instance_size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(display_name("java/lang/String"), "java.lang.String");
+        assert_eq!(display_name("[B"), "byte[]");
+        assert_eq!(display_name("[[I"), "int[][]");
+        assert_eq!(display_name("[Ljava/lang/Object;"), "java.lang.Object[]");
+        assert_eq!(display_name("[[Ljava/util/HashMap$Node;"), "java.util.HashMap$Node[][]");
+        assert_eq!(display_name("java.lang.String"), "java.lang.String");
+        assert_eq!(display_name("byte[]"), "byte[]");
+    }
+
+    #[test]
+    fn array_sizes() {
+        let coops = Layout { id_size: 8, ref_size: 4, object_alignment: 8 };
+        assert_eq!(coops.object_array_size(500_000), 2_000_016);
+        assert_eq!(coops.primitive_array_size(1, 100_000), 100_016);
+        assert_eq!(coops.primitive_array_size(8, 16_384), 131_088);
+        let wide = Layout { id_size: 8, ref_size: 8, object_alignment: 8 };
+        assert_eq!(wide.object_array_size(500_000), 4_000_024);
+        assert_eq!(wide.primitive_array_size(1, 3), 32);
+    }
+}

@@ -1,0 +1,337 @@
+//! Pass 1: read the whole dump once and build the index.
+//!
+//! Kept from pass 1: the strings that name classes and fields, the class table, the GC
+//! root records, the thread objects, and the identifier of every object (turned into the
+//! dense, address-ordered index of [`ids::IdMap`]). Per-object facts that need the class
+//! table (class, size, references) are left to pass 2, which sees each record again.
+//!
+//! Two layout facts are detected here, as MAT does: compressed oops (with 8-byte ids, an
+//! object array starting inside the previous object array's 8-byte-reference extent means
+//! references are 4 bytes) and the object alignment (GCD of address differences).
+
+pub mod classes;
+pub mod ids;
+pub mod u64map;
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::records::heap::{ClassDump, RootKind, Visitor, WalkEnd};
+use crate::records::{Cursor, Header};
+use classes::{ClassInfo, ClassTable, Layout};
+use ids::IdMap;
+use u64map::U64Map;
+
+/// A GC root record as read.
+#[derive(Debug, Clone, Copy)]
+pub struct RootRecord {
+    pub id: u64,
+    pub kind: RootKind,
+    pub thread_serial: Option<u32>,
+}
+
+/// A THREAD OBJECT record.
+#[derive(Debug, Clone, Copy)]
+pub struct ThreadRecord {
+    pub id: u64,
+    pub serial: u32,
+    pub stack_serial: u32,
+}
+
+/// Progress callback of the passes: (input bytes consumed, objects so far).
+pub type Tick<'a> = &'a mut dyn FnMut(u64, u64) -> Result<()>;
+
+/// Everything pass 1 produces.
+pub struct Index {
+    pub header: Header,
+    pub layout: Layout,
+    pub ids: IdMap,
+    pub classes: ClassTable,
+    /// Class object id → index in `classes.classes`.
+    pub class_by_id: U64Map,
+    /// Index in `classes.classes` of `java.lang.Class`, `java.lang.ClassLoader`, if present.
+    pub java_lang_class: Option<u32>,
+    pub java_lang_classloader: Option<u32>,
+    /// Class index of each primitive array type, by HPROF basic type (4..=11).
+    pub primitive_array_class: [Option<u32>; 12],
+    pub roots: Vec<RootRecord>,
+    pub threads: Vec<ThreadRecord>,
+    pub strings: Strings,
+    /// How the walk ended: complete, or where it broke off.
+    pub end: WalkEnd,
+    /// Offset where pass 2 must stop (the first byte pass 1 could not use).
+    pub stop_at: Option<u64>,
+    pub counts: Counts,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Counts {
+    pub instances: u64,
+    pub object_arrays: u64,
+    pub primitive_arrays: u64,
+    pub class_dumps: u64,
+    pub segments: u64,
+    pub bytes: u64,
+}
+
+/// The STRING records, kept in one arena.
+#[derive(Default)]
+pub struct Strings {
+    arena: Vec<u8>,
+    by_id: HashMap<u64, (u32, u32)>,
+}
+
+impl Strings {
+    pub fn get(&self, id: u64) -> Option<&str> {
+        let &(a, n) = self.by_id.get(&id)?;
+        std::str::from_utf8(&self.arena[a as usize..(a + n) as usize]).ok()
+    }
+
+    /// The string, with invalid UTF-8 replaced, or a placeholder naming the id.
+    pub fn name(&self, id: u64) -> String {
+        match self.by_id.get(&id) {
+            Some(&(a, n)) => String::from_utf8_lossy(&self.arena[a as usize..(a + n) as usize]).into_owned(),
+            None => format!("<unknown string 0x{id:x}>"),
+        }
+    }
+
+    fn add(&mut self, id: u64, utf8: &[u8]) {
+        if self.arena.len() + utf8.len() > u32::MAX as usize {
+            return;
+        }
+        let at = self.arena.len() as u32;
+        self.arena.extend_from_slice(utf8);
+        self.by_id.insert(id, (at, utf8.len() as u32));
+    }
+}
+
+struct Pass1<'a> {
+    id_size: u32,
+    strings: Strings,
+    class_names: HashMap<u64, u64>,
+    classes: Vec<ClassInfo>,
+    class_by_id: U64Map,
+    ids: Vec<u64>,
+    roots: Vec<RootRecord>,
+    threads: Vec<ThreadRecord>,
+    counts: Counts,
+    // Compressed-oops detection over object arrays in file order.
+    prev_array: Option<(u64, u64)>,
+    compressed_oops: bool,
+    warnings: Vec<String>,
+    tick: Tick<'a>,
+}
+
+impl Pass1<'_> {
+    #[inline]
+    fn object(&mut self, id: u64) {
+        self.ids.push(id);
+    }
+
+}
+
+impl Visitor for Pass1<'_> {
+    const INSTANCE_FIELDS: bool = false;
+    const ARRAY_ELEMENTS: bool = false;
+
+    fn tick(&mut self, input_pos: u64) -> Result<()> {
+        (self.tick)(input_pos, self.ids.len() as u64)
+    }
+
+    fn string(&mut self, id: u64, utf8: &[u8], _offset: u64) -> Result<()> {
+        self.strings.add(id, utf8);
+        Ok(())
+    }
+
+    fn load_class(&mut self, _serial: u32, class_id: u64, _stack: u32, name_id: u64) -> Result<()> {
+        self.class_names.insert(class_id, name_id);
+        Ok(())
+    }
+
+    fn segment(&mut self, _offset: u64, _len: u32) -> Result<()> {
+        self.counts.segments += 1;
+        Ok(())
+    }
+
+    fn root(&mut self, kind: RootKind, id: u64, thread_serial: Option<u32>, _offset: u64) -> Result<()> {
+        self.roots.push(RootRecord { id, kind, thread_serial });
+        Ok(())
+    }
+
+    fn thread_object(&mut self, id: u64, serial: u32, stack_serial: u32, _offset: u64) -> Result<()> {
+        self.threads.push(ThreadRecord { id, serial, stack_serial });
+        self.roots.push(RootRecord { id, kind: RootKind::ThreadObject, thread_serial: Some(serial) });
+        Ok(())
+    }
+
+    fn class_dump(&mut self, c: &ClassDump, offset: u64) -> Result<()> {
+        self.counts.class_dumps += 1;
+        let index = self.classes.len() as u32;
+        if self.class_by_id.insert_if_absent(c.id, index) != index {
+            self.warnings.push(format!("class 0x{:x} is dumped twice (again at byte {offset}); the first definition is used", c.id));
+            return Ok(());
+        }
+        self.classes.push(ClassInfo {
+            id: c.id,
+            name: String::new(),
+            super_id: c.super_id,
+            loader_id: c.loader_id,
+            super_index: None,
+            fields: c.fields.clone(),
+            statics: c.statics.clone(),
+            offset,
+            instance_size: 0,
+            class_object_size: 0,
+            field_bytes: 0,
+            refs: (0, 0),
+            excluded_refs: Vec::new(),
+            excluded_statics: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn instance(&mut self, id: u64, _class_id: u64, _n: u32, _fields: &[u8], _offset: u64) -> Result<()> {
+        self.counts.instances += 1;
+        self.object(id);
+        Ok(())
+    }
+
+    fn object_array(&mut self, id: u64, _class_id: u64, len: u32, _offset: u64) -> Result<()> {
+        self.counts.object_arrays += 1;
+        self.object(id);
+        if self.id_size == 8 && !self.compressed_oops {
+            if let Some((start, end)) = self.prev_array {
+                if id > start && id < end {
+                    self.compressed_oops = true;
+                }
+            }
+            self.prev_array = Some((id, id.saturating_add(16 + len as u64 * 8)));
+        }
+        Ok(())
+    }
+
+    fn primitive_array(&mut self, id: u64, _ty: u8, _len: u32, _has_data: bool, _offset: u64) -> Result<()> {
+        self.counts.primitive_arrays += 1;
+        self.object(id);
+        Ok(())
+    }
+}
+
+/// Runs pass 1 over `c` (positioned at offset 0).
+pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
+    let header = Header::read(c)?;
+    let mut p = Pass1 {
+        id_size: header.id_size,
+        strings: Strings::default(),
+        class_names: HashMap::new(),
+        classes: Vec::new(),
+        class_by_id: U64Map::with_capacity(1024),
+        ids: Vec::new(),
+        roots: Vec::new(),
+        threads: Vec::new(),
+        counts: Counts::default(),
+        prev_array: None,
+        compressed_oops: false,
+        warnings: Vec::new(),
+        tick,
+    };
+    if let Some(len) = c.source().len() {
+        // A realistic dump has ~50 bytes per object; reserving a fraction up front avoids
+        // most of the doubling copies without risking a huge reservation.
+        p.ids.reserve((len / 64) as usize);
+    }
+    let end = crate::records::heap::walk(c, &header, &mut p, None)?;
+    let stop_at = match &end {
+        WalkEnd::Complete { .. } => None,
+        WalkEnd::Broken { error } => error.offset,
+    };
+    p.counts.bytes = c.pos();
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, mut warnings, .. } = p;
+
+    // Names.
+    for c in classes.iter_mut() {
+        c.name = match class_names.get(&c.id) {
+            Some(&name_id) => classes::display_name(&strings.name(name_id)),
+            None => format!("unknown-name@0x{:x}", c.id),
+        };
+    }
+
+    // Every class object is an object too, and MAT's pseudo object 0x0 stands for the
+    // bootstrap class loader.
+    ids.extend(classes.iter().map(|c| c.id));
+    let object_alignment = object_alignment(&ids);
+    ids.push(0);
+    let ids = IdMap::build(ids)?;
+
+    let ref_size = if header.id_size == 8 && compressed_oops { 4 } else { header.id_size };
+    let layout = Layout { id_size: header.id_size, ref_size, object_alignment };
+    let mut table = ClassTable::finish(classes, layout, |id| class_by_id.get(id))?;
+    table.mark_excluded_fields(|id| strings.name(id));
+
+    let find = |name: &str| table.classes.iter().position(|c| c.name == name).map(|i| i as u32);
+    let java_lang_class = find("java.lang.Class");
+    let java_lang_classloader = find("java.lang.ClassLoader");
+    let mut primitive_array_class = [None; 12];
+    for (t, slot) in primitive_array_class.iter_mut().enumerate() {
+        if let Some(p) = crate::records::basic_type::primitive_name(t as u8) {
+            *slot = find(&format!("{p}[]"));
+        }
+    }
+    if let WalkEnd::Broken { error } = &end {
+        warnings.push(format!("the dump is incomplete: {error}; the report covers the records before that point"));
+    }
+    Ok(Index {
+        header,
+        layout,
+        ids,
+        classes: table,
+        class_by_id,
+        java_lang_class,
+        java_lang_classloader,
+        primitive_array_class,
+        roots,
+        threads,
+        strings,
+        end,
+        stop_at,
+        counts,
+        warnings,
+    })
+}
+
+/// GCD of the differences between object addresses, clamped to [8, 256] (MAT's rule).
+fn object_alignment(ids: &[u64]) -> u32 {
+    let Some(&first) = ids.iter().find(|&&x| x != 0) else { return 8 };
+    let mut g = 0u64;
+    for &x in ids {
+        if x == 0 {
+            continue;
+        }
+        let d = x.abs_diff(first);
+        if d != 0 {
+            g = gcd(g, d);
+            if g <= 8 {
+                return 8;
+            }
+        }
+    }
+    if g == 0 {
+        8
+    } else {
+        g.clamp(8, 256) as u32
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+#[allow(dead_code)]
+fn _assert_error_is_send() {
+    fn f<T: Send>() {}
+    f::<Error>();
+}

@@ -1,0 +1,245 @@
+//! A forward cursor over a [`ByteSource`] that keeps a window of the stream buffered.
+//!
+//! Parsers ask for the next `n` bytes with [`Cursor::need`] and then decode them from
+//! [`Cursor::window`] without further checks; chunk boundaries of the source are invisible
+//! to them. Large payloads the parser does not need (primitive array data) are skipped
+//! with [`Cursor::skip`], which seeks in the source instead of reading when it can.
+//! The window grows only up to [`MAX_WINDOW`]: a record field that claims more is reported
+//! as an error instead of turning into an allocation sized by untrusted input.
+
+use crate::error::{Error, Result};
+use crate::source::ByteSource;
+
+/// Default window size.
+pub const DEFAULT_WINDOW: usize = 4 << 20;
+/// Largest single piece a parser may ask for at once.
+pub const MAX_WINDOW: usize = 64 << 20;
+
+pub struct Cursor {
+    src: Box<dyn ByteSource>,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// Stream offset of `buf[0]`.
+    base: u64,
+    eof: bool,
+}
+
+impl Cursor {
+    pub fn new(src: Box<dyn ByteSource>) -> Cursor {
+        Cursor::with_window(src, DEFAULT_WINDOW)
+    }
+
+    pub fn with_window(src: Box<dyn ByteSource>, window: usize) -> Cursor {
+        Cursor { src, buf: vec![0; window.max(64)], start: 0, end: 0, base: 0, eof: false }
+    }
+
+    /// Offset in the stream of the next unread byte.
+    #[inline]
+    pub fn pos(&self) -> u64 {
+        self.base + self.start as u64
+    }
+
+    /// The buffered, unread bytes.
+    #[inline]
+    pub fn window(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+
+    /// Bytes buffered and unread.
+    #[inline]
+    pub fn available(&self) -> usize {
+        self.end - self.start
+    }
+
+    #[inline]
+    pub fn advance(&mut self, n: usize) {
+        debug_assert!(n <= self.available());
+        self.start += n;
+    }
+
+    /// Makes `n` bytes available; `Ok(false)` when the stream ends first.
+    #[inline]
+    pub fn ensure(&mut self, n: usize) -> Result<bool> {
+        if self.end - self.start >= n {
+            Ok(true)
+        } else {
+            self.refill(n)
+        }
+    }
+
+    /// Makes `n` bytes available or fails with "truncated: expected `what`".
+    #[inline]
+    pub fn need(&mut self, n: usize, what: &str) -> Result<()> {
+        if self.end - self.start >= n || self.refill(n)? {
+            Ok(())
+        } else {
+            Err(Error::format(
+                self.pos(),
+                format!(
+                    "file ends after {} more bytes, expected {n} bytes of {what}",
+                    self.available()
+                ),
+            ))
+        }
+    }
+
+    /// True when no byte is left (reads ahead if needed).
+    pub fn at_end(&mut self) -> Result<bool> {
+        Ok(!self.ensure(1)?)
+    }
+
+    #[cold]
+    fn refill(&mut self, n: usize) -> Result<bool> {
+        if n > MAX_WINDOW {
+            return Err(Error::format(
+                self.pos(),
+                format!("a single field of {n} bytes is larger than this reader accepts ({MAX_WINDOW} bytes)"),
+            ));
+        }
+        // Move the unread tail to the front, grow if the request exceeds the buffer.
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.base += self.start as u64;
+            self.end -= self.start;
+            self.start = 0;
+        }
+        if n > self.buf.len() {
+            let mut bigger = n.next_power_of_two().min(MAX_WINDOW);
+            if bigger < n {
+                bigger = n;
+            }
+            self.buf.resize(bigger, 0);
+        }
+        while self.end < n && !self.eof {
+            let got = self.src.read(&mut self.buf[self.end..])?;
+            if got == 0 {
+                self.eof = true;
+            }
+            self.end += got;
+        }
+        Ok(self.end >= n)
+    }
+
+    /// Skips `n` bytes; returns how many were skipped (fewer only at the end of the stream).
+    pub fn skip(&mut self, n: u64) -> Result<u64> {
+        let buffered = self.available() as u64;
+        if n <= buffered {
+            self.start += n as usize;
+            return Ok(n);
+        }
+        let rest = n - buffered;
+        self.base += self.end as u64;
+        self.start = 0;
+        self.end = 0;
+        let skipped = if self.eof { 0 } else { self.src.skip(rest)? };
+        self.base += skipped;
+        if skipped < rest {
+            self.eof = true;
+        }
+        Ok(buffered + skipped)
+    }
+
+    /// Skips `n` bytes or fails with a truncation error naming `what`.
+    pub fn skip_exact(&mut self, n: u64, what: &str) -> Result<()> {
+        let start = self.pos();
+        let got = self.skip(n)?;
+        if got < n {
+            return Err(Error::format(
+                start,
+                format!("file ends {got} bytes into {what} of {n} bytes"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Restarts at offset 0 (the next pass).
+    pub fn rewind(&mut self) -> Result<()> {
+        self.src.rewind()?;
+        self.start = 0;
+        self.end = 0;
+        self.base = 0;
+        self.eof = false;
+        Ok(())
+    }
+
+    /// Restarts at `offset`, used for reading one record again.
+    pub fn seek(&mut self, offset: u64) -> Result<()> {
+        self.rewind()?;
+        let got = self.src.skip(offset)?;
+        self.base = got;
+        if got < offset {
+            self.eof = true;
+        }
+        Ok(())
+    }
+
+    pub fn source(&self) -> &dyn ByteSource {
+        &*self.src
+    }
+
+    pub fn into_source(self) -> Box<dyn ByteSource> {
+        self.src
+    }
+}
+
+/// Big-endian decoding of the fixed-size values in a window.
+#[inline(always)]
+pub fn be_u16(b: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes([b[at], b[at + 1]])
+}
+
+#[inline(always)]
+pub fn be_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+#[inline(always)]
+pub fn be_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_be_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+/// An identifier of `id_size` (4 or 8) bytes.
+#[inline(always)]
+pub fn be_id(b: &[u8], at: usize, id_size: usize) -> u64 {
+    if id_size == 8 {
+        be_u64(b, at)
+    } else {
+        be_u32(b, at) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::MemorySource;
+
+    #[test]
+    fn values_spanning_chunk_boundaries() {
+        let data: Vec<u8> = (0..=255u8).cycle().take(10_000).collect();
+        let mut c = Cursor::with_window(Box::new(MemorySource::new(data.clone())), 64);
+        let mut pos = 0usize;
+        for step in [1usize, 3, 7, 13, 64, 100, 5] {
+            c.need(step, "test").unwrap();
+            assert_eq!(&c.window()[..step], &data[pos..pos + step]);
+            c.advance(step);
+            pos += step;
+            assert_eq!(c.pos(), pos as u64);
+        }
+        assert_eq!(c.skip(5000).unwrap(), 5000);
+        pos += 5000;
+        c.need(4, "u4").unwrap();
+        assert_eq!(be_u32(c.window(), 0), u32::from_be_bytes(data[pos..pos + 4].try_into().unwrap()));
+        let err = c.skip_exact(1_000_000, "payload").unwrap_err();
+        assert!(err.to_string().contains("payload"), "{err}");
+    }
+
+    #[test]
+    fn truncation_names_offset_and_expectation() {
+        let mut c = Cursor::new(Box::new(MemorySource::new(vec![1u8, 2, 3])));
+        c.advance(0);
+        let err = c.need(8, "an identifier").unwrap_err();
+        assert_eq!(err.offset, Some(0));
+        assert!(err.message.contains("expected 8 bytes of an identifier"), "{err}");
+    }
+}

@@ -1,0 +1,290 @@
+//! Leak suspects, as MAT's Leak Suspects report finds them (FindLeaksQuery at 10%).
+//!
+//! - threshold = 10% of the used heap (integer division);
+//! - the leading top-level dominators (children of the virtual root, by retained size)
+//!   above the threshold are single-object suspects;
+//! - the remaining top-level dominators are grouped by class; a group whose retained sum
+//!   is above the threshold is a group suspect.
+//!
+//! A single suspect's *accumulation point*: from the suspect, step to its largest
+//! dominated child while `child / parent ≥ 0.7`; a leaf ends the walk there; after 1000
+//! steps with children left there is none.
+//!
+//! A group's accumulation point comes from shortest reference paths instead: a
+//! breadth-first search from all GC roots (skipping references held only by
+//! `Reference.referent`, `Finalizer.unfinalized`, `Runtime.<Unfinalized>`) gives each
+//! member one path; the paths are grouped by their first object, and the walk descends
+//! along the largest group while it holds more than 80% of the members and keeps at
+//! least 70% of the parent's retained size.
+
+use crate::analysis::Analysis;
+
+/// Share of the used heap above which something is a suspect, in percent.
+pub const THRESHOLD_PERCENT: u64 = 10;
+const BIG_DROP_RATIO: f64 = 0.7;
+const MAX_DEPTH: usize = 1000;
+/// MAT samples at most this many members of a group for the path search. (MAT samples
+/// randomly; heapscope takes the largest members, so results are reproducible.)
+pub const MAX_GROUP_PATHS: usize = 10_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SuspectKind {
+    Single { object: u32 },
+    Group { class: u32, members: Vec<u32> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suspect {
+    pub kind: SuspectKind,
+    pub retained: u64,
+    /// Shallow size of the object, or of the group's class object (MAT's sort key).
+    pub shallow: u64,
+    pub accumulation_point: Option<u32>,
+    /// Objects from the suspect (or, for a group, the GC root of the common path) down
+    /// to the accumulation point: the dominator chain for a single suspect, the shared
+    /// reference path for a group.
+    pub chain: Vec<u32>,
+}
+
+pub fn threshold(used_heap: u64) -> u64 {
+    THRESHOLD_PERCENT * used_heap / 100
+}
+
+pub fn find(a: &Analysis) -> Vec<Suspect> {
+    let thr = threshold(a.used_heap);
+    let top = a.tree.children(a.tree.root());
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < top.len() && a.retained[top[i] as usize] > thr {
+        let v = top[i];
+        let (ap, chain) = single_accumulation_point(a, v);
+        out.push(Suspect {
+            kind: SuspectKind::Single { object: v },
+            retained: a.retained[v as usize],
+            shallow: a.heap.shallow(v),
+            accumulation_point: ap,
+            chain,
+        });
+        i += 1;
+    }
+    // Group the rest by class, in order of first appearance (= retained order).
+    let classes = a.heap.index.classes.classes.len();
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); classes];
+    let mut sums = vec![0u64; classes];
+    let mut order = Vec::new();
+    for &v in &top[i..] {
+        let c = a.heap.class_of[v as usize] as usize;
+        if c >= classes {
+            continue;
+        }
+        if members[c].is_empty() {
+            order.push(c);
+        }
+        members[c].push(v);
+        sums[c] += a.retained[v as usize];
+    }
+    order.sort_by(|&x, &y| sums[y].cmp(&sums[x]));
+    for c in order {
+        if sums[c] <= thr {
+            break;
+        }
+        let m = std::mem::take(&mut members[c]);
+        let (ap, chain) = group_accumulation_point(a, &m);
+        let class_object = a.heap.class_object[c];
+        out.push(Suspect {
+            kind: SuspectKind::Group { class: c as u32, members: m },
+            retained: sums[c],
+            shallow: if class_object == crate::graph::NO_CLASS { 0 } else { a.heap.shallow(class_object) },
+            accumulation_point: ap,
+            chain,
+        });
+    }
+    // MAT's order: retained desc, singles first, shallow desc, class name desc, object desc.
+    let name = |s: &Suspect| -> &str {
+        let c = match s.kind {
+            SuspectKind::Single { object } => a.heap.class_of[object as usize],
+            SuspectKind::Group { class, .. } => class,
+        };
+        a.heap.index.classes.classes.get(c as usize).map(|c| c.name.as_str()).unwrap_or("")
+    };
+    let obj = |s: &Suspect| match s.kind {
+        SuspectKind::Single { object } => object as i64,
+        SuspectKind::Group { .. } => -1,
+    };
+    out.sort_by(|x, y| {
+        y.retained
+            .cmp(&x.retained)
+            .then(matches!(y.kind, SuspectKind::Single { .. }).cmp(&matches!(x.kind, SuspectKind::Single { .. })))
+            .then(y.shallow.cmp(&x.shallow))
+            .then(name(y).cmp(name(x)))
+            .then(obj(y).cmp(&obj(x)))
+    });
+    out
+}
+
+/// The dominator-tree walk for a single suspect: (accumulation point, chain walked).
+pub fn single_accumulation_point(a: &Analysis, v: u32) -> (Option<u32>, Vec<u32>) {
+    let mut dom = v;
+    let mut dom_retained = a.retained[v as usize] as f64;
+    let mut chain = vec![v];
+    let mut depth = 0;
+    loop {
+        let kids = a.tree.children(dom);
+        let Some(&big) = kids.first() else { return (Some(dom), chain) };
+        if depth >= MAX_DEPTH {
+            return (None, chain);
+        }
+        let r = a.retained[big as usize] as f64;
+        if r / dom_retained < BIG_DROP_RATIO {
+            return (Some(dom), chain);
+        }
+        dom_retained = r;
+        dom = big;
+        chain.push(dom);
+        depth += 1;
+    }
+}
+
+/// The shortest-path walk for a group suspect: (accumulation point, common path).
+pub fn group_accumulation_point(a: &Analysis, members: &[u32]) -> (Option<u32>, Vec<u32>) {
+    let mut sample: Vec<u32> = members.to_vec();
+    sample.truncate(MAX_GROUP_PATHS);
+    let tree = shortest_paths(a, &sample, true);
+    let tree = match tree {
+        Some(t) => t,
+        None => match shortest_paths(a, &sample, false) {
+            Some(t) => t,
+            None => return (None, Vec::new()),
+        },
+    };
+    tree.descend(a, members.len().min(MAX_GROUP_PATHS))
+}
+
+const NOT_SEEN: u32 = u32::MAX;
+const FROM_ROOT: u32 = u32::MAX - 1;
+
+/// The union of the members' shortest paths from GC roots, with per-node tallies.
+struct PathTree {
+    /// Nodes on some member's path: node → (count, retained sum, first member position,
+    /// BFS parent).
+    nodes: std::collections::HashMap<u32, Tally>,
+    /// Children of each node within the union, and the roots of the union.
+    children: std::collections::HashMap<u32, Vec<u32>>,
+    roots: Vec<u32>,
+}
+
+#[derive(Clone, Copy)]
+struct Tally {
+    count: u64,
+    retained: u64,
+    first: usize,
+    parent: u32,
+}
+
+fn shortest_paths(a: &Analysis, members: &[u32], excludes: bool) -> Option<PathTree> {
+    use std::collections::{HashMap, HashSet, VecDeque};
+    let heap = &a.heap;
+    let n = heap.object_count();
+    let mut parent = vec![NOT_SEEN; n];
+    let mut seq = vec![0u32; n];
+    let mut next_seq = 0u32;
+    let want: HashSet<u32> = members.iter().copied().collect();
+    let mut left = want.len();
+    let mut queue = VecDeque::new();
+    for &(r, _) in &a.roots {
+        if parent[r as usize] == NOT_SEEN {
+            parent[r as usize] = FROM_ROOT;
+            seq[r as usize] = next_seq;
+            next_seq += 1;
+            queue.push_back(r);
+        }
+    }
+    let excluded = &heap.excluded_edges;
+    while left > 0 {
+        let Some(u) = queue.pop_front() else { break };
+        if want.contains(&u) {
+            left -= 1;
+        }
+        let has_excluded = excludes && excluded.binary_search_by_key(&u, |&(s, _)| s).is_ok();
+        heap.for_each_reference(u, |v| {
+            if parent[v as usize] != NOT_SEEN {
+                return;
+            }
+            if has_excluded && excluded.binary_search(&(u, v)).is_ok() {
+                return;
+            }
+            parent[v as usize] = u;
+            seq[v as usize] = next_seq;
+            next_seq += 1;
+            queue.push_back(v);
+        });
+    }
+    // The union of the members' paths, each node once; then tallies bottom-up in
+    // reverse discovery order (a node is discovered after its BFS parent).
+    let mut nodes: HashMap<u32, Tally> = HashMap::new();
+    for &m in members {
+        let mut x = m;
+        while parent[x as usize] != NOT_SEEN && !nodes.contains_key(&x) {
+            let p = parent[x as usize];
+            nodes.insert(x, Tally { count: 0, retained: 0, first: usize::MAX, parent: p });
+            if p == FROM_ROOT {
+                break;
+            }
+            x = p;
+        }
+    }
+    if nodes.is_empty() {
+        return None;
+    }
+    for (pos, &m) in members.iter().enumerate() {
+        if let Some(t) = nodes.get_mut(&m) {
+            t.count += 1;
+            t.retained += a.retained[m as usize];
+            t.first = t.first.min(pos);
+        }
+    }
+    let mut order: Vec<u32> = nodes.keys().copied().collect();
+    order.sort_unstable_by_key(|&x| std::cmp::Reverse(seq[x as usize]));
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut roots = Vec::new();
+    for x in order {
+        let t = nodes[&x];
+        if t.parent == FROM_ROOT {
+            roots.push(x);
+            continue;
+        }
+        children.entry(t.parent).or_default().push(x);
+        let p = nodes.get_mut(&t.parent).expect("parents of union nodes are in the union");
+        p.count += t.count;
+        p.retained += t.retained;
+        p.first = p.first.min(t.first);
+    }
+    Some(PathTree { nodes, children, roots })
+}
+
+impl PathTree {
+    /// Largest group first; ties keep the order in which the members' paths appear.
+    fn best(&self, candidates: &[u32]) -> Option<u32> {
+        candidates.iter().copied().min_by(|&x, &y| {
+            let (tx, ty) = (&self.nodes[&x], &self.nodes[&y]);
+            ty.count.cmp(&tx.count).then(tx.first.cmp(&ty.first))
+        })
+    }
+
+    fn descend(&self, _a: &Analysis, members: usize) -> (Option<u32>, Vec<u32>) {
+        let Some(mut pk) = self.best(&self.roots) else { return (None, Vec::new()) };
+        let thr = (0.8 * members as f64) as u64;
+        let mut common = Vec::new();
+        while self.nodes[&pk].count > thr {
+            common.push(pk);
+            let kids = self.children.get(&pk).map(|v| v.as_slice()).unwrap_or(&[]);
+            let Some(k) = self.best(kids) else { return (Some(pk), common) };
+            let ratio = self.nodes[&k].retained as f64 / self.nodes[&pk].retained as f64;
+            if ratio < BIG_DROP_RATIO {
+                return (Some(pk), common);
+            }
+            pk = k;
+        }
+        (None, common)
+    }
+}
