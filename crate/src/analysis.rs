@@ -102,6 +102,101 @@ pub struct Analysis {
     pub incomplete: Option<Error>,
 }
 
+/// Read access to the per-object results. Report code goes through these, so the
+/// compact storage behind them can change without touching it.
+impl Analysis {
+    /// Number of object indices (kept and discarded).
+    pub fn object_count(&self) -> usize {
+        self.heap.object_count()
+    }
+
+    /// Address (HPROF identifier) of object `obj`.
+    #[inline]
+    pub fn address(&self, obj: u32) -> u64 {
+        self.heap.index.ids.id(obj)
+    }
+
+    /// Object index of an address, if it is an object of the dump.
+    pub fn object_at(&self, address: u64) -> Option<u32> {
+        self.heap.index.ids.index_of(address)
+    }
+
+    /// Class index of `obj` ([`NO_CLASS`] for objects of unknown class).
+    #[inline]
+    pub fn class_of(&self, obj: u32) -> u32 {
+        self.heap.class_of[obj as usize]
+    }
+
+    /// Display name of class `class`.
+    pub fn class_name(&self, class: u32) -> &str {
+        self.heap.index.classes.classes.get(class as usize).map(|c| c.name.as_str()).unwrap_or("")
+    }
+
+    /// If `obj` is a class object, the class it represents.
+    pub fn class_represented_by(&self, obj: u32) -> Option<u32> {
+        self.heap.class_represented_by(obj)
+    }
+
+    #[inline]
+    pub fn shallow(&self, obj: u32) -> u64 {
+        self.heap.shallow(obj)
+    }
+
+    #[inline]
+    pub fn retained(&self, obj: u32) -> u64 {
+        self.retained[obj as usize]
+    }
+
+    /// Whether `obj` is kept (reachable, or kept because unreachables are kept).
+    #[inline]
+    pub fn is_kept(&self, obj: u32) -> bool {
+        self.idom[obj as usize] != UNREACHABLE && self.heap.class_of[obj as usize] != NO_CLASS
+    }
+
+    /// Immediate dominator: `None` for unreachable objects, `Some(None)` under the root.
+    pub fn immediate_dominator(&self, obj: u32) -> Option<Option<u32>> {
+        match self.idom[obj as usize] {
+            UNREACHABLE => None,
+            VIRTUAL_ROOT => Some(None),
+            d => Some(Some(d)),
+        }
+    }
+
+    /// Children in the dominator tree, largest retained first (then by address).
+    pub fn dominated(&self, obj: u32) -> &[u32] {
+        self.tree.children(obj)
+    }
+
+    /// The top-level dominators (children of the virtual root), largest first.
+    pub fn top_level(&self) -> &[u32] {
+        self.tree.children(self.tree.root())
+    }
+
+    pub fn class_count(&self) -> usize {
+        self.heap.index.classes.classes.len()
+    }
+
+    /// The class object of class `class`, if it is an object of the dump.
+    pub fn class_object(&self, class: u32) -> Option<u32> {
+        self.heap.class_object.get(class as usize).copied().filter(|&o| o != NO_CLASS)
+    }
+
+    /// Whether `obj` holds references that leak-suspect paths skip (`Reference.referent`…).
+    pub fn has_path_excluded_references(&self, obj: u32) -> bool {
+        self.heap.excluded_edges.binary_search_by_key(&obj, |&(s, _)| s).is_ok()
+    }
+
+    /// Whether `from → to` is held only by fields leak-suspect paths skip.
+    pub fn is_path_excluded_reference(&self, from: u32, to: u32) -> bool {
+        self.heap.excluded_edges.binary_search(&(from, to)).is_ok()
+    }
+
+    /// Calls `f` with the objects `obj` references (class first, then by address).
+    pub fn for_each_reference<F: FnMut(u32)>(&self, obj: u32, f: F) {
+        self.heap.for_each_reference(obj, f)
+    }
+}
+
 struct HeapGraph<'a> {
     heap: &'a Heap,
     roots: &'a [(u32, RootKinds)],
@@ -142,7 +237,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     let input_total = source.input_len();
     let mut cursor = Cursor::new(source);
 
-    let mut tick_phase = |phase: Phase, cursor_pos: u64, objects: u64, progress: &mut dyn Progress| {
+    let tick_phase = |phase: Phase, cursor_pos: u64, objects: u64, progress: &mut dyn Progress| {
         progress.update(&ProgressInfo { phase, bytes_done: cursor_pos, bytes_total: input_total, objects })
     };
 

@@ -13,11 +13,14 @@ const USAGE: &str = "\
 usage:
   heapscope analyze DUMP [-o OUT] [--format md|json] [--keep-unreachable]
   heapscope parity DUMP -o OUT.json [--objects OUT.tsv] [--keep-unreachable]
+  heapscope schema
 
 DUMP is an .hprof or .hprof.gz file (HotSpot or Android). `analyze` writes the report
 as Markdown (default) or JSON, to OUT (format from its extension) or to stdout.
 `parity` writes the numbers Eclipse MAT computes, in the form of
-../shared/corpus/expected/, for compare_expected.py.
+../shared/corpus/expected/, for compare_expected.py. `schema` prints the JSON Schema
+of the report. A dump that ends early still gets a report of what it holds, marked
+incomplete, and exit status 1.
 Exit status: 0 success, 1 bad input, 2 usage error.";
 
 struct Args {
@@ -34,6 +37,9 @@ fn parse_args() -> Result<Args, String> {
     let command = it.next().ok_or("missing command")?;
     if command == "-h" || command == "--help" || command == "help" {
         return Err(String::new());
+    }
+    if command == "schema" {
+        return Ok(Args { command, dump: PathBuf::new(), out: None, objects: None, format: None, keep_unreachable: false });
     }
     if command != "analyze" && command != "parity" {
         return Err(format!("unknown command {command:?}"));
@@ -96,7 +102,13 @@ impl Progress for Meter {
 }
 
 fn run(args: &Args) -> Result<(), Error> {
+    if args.command == "schema" {
+        print!("{}", heapscope::report::json_schema());
+        return Ok(());
+    }
+    let file_bytes = std::fs::metadata(&args.dump).map(|m| m.len()).unwrap_or(0);
     let src = auto_decompress(Box::new(FileSource::open(&args.dump)?))?;
+    let gzip = src.len().is_none();
     let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None };
     let tty = std::io::stderr().is_terminal();
     let analysis: Analysis = if tty {
@@ -125,8 +137,25 @@ fn run(args: &Args) -> Result<(), Error> {
             }
         }
         _ => {
-            let _ = &args.format;
-            return Err(Error::io("analyze: not yet available in this build"));
+            let info = heapscope::report::SourceInfo {
+                file_name: args.dump.file_name().map(|n| n.to_string_lossy().into_owned()),
+                file_bytes,
+                gzip,
+            };
+            let report = heapscope::report::build(&analysis, &info);
+            let json = match args.format.as_deref() {
+                Some(f) => f == "json",
+                None => args.out.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))),
+            };
+            let text = if json { heapscope::report::to_json(&report) } else { heapscope::report::markdown::render(&report) };
+            match &args.out {
+                Some(out) => write_file(out, text.as_bytes())?,
+                None => {
+                    let mut stdout = std::io::stdout().lock();
+                    // A closed pipe (`| head`) is not an error worth reporting.
+                    let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+                }
+            }
         }
     }
     if let Some(e) = &analysis.incomplete {

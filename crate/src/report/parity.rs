@@ -10,11 +10,10 @@ use serde_json::{json, Map, Value};
 
 use super::suspects::{self, SuspectKind};
 use crate::analysis::Analysis;
-use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::graph::roots::mat_name;
 
 fn hex(a: &Analysis, obj: u32) -> String {
-    format!("0x{:x}", a.heap.index.ids.id(obj))
+    format!("0x{:x}", a.address(obj))
 }
 
 /// Number of class loaders MAT counts: kept non-class objects whose class extends
@@ -32,16 +31,13 @@ pub fn class_loader_count(a: &Analysis) -> u64 {
 }
 
 fn class_name(a: &Analysis, class: u32) -> String {
-    a.heap.index.classes.classes.get(class as usize).map(|c| c.name.clone()).unwrap_or_default()
+    a.class_name(class).to_string()
 }
 
 pub fn json(a: &Analysis) -> Value {
     let heap = &a.heap;
     let table = &heap.index.classes;
-    let kept_classes = table.classes.iter().enumerate().filter(|(c, _)| {
-        let o = heap.class_object[*c];
-        o != crate::graph::NO_CLASS && a.idom[o as usize] != UNREACHABLE
-    });
+    let kept_classes = table.classes.iter().enumerate().filter(|(c, _)| a.class_object(*c as u32).is_some_and(|o| a.is_kept(o)));
     let class_count = kept_classes.clone().count();
 
     let mut by_type: BTreeMap<&str, u64> = BTreeMap::new();
@@ -77,22 +73,22 @@ pub fn json(a: &Analysis) -> Value {
         })
         .collect();
 
-    let top = a.tree.children(a.tree.root());
-    let top_sum: u64 = top.iter().map(|&v| a.retained[v as usize]).sum();
+    let top = a.top_level();
+    let top_sum: u64 = top.iter().map(|&v| a.retained(v)).sum();
     let top_dominators: Vec<Value> = top
         .iter()
         .take(50)
         .map(|&v| {
             let mut m = Map::new();
             m.insert("object".into(), hex(a, v).into());
-            m.insert("class".into(), class_name(a, heap.class_of[v as usize]).into());
-            let represented = heap.class_represented_by(v);
+            m.insert("class".into(), class_name(a, a.class_of(v)).into());
+            let represented = a.class_represented_by(v);
             m.insert("is_class".into(), represented.is_some().into());
             if let Some(c) = represented {
                 m.insert("class_name_of_class_object".into(), class_name(a, c).into());
             }
-            m.insert("shallow".into(), heap.shallow(v).into());
-            m.insert("retained".into(), a.retained[v as usize].into());
+            m.insert("shallow".into(), a.shallow(v).into());
+            m.insert("retained".into(), a.retained(v).into());
             Value::Object(m)
         })
         .collect();
@@ -105,8 +101,8 @@ pub fn json(a: &Analysis) -> Value {
                 SuspectKind::Single { object } => {
                     m.insert("kind".into(), "single_object".into());
                     m.insert("object".into(), hex(a, *object).into());
-                    m.insert("class".into(), class_name(a, heap.class_of[*object as usize]).into());
-                    m.insert("shallow".into(), heap.shallow(*object).into());
+                    m.insert("class".into(), class_name(a, a.class_of(*object)).into());
+                    m.insert("shallow".into(), a.shallow(*object).into());
                 }
                 SuspectKind::Group { class, members } => {
                     m.insert("kind".into(), "group_of_objects".into());
@@ -118,7 +114,7 @@ pub fn json(a: &Analysis) -> Value {
             if let Some(ap) = s.accumulation_point {
                 m.insert(
                     "accumulation_point".into(),
-                    json!({"object": hex(a, ap), "class": class_name(a, heap.class_of[ap as usize]), "retained": a.retained[ap as usize]}),
+                    json!({"object": hex(a, ap), "class": class_name(a, a.class_of(ap)), "retained": a.retained(ap)}),
                 );
             }
             Value::Object(m)
@@ -152,28 +148,24 @@ pub fn json(a: &Analysis) -> Value {
 /// One line per kept object: address, class, shallow, retained, immediate dominator
 /// (address or `root`), gc_root (0/1); ascending by address.
 pub fn write_objects_tsv(a: &Analysis, out: &mut dyn Write) -> std::io::Result<()> {
-    let heap = &a.heap;
     writeln!(out, "address\tclass\tshallow\tretained\timmediate_dominator\tgc_root")?;
-    let names: Vec<&str> = heap.index.classes.classes.iter().map(|c| c.name.as_str()).collect();
     let mut roots = a.roots.iter().map(|&(o, _)| o).peekable();
-    for v in 0..heap.object_count() as u32 {
-        let d = a.idom[v as usize];
+    for v in 0..a.object_count() as u32 {
         let is_root = roots.next_if(|&r| r == v).is_some();
-        if d == UNREACHABLE {
+        if !a.is_kept(v) {
             continue;
         }
-        let c = heap.class_of[v as usize];
-        if c == crate::graph::NO_CLASS {
-            continue;
-        }
-        let dom = if d == VIRTUAL_ROOT { "root".to_string() } else { format!("0x{:x}", heap.index.ids.id(d)) };
+        let dom = match a.immediate_dominator(v) {
+            Some(Some(d)) => format!("0x{:x}", a.address(d)),
+            _ => "root".to_string(),
+        };
         writeln!(
             out,
             "0x{:x}\t{}\t{}\t{}\t{}\t{}",
-            heap.index.ids.id(v),
-            names[c as usize],
-            heap.shallow(v),
-            a.retained[v as usize],
+            a.address(v),
+            a.class_name(a.class_of(v)),
+            a.shallow(v),
+            a.retained(v),
             dom,
             is_root as u8
         )?;

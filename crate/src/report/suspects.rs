@@ -52,7 +52,7 @@ pub fn threshold(used_heap: u64) -> u64 {
 
 pub fn find(a: &Analysis) -> Vec<Suspect> {
     let thr = threshold(a.used_heap);
-    let top = a.tree.children(a.tree.root());
+    let top = a.top_level();
     let mut out = Vec::new();
     let mut i = 0;
     while i < top.len() && a.retained[top[i] as usize] > thr {
@@ -60,20 +60,20 @@ pub fn find(a: &Analysis) -> Vec<Suspect> {
         let (ap, chain) = single_accumulation_point(a, v);
         out.push(Suspect {
             kind: SuspectKind::Single { object: v },
-            retained: a.retained[v as usize],
-            shallow: a.heap.shallow(v),
+            retained: a.retained(v),
+            shallow: a.shallow(v),
             accumulation_point: ap,
             chain,
         });
         i += 1;
     }
     // Group the rest by class, in order of first appearance (= retained order).
-    let classes = a.heap.index.classes.classes.len();
+    let classes = a.class_count();
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); classes];
     let mut sums = vec![0u64; classes];
     let mut order = Vec::new();
     for &v in &top[i..] {
-        let c = a.heap.class_of[v as usize] as usize;
+        let c = a.class_of(v) as usize;
         if c >= classes {
             continue;
         }
@@ -81,7 +81,7 @@ pub fn find(a: &Analysis) -> Vec<Suspect> {
             order.push(c);
         }
         members[c].push(v);
-        sums[c] += a.retained[v as usize];
+        sums[c] += a.retained(v);
     }
     order.sort_by(|&x, &y| sums[y].cmp(&sums[x]));
     for c in order {
@@ -90,11 +90,11 @@ pub fn find(a: &Analysis) -> Vec<Suspect> {
         }
         let m = std::mem::take(&mut members[c]);
         let (ap, chain) = group_accumulation_point(a, &m);
-        let class_object = a.heap.class_object[c];
+        let class_object = a.class_object(c as u32);
         out.push(Suspect {
             kind: SuspectKind::Group { class: c as u32, members: m },
             retained: sums[c],
-            shallow: if class_object == crate::graph::NO_CLASS { 0 } else { a.heap.shallow(class_object) },
+            shallow: class_object.map_or(0, |o| a.shallow(o)),
             accumulation_point: ap,
             chain,
         });
@@ -102,10 +102,10 @@ pub fn find(a: &Analysis) -> Vec<Suspect> {
     // MAT's order: retained desc, singles first, shallow desc, class name desc, object desc.
     let name = |s: &Suspect| -> &str {
         let c = match s.kind {
-            SuspectKind::Single { object } => a.heap.class_of[object as usize],
+            SuspectKind::Single { object } => a.class_of(object),
             SuspectKind::Group { class, .. } => class,
         };
-        a.heap.index.classes.classes.get(c as usize).map(|c| c.name.as_str()).unwrap_or("")
+        a.class_name(c)
     };
     let obj = |s: &Suspect| match s.kind {
         SuspectKind::Single { object } => object as i64,
@@ -125,16 +125,16 @@ pub fn find(a: &Analysis) -> Vec<Suspect> {
 /// The dominator-tree walk for a single suspect: (accumulation point, chain walked).
 pub fn single_accumulation_point(a: &Analysis, v: u32) -> (Option<u32>, Vec<u32>) {
     let mut dom = v;
-    let mut dom_retained = a.retained[v as usize] as f64;
+    let mut dom_retained = a.retained(v) as f64;
     let mut chain = vec![v];
     let mut depth = 0;
     loop {
-        let kids = a.tree.children(dom);
+        let kids = a.dominated(dom);
         let Some(&big) = kids.first() else { return (Some(dom), chain) };
         if depth >= MAX_DEPTH {
             return (None, chain);
         }
-        let r = a.retained[big as usize] as f64;
+        let r = a.retained(big) as f64;
         if r / dom_retained < BIG_DROP_RATIO {
             return (Some(dom), chain);
         }
@@ -183,8 +183,7 @@ struct Tally {
 
 fn shortest_paths(a: &Analysis, members: &[u32], excludes: bool) -> Option<PathTree> {
     use std::collections::{HashMap, HashSet, VecDeque};
-    let heap = &a.heap;
-    let n = heap.object_count();
+    let n = a.object_count();
     let mut parent = vec![NOT_SEEN; n];
     let mut seq = vec![0u32; n];
     let mut next_seq = 0u32;
@@ -199,18 +198,17 @@ fn shortest_paths(a: &Analysis, members: &[u32], excludes: bool) -> Option<PathT
             queue.push_back(r);
         }
     }
-    let excluded = &heap.excluded_edges;
     while left > 0 {
         let Some(u) = queue.pop_front() else { break };
         if want.contains(&u) {
             left -= 1;
         }
-        let has_excluded = excludes && excluded.binary_search_by_key(&u, |&(s, _)| s).is_ok();
-        heap.for_each_reference(u, |v| {
+        let has_excluded = excludes && a.has_path_excluded_references(u);
+        a.for_each_reference(u, |v| {
             if parent[v as usize] != NOT_SEEN {
                 return;
             }
-            if has_excluded && excluded.binary_search(&(u, v)).is_ok() {
+            if has_excluded && a.is_path_excluded_reference(u, v) {
                 return;
             }
             parent[v as usize] = u;
@@ -239,7 +237,7 @@ fn shortest_paths(a: &Analysis, members: &[u32], excludes: bool) -> Option<PathT
     for (pos, &m) in members.iter().enumerate() {
         if let Some(t) = nodes.get_mut(&m) {
             t.count += 1;
-            t.retained += a.retained[m as usize];
+            t.retained += a.retained(m);
             t.first = t.first.min(pos);
         }
     }

@@ -1,0 +1,339 @@
+//! Builds the [`Report`] from an [`Analysis`].
+
+use std::collections::BTreeMap;
+
+use super::model::*;
+use super::suspects::{self, SuspectKind as Kind};
+use crate::analysis::Analysis;
+use crate::graph::roots::{mat_name, name as root_name, ALL_KINDS};
+use crate::records::HprofVersion;
+
+const MAX_WARNINGS: usize = 50;
+const MAX_TOP_DOMINATORS: usize = 100;
+const MAX_UNREACHABLE_CLASSES: usize = 100;
+const MAX_CONSUMERS: usize = 100;
+const CHAIN_HEAD: usize = 20;
+const CHAIN_TAIL: usize = 20;
+/// Top consumers are listed above 1% of the used heap.
+pub const CONSUMER_THRESHOLD_PERCENT: u64 = 1;
+
+/// What the caller knows about the input that the analysis does not.
+#[derive(Debug, Clone, Default)]
+pub struct SourceInfo {
+    pub file_name: Option<String>,
+    pub file_bytes: u64,
+    pub gzip: bool,
+}
+
+/// Basis points of `part` in `whole` (100 bp = 1%), rounded to nearest (half up).
+pub fn basis_points(part: u64, whole: u64) -> u32 {
+    if whole == 0 {
+        0
+    } else {
+        ((part as u128 * 20_000 + whole as u128) / (2 * whole as u128)) as u32
+    }
+}
+
+pub fn object_ref(a: &Analysis, obj: u32) -> ObjectRef {
+    ObjectRef {
+        address: format!("0x{:x}", a.address(obj)),
+        class_name: a.class_name(a.class_of(obj)).to_string(),
+        class_of_object: a.class_represented_by(obj).map(|c| a.class_name(c).to_string()),
+        shallow_bytes: a.shallow(obj),
+        retained_bytes: a.retained(obj),
+        retained_bp: basis_points(a.retained(obj), a.used_heap),
+    }
+}
+
+/// "<system class loader>" or "ClassName @ 0x…" for the loader of class `class`.
+pub fn loader_label(a: &Analysis, class: u32) -> String {
+    let Some(info) = a.heap.index.classes.classes.get(class as usize) else { return String::new() };
+    loader_label_of(a, info.loader_id)
+}
+
+fn loader_label_of(a: &Analysis, loader_id: u64) -> String {
+    match a.object_at(loader_id) {
+        Some(o) if loader_id != 0 => format!("{} @ 0x{:x}", a.class_name(a.class_of(o)), loader_id),
+        _ => "<system class loader>".to_string(),
+    }
+}
+
+pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
+    let header = &a.heap.index.header;
+    let layout = &a.heap.index.layout;
+    let used = a.used_heap;
+    let counts = &a.heap.index.counts;
+
+    let mut warnings: Vec<String> = a.warnings.iter().take(MAX_WARNINGS).cloned().collect();
+    if a.warnings.len() > MAX_WARNINGS {
+        warnings.push(format!("… and {} more warnings", a.warnings.len() - MAX_WARNINGS));
+    }
+
+    // GC roots by kind, by heapscope's name (ART kinds keep theirs).
+    let mut by_kind: BTreeMap<(&str, &str), u64> = BTreeMap::new();
+    for &(_, kinds) in &a.roots {
+        for k in ALL_KINDS {
+            if kinds.contains(k) {
+                *by_kind.entry((root_name(k), mat_name(k))).or_default() += 1;
+            }
+        }
+    }
+    let gc_roots_by_type = by_kind
+        .into_iter()
+        .map(|((name, mat), objects)| RootTypeCount { name: name.into(), mat_name: mat.into(), objects })
+        .collect();
+
+    let mut unreachable_classes: Vec<ClassCount> = a
+        .unreachable
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.instances > 0)
+        .map(|(c, s)| ClassCount { class_name: a.class_name(c as u32).to_string(), objects: s.instances, shallow_bytes: s.shallow })
+        .collect();
+    unreachable_classes.sort_by(|x, y| y.shallow_bytes.cmp(&x.shallow_bytes).then(y.objects.cmp(&x.objects)).then(x.class_name.cmp(&y.class_name)));
+    unreachable_classes.truncate(MAX_UNREACHABLE_CLASSES);
+
+    let kept_classes: Vec<u32> = (0..a.class_count() as u32).filter(|&c| a.class_object(c).is_some_and(|o| a.is_kept(o))).collect();
+    let mut histogram: Vec<HistogramRow> = kept_classes
+        .iter()
+        .map(|&c| {
+            let s = a.classes[c as usize];
+            HistogramRow {
+                class_name: a.class_name(c).to_string(),
+                class_address: format!("0x{:x}", a.heap.index.classes.classes[c as usize].id),
+                loader: loader_label(a, c),
+                instances: s.instances,
+                shallow_bytes: s.shallow,
+                retained_bytes_min: s.retained_min,
+            }
+        })
+        .collect();
+    histogram.sort_by(|x, y| {
+        y.retained_bytes_min
+            .cmp(&x.retained_bytes_min)
+            .then(y.shallow_bytes.cmp(&x.shallow_bytes))
+            .then(x.class_name.cmp(&y.class_name))
+            .then(x.class_address.cmp(&y.class_address))
+    });
+
+    let top = a.top_level();
+    let top_dominators = top.iter().take(MAX_TOP_DOMINATORS).map(|&v| object_ref(a, v)).collect();
+
+    let overview = Overview {
+        objects: a.kept_objects,
+        used_heap_bytes: used,
+        classes: kept_classes.len() as u64,
+        class_loaders: super::parity::class_loader_count(a),
+        gc_roots: a.roots.len() as u64,
+        gc_roots_by_type,
+        unreachable: Unreachable {
+            discarded: !a.options.keep_unreachable,
+            objects: a.unreachable.iter().map(|s| s.instances).sum(),
+            shallow_bytes: a.unreachable.iter().map(|s| s.shallow).sum(),
+            classes: unreachable_classes,
+        },
+        top_level_dominators: top.len() as u64,
+        records: RecordCounts {
+            instances: counts.instances,
+            object_arrays: counts.object_arrays,
+            primitive_arrays: counts.primitive_arrays,
+            classes: counts.class_dumps,
+        },
+    };
+
+    Report {
+        schema_version: SCHEMA_VERSION,
+        tool: format!("heapscope {}", env!("CARGO_PKG_VERSION")),
+        source: Source { file_name: source.file_name.clone(), file_bytes: source.file_bytes, hprof_bytes: a.decoded_bytes, gzip: source.gzip },
+        dump: DumpInfo {
+            format: header.version.as_str().into(),
+            platform: if header.version == HprofVersion::V103 { "Android" } else { "HotSpot" }.into(),
+            id_size: header.id_size,
+            timestamp_ms: header.timestamp_ms,
+            compressed_oops: layout.ref_size < layout.id_size,
+            object_alignment: layout.object_alignment,
+        },
+        complete: a.incomplete.is_none(),
+        incomplete: a.incomplete.as_ref().map(|e| Incomplete { offset: e.offset.unwrap_or(0), message: e.message.clone() }),
+        warnings,
+        overview,
+        histogram,
+        top_dominators,
+        leak_suspects: leak_suspects(a),
+        top_consumers: top_consumers(a),
+    }
+}
+
+fn chain_refs(a: &Analysis, chain: &[u32]) -> (Vec<ObjectRef>, u64) {
+    if chain.len() <= CHAIN_HEAD + CHAIN_TAIL {
+        return (chain.iter().map(|&v| object_ref(a, v)).collect(), 0);
+    }
+    let mut out: Vec<ObjectRef> = chain[..CHAIN_HEAD].iter().map(|&v| object_ref(a, v)).collect();
+    out.extend(chain[chain.len() - CHAIN_TAIL..].iter().map(|&v| object_ref(a, v)));
+    (out, (chain.len() - CHAIN_HEAD - CHAIN_TAIL) as u64)
+}
+
+pub fn format_bytes(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+pub fn format_bp(bp: u32) -> String {
+    format!("{}.{:02}%", bp / 100, bp % 100)
+}
+
+fn leak_suspects(a: &Analysis) -> LeakSuspects {
+    let used = a.used_heap;
+    let suspects = suspects::find(a)
+        .into_iter()
+        .map(|s| {
+            let (kind, object, class, instances) = match &s.kind {
+                Kind::Single { object } => (SuspectKind::SingleObject, *object, a.class_of(*object), 1u64),
+                Kind::Group { class, members } => (SuspectKind::GroupOfObjects, members[0], *class, members.len() as u64),
+            };
+            let loader = loader_label(a, class);
+            let class_name = a.class_name(class).to_string();
+            let bp = basis_points(s.retained, used);
+            let mut description = match (&s.kind, a.class_represented_by(object)) {
+                (Kind::Single { .. }, Some(rep)) => format!(
+                    "The class \"{}\", loaded by \"{}\", occupies {} ({}) bytes.",
+                    a.class_name(rep),
+                    loader_label(a, rep),
+                    format_bytes(s.retained),
+                    format_bp(bp)
+                ),
+                (Kind::Single { .. }, None) => format!(
+                    "One instance of \"{class_name}\" loaded by \"{loader}\" occupies {} ({}) bytes.",
+                    format_bytes(s.retained),
+                    format_bp(bp)
+                ),
+                (Kind::Group { .. }, _) => format!(
+                    "{instances} instances of \"{class_name}\", loaded by \"{loader}\", occupy {} ({}) bytes.",
+                    format_bytes(s.retained),
+                    format_bp(bp)
+                ),
+            };
+            if let Some(ap) = s.accumulation_point {
+                let r = a.retained(ap);
+                let verb = if matches!(s.kind, Kind::Group { .. }) { "These instances are referenced from" } else { "The memory is accumulated in" };
+                description.push_str(&format!(
+                    " {verb} one instance of \"{}\", loaded by \"{}\", which occupies {} ({}) bytes.",
+                    a.class_name(a.class_of(ap)),
+                    loader_label(a, a.class_of(ap)),
+                    format_bytes(r),
+                    format_bp(basis_points(r, used))
+                ));
+            }
+            let (chain, chain_omitted) = chain_refs(a, &s.chain);
+            Suspect {
+                kind,
+                object: object_ref(a, object),
+                class_name,
+                loader,
+                instances,
+                retained_bytes: s.retained,
+                retained_bp: bp,
+                accumulation_point: s.accumulation_point.map(|v| object_ref(a, v)),
+                chain,
+                chain_omitted,
+                description,
+            }
+        })
+        .collect();
+    LeakSuspects { threshold_bytes: suspects::threshold(used), suspects }
+}
+
+fn consumers(map: BTreeMap<String, (u64, u64)>, threshold: u64, used: u64) -> Vec<Consumer> {
+    let mut v: Vec<Consumer> = map
+        .into_iter()
+        .filter(|(_, (_, r))| *r > threshold)
+        .map(|(name, (objects, retained_bytes))| Consumer { name, objects, retained_bytes, retained_bp: basis_points(retained_bytes, used) })
+        .collect();
+    v.sort_by(|x, y| y.retained_bytes.cmp(&x.retained_bytes).then(x.name.cmp(&y.name)));
+    v.truncate(MAX_CONSUMERS);
+    v
+}
+
+/// Package of a class name: up to the last dot; arrays count as their element class;
+/// primitive arrays and classes without a package have "" (the default package).
+pub fn package_of(class_name: &str) -> &str {
+    let base = class_name.trim_end_matches("[]");
+    match base.rfind('.') {
+        Some(i) => &base[..i],
+        None => "",
+    }
+}
+
+fn top_consumers(a: &Analysis) -> TopConsumers {
+    let used = a.used_heap;
+    let threshold = CONSUMER_THRESHOLD_PERCENT * used / 100;
+    let top = a.top_level();
+    let objects = top.iter().take_while(|&&v| a.retained(v) > threshold).take(MAX_CONSUMERS).map(|&v| object_ref(a, v)).collect();
+    let mut classes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut loaders: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut packages: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for &v in top {
+        let r = a.retained(v);
+        let c = a.class_of(v);
+        let e = classes.entry(a.class_name(c).to_string()).or_default();
+        e.0 += 1;
+        e.1 += r;
+        // A class object belongs with the class it is: its statics are that class's data.
+        let owner = a.class_represented_by(v).unwrap_or(c);
+        let e = loaders.entry(loader_label(a, owner)).or_default();
+        e.0 += 1;
+        e.1 += r;
+        let pkg = package_of(a.class_name(owner));
+        let mut end = 0;
+        loop {
+            let next = pkg[end..].find('.').map(|i| end + i).unwrap_or(pkg.len());
+            let prefix = if pkg.is_empty() { "<default package>" } else { &pkg[..next] };
+            let e = packages.entry(prefix.to_string()).or_default();
+            e.0 += 1;
+            e.1 += r;
+            if next >= pkg.len() {
+                break;
+            }
+            end = next + 1;
+        }
+    }
+    TopConsumers {
+        threshold_bytes: threshold,
+        objects,
+        classes: consumers(classes, threshold, used),
+        class_loaders: consumers(loaders, threshold, used),
+        packages: consumers(packages, threshold, used),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formatting() {
+        assert_eq!(format_bytes(0), "0");
+        assert_eq!(format_bytes(999), "999");
+        assert_eq!(format_bytes(30_084_408), "30,084,408");
+        assert_eq!(format_bp(9798), "97.98%");
+        assert_eq!(format_bp(5), "0.05%");
+        assert_eq!(basis_points(1, 3), 3333);
+        assert_eq!(basis_points(2, 3), 6667);
+        assert_eq!(basis_points(30_084_408, 30_705_704), 9798);
+        assert_eq!(basis_points(5, 0), 0);
+    }
+
+    #[test]
+    fn packages() {
+        assert_eq!(package_of("java.util.HashMap$Node[]"), "java.util");
+        assert_eq!(package_of("byte[]"), "");
+        assert_eq!(package_of("Main"), "");
+    }
+}

@@ -1,0 +1,241 @@
+//! The report: what heapscope says about a dump, as data.
+//!
+//! Serialized with serde (the JSON export, the page's data) and described by a JSON
+//! Schema derived with schemars, committed at `schema/report.schema.json`; the page's
+//! TypeScript types are generated from that schema, so page and core cannot drift.
+//!
+//! Rules that keep it useful and safe:
+//! - **Deterministic**: the same dump gives byte-identical JSON. No maps with random
+//!   order, no floats (percentages are basis points: 100 bp = 1%), no wall-clock time.
+//! - **Bounded**: no list grows with the number of objects. Lists are bounded by the
+//!   number of classes (the histogram), by a fixed cap, or by a size threshold.
+//! - **Versioned**: [`SCHEMA_VERSION`] changes whenever a field is removed, renamed,
+//!   retyped or changes meaning (units, basis). Adding an optional field keeps it.
+//!
+//! Addresses are strings of lower-case hex with `0x` (JSON numbers lose precision above
+//! 2^53). Sizes are bytes. Everything that comes from the dump (class names, strings) is
+//! untrusted text.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// Version of this schema ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// The program that wrote the report, e.g. "heapscope 0.1.0".
+    pub tool: String,
+    pub source: Source,
+    pub dump: DumpInfo,
+    /// False when the dump ended early or broke off: the report covers what came before.
+    pub complete: bool,
+    /// Why the dump could not be read to its end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<Incomplete>,
+    /// Things worth knowing that did not stop the analysis (at most 50).
+    pub warnings: Vec<String>,
+    pub overview: Overview,
+    /// One row per class, by retained size (MAT's quick value), then shallow size.
+    pub histogram: Vec<HistogramRow>,
+    /// The biggest objects of the dominator tree's first level (at most 100).
+    pub top_dominators: Vec<ObjectRef>,
+    pub leak_suspects: LeakSuspects,
+    pub top_consumers: TopConsumers,
+}
+
+/// Where the report came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// File name of the dump, without directories (may be absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    /// Size of the input file (compressed size for gzip).
+    pub file_bytes: u64,
+    /// Size of the HPROF data read (after decompression).
+    pub hprof_bytes: u64,
+    pub gzip: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DumpInfo {
+    /// The header's format string, e.g. "JAVA PROFILE 1.0.2".
+    pub format: String,
+    /// "HotSpot" (1.0.1, 1.0.2) or "Android" (1.0.3, ART).
+    pub platform: String,
+    pub id_size: u32,
+    /// When the dump was written, from its header (milliseconds since 1970).
+    pub timestamp_ms: u64,
+    /// Whether references are 4 bytes (compressed oops), detected as MAT does.
+    pub compressed_oops: bool,
+    pub object_alignment: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Incomplete {
+    /// Byte offset (in the decompressed HPROF data) where reading stopped.
+    pub offset: u64,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Overview {
+    /// Objects kept for analysis (class objects and the bootstrap loader's pseudo object
+    /// at 0x0 included).
+    pub objects: u64,
+    /// Sum of the shallow sizes of the kept objects.
+    pub used_heap_bytes: u64,
+    pub classes: u64,
+    pub class_loaders: u64,
+    /// Distinct GC root objects.
+    pub gc_roots: u64,
+    /// Root objects per kind (an object with two kinds counts in both), by name.
+    pub gc_roots_by_type: Vec<RootTypeCount>,
+    pub unreachable: Unreachable,
+    pub top_level_dominators: u64,
+    /// Objects per HPROF record kind, as read.
+    pub records: RecordCounts,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RootTypeCount {
+    /// heapscope's name ("System Class", "Thread", "JNI Global", ...; Android's own kinds
+    /// keep their names, e.g. "Interned String").
+    pub name: String,
+    /// The name Eclipse MAT shows (ART-only kinds are "Unknown" there).
+    pub mat_name: String,
+    pub objects: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Unreachable {
+    /// True when unreachable objects were left out (the default, as in MAT).
+    pub discarded: bool,
+    pub objects: u64,
+    pub shallow_bytes: u64,
+    /// The classes with the most unreachable bytes (at most 100).
+    pub classes: Vec<ClassCount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordCounts {
+    pub instances: u64,
+    pub object_arrays: u64,
+    pub primitive_arrays: u64,
+    pub classes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClassCount {
+    pub class_name: String,
+    pub objects: u64,
+    pub shallow_bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HistogramRow {
+    pub class_name: String,
+    /// Address of the class object (several classes may share a name).
+    pub class_address: String,
+    /// Its class loader: "<system class loader>" or "ClassName @ 0x…".
+    pub loader: String,
+    pub instances: u64,
+    pub shallow_bytes: u64,
+    /// MAT's quick retained size: retained sizes of the instances that no other
+    /// instance of the class dominates, summed (a lower bound of the class's retained size).
+    pub retained_bytes_min: u64,
+}
+
+/// An object, described for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectRef {
+    pub address: String,
+    pub class_name: String,
+    /// For a class object: the class it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_of_object: Option<String>,
+    pub shallow_bytes: u64,
+    pub retained_bytes: u64,
+    /// Retained size in basis points of the used heap (100 = 1%).
+    pub retained_bp: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LeakSuspects {
+    /// Retained size above which something is a suspect (10% of the used heap).
+    pub threshold_bytes: u64,
+    pub suspects: Vec<Suspect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SuspectKind {
+    /// One object retains more than the threshold.
+    SingleObject,
+    /// Many top-level objects of one class together retain more than the threshold.
+    GroupOfObjects,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Suspect {
+    pub kind: SuspectKind,
+    /// The suspect object (single) or one representative, the biggest member (group).
+    pub object: ObjectRef,
+    /// Class of the suspect (single) or of the group's members.
+    pub class_name: String,
+    /// Loader of that class, "<system class loader>" or "ClassName @ 0x…".
+    pub loader: String,
+    /// Objects in the group (1 for a single suspect).
+    pub instances: u64,
+    pub retained_bytes: u64,
+    pub retained_bp: u32,
+    /// Where the memory is accumulated, when one object holds most of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accumulation_point: Option<ObjectRef>,
+    /// Single: the dominator chain from the suspect down to the accumulation point.
+    /// Group: the reference path shared by most members, from its GC root down.
+    /// At most 40 entries; `chain_omitted` says how many were left out in the middle.
+    pub chain: Vec<ObjectRef>,
+    pub chain_omitted: u64,
+    /// One sentence in the manner of MAT's report.
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TopConsumers {
+    /// Retained size above which something is listed (1% of the used heap).
+    pub threshold_bytes: u64,
+    /// Top-level dominators above the threshold.
+    pub objects: Vec<ObjectRef>,
+    /// Top-level dominators grouped by class.
+    pub classes: Vec<Consumer>,
+    /// Top-level dominators grouped by the class loader of their class.
+    pub class_loaders: Vec<Consumer>,
+    /// Top-level dominators grouped by package, at every level of the package name
+    /// ("java", "java.util", …); class objects count in the package of the class they are.
+    pub packages: Vec<Consumer>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Consumer {
+    pub name: String,
+    pub objects: u64,
+    pub retained_bytes: u64,
+    pub retained_bp: u32,
+}

@@ -1,0 +1,58 @@
+//! Shared helpers of the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use heapscope::source::{auto_decompress, ByteSource, FileSource, GzipSource, MemorySource};
+
+/// `../shared/corpus` beside the repository, or None (with a message) when absent.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    if dir.join("expected").is_dir() {
+        Some(dir.canonicalize().unwrap_or(dir))
+    } else {
+        eprintln!("SKIPPED: the shared corpus is not at {} (corpus tests need ../shared/corpus beside the repository)", dir.display());
+        None
+    }
+}
+
+pub fn open_dump(path: &Path) -> Box<dyn ByteSource> {
+    auto_decompress(Box::new(FileSource::open(path).expect("dump opens"))).expect("dump readable")
+}
+
+/// The decompressed bytes of a gzip file.
+pub fn gunzip(path: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(path).expect("file readable");
+    let mut src = GzipSource::new(Box::new(MemorySource::new(bytes)));
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = src.read(&mut buf).expect("valid gzip");
+        if n == 0 {
+            return out;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+}
+
+/// A temporary directory removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("heapscope-test-{tag}-{}-{:?}", std::process::id(), std::thread::current().id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
