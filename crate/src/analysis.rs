@@ -100,6 +100,8 @@ pub struct Analysis {
     pub warnings: Vec<String>,
     /// When the dump ended early: the reason (the report covers what came before).
     pub incomplete: Option<Error>,
+    /// The input, kept to read single records again (object fields).
+    pub source: Option<Box<dyn ByteSource>>,
 }
 
 /// Read access to the per-object results. Report code goes through these, so the
@@ -254,7 +256,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     let decoded_bytes = index.counts.bytes;
     let incomplete = match &index.end {
         WalkEnd::Complete { .. } => None,
-        WalkEnd::Broken { error } => Some(error.clone()),
+        WalkEnd::Broken { error, .. } => Some(error.clone()),
     };
     let objects = index.ids.len() as u64;
     check_memory(options, objects, &index)?;
@@ -267,7 +269,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         crate::graph::pass2(&mut cursor, index, &mut tick)?
     };
     let input_bytes = input_total.unwrap_or(decoded_bytes);
-    drop(cursor);
+    let source = Some(cursor.into_source());
 
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
     let filter = heap.class_of.iter().any(|&c| c == NO_CLASS);
@@ -343,6 +345,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         decoded_bytes,
         warnings,
         incomplete,
+        source,
     })
 }
 

@@ -14,6 +14,7 @@ pub mod dominators;
 pub mod retained;
 pub mod analysis;
 pub mod report;
+pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -11,16 +11,19 @@ use heapscope::source::{auto_decompress, FileSource};
 
 const USAGE: &str = "\
 usage:
-  heapscope analyze DUMP [-o OUT] [--format md|json] [--keep-unreachable]
+  heapscope analyze DUMP [-o OUT] [--format md|json] [--keep-unreachable] [--timings]
   heapscope parity DUMP -o OUT.json [--objects OUT.tsv] [--keep-unreachable]
-  heapscope schema
+  heapscope inspect DUMP ADDRESS [--keep-unreachable]
+  heapscope schema [--session]
 
 DUMP is an .hprof or .hprof.gz file (HotSpot or Android). `analyze` writes the report
 as Markdown (default) or JSON, to OUT (format from its extension) or to stdout.
 `parity` writes the numbers Eclipse MAT computes, in the form of
-../shared/corpus/expected/, for compare_expected.py. `schema` prints the JSON Schema
-of the report. A dump that ends early still gets a report of what it holds, marked
+../shared/corpus/expected/, for compare_expected.py. `inspect` prints one object as
+JSON: its fields read back from the dump, its dominator, and a shortest reference path
+from a GC root. `schema` prints the JSON Schema of the report (or of the queries). A dump that ends early still gets a report of what it holds, marked
 incomplete, and exit status 1.
+--timings prints wall time, CPU time and peak memory per phase on stderr.
 Exit status: 0 success, 1 bad input, 2 usage error.";
 
 struct Args {
@@ -30,6 +33,8 @@ struct Args {
     objects: Option<PathBuf>,
     format: Option<String>,
     keep_unreachable: bool,
+    address: Option<u64>,
+    timings: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -39,13 +44,19 @@ fn parse_args() -> Result<Args, String> {
         return Err(String::new());
     }
     if command == "schema" {
-        return Ok(Args { command, dump: PathBuf::new(), out: None, objects: None, format: None, keep_unreachable: false });
+        let session = match it.next().as_deref() {
+            None => false,
+            Some("--session") => true,
+            Some(x) => return Err(format!("unexpected argument {x:?}")),
+        };
+        return Ok(Args { command, dump: PathBuf::new(), out: None, objects: None, format: None, keep_unreachable: session, address: None, timings: false });
     }
-    if command != "analyze" && command != "parity" {
+    if command != "analyze" && command != "parity" && command != "inspect" {
         return Err(format!("unknown command {command:?}"));
     }
     let mut dump = None;
-    let (mut out, mut objects, mut format, mut keep) = (None, None, None, false);
+    let mut address = None;
+    let (mut out, mut objects, mut format, mut keep, mut timings) = (None, None, None, false, false);
     while let Some(a) = it.next() {
         match a.as_str() {
             "-o" | "--output" => out = Some(PathBuf::from(it.next().ok_or("-o needs a file name")?)),
@@ -58,41 +69,114 @@ fn parse_args() -> Result<Args, String> {
                 format = Some(f);
             }
             "--keep-unreachable" => keep = true,
+            "--timings" => timings = true,
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown option {s:?}")),
             s => {
-                if dump.is_some() {
+                if dump.is_none() {
+                    dump = Some(PathBuf::from(s));
+                } else if command == "inspect" && address.is_none() {
+                    address = Some(heapscope::session::parse_address(s).ok_or_else(|| format!("{s:?} is not an address (hex, e.g. 0x7f3a1000)"))?);
+                } else {
                     return Err(format!("unexpected argument {s:?}"));
                 }
-                dump = Some(PathBuf::from(s));
             }
         }
     }
     let dump = dump.ok_or("missing DUMP")?;
+    if command == "inspect" && address.is_none() {
+        return Err("inspect needs an ADDRESS".into());
+    }
     if command == "parity" && out.is_none() {
         return Err("parity needs -o OUT.json".into());
     }
     if command == "parity" && (format.is_some()) {
         return Err("parity writes JSON; --format does not apply".into());
     }
-    Ok(Args { command, dump, out, objects, format, keep_unreachable: keep })
+    Ok(Args { command, dump, out, objects, format, keep_unreachable: keep, address, timings })
 }
 
-/// Progress on stderr, only when it is a terminal.
+/// Progress on stderr when it is a terminal; per-phase timings with `--timings`.
 struct Meter {
     start: Instant,
     last: Instant,
     phase: &'static str,
+    tty: bool,
+    /// (phase, wall seconds, CPU seconds, peak RSS bytes during the phase)
+    timings: Option<Vec<(&'static str, f64, f64, u64)>>,
+    phase_start: (Instant, f64),
+}
+
+/// User + system CPU seconds of this process (Linux; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the parenthesised command name: utime is the 12th, stime the 13th.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Peak resident set size since the last reset (Linux; 0 elsewhere).
+fn peak_rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+impl Meter {
+    fn new(tty: bool, timings: bool) -> Meter {
+        let now = Instant::now();
+        reset_peak_rss();
+        Meter { start: now, last: now, phase: "", tty, timings: timings.then(Vec::new), phase_start: (now, cpu_seconds()) }
+    }
+
+    /// Ends the current phase's timing.
+    fn close_phase(&mut self) {
+        if let (Some(t), false) = (&mut self.timings, self.phase.is_empty()) {
+            let now = Instant::now();
+            let cpu = cpu_seconds();
+            t.push((self.phase, now.duration_since(self.phase_start.0).as_secs_f64(), cpu - self.phase_start.1, peak_rss()));
+            reset_peak_rss();
+            self.phase_start = (now, cpu);
+        }
+    }
+
+    fn print_timings(&mut self, objects: u64) {
+        let Some(t) = &self.timings else { return };
+        eprintln!("{:<28} {:>8} {:>8} {:>10} {:>9}", "phase", "wall s", "cpu s", "peak MiB", "B/object");
+        for (name, wall, cpu, rss) in t {
+            let per = if objects > 0 { *rss as f64 / objects as f64 } else { 0.0 };
+            eprintln!("{name:<28} {wall:>8.2} {cpu:>8.2} {:>10.1} {per:>9.1}", *rss as f64 / (1u64 << 20) as f64);
+        }
+        let wall: f64 = t.iter().map(|x| x.1).sum();
+        let cpu: f64 = t.iter().map(|x| x.2).sum();
+        let rss = t.iter().map(|x| x.3).max().unwrap_or(0);
+        let per = if objects > 0 { rss as f64 / objects as f64 } else { 0.0 };
+        eprintln!("{:<28} {wall:>8.2} {cpu:>8.2} {:>10.1} {per:>9.1}", "total", rss as f64 / (1u64 << 20) as f64);
+        eprintln!("objects in the dump: {objects}");
+    }
 }
 
 impl Progress for Meter {
     fn update(&mut self, p: &ProgressInfo) -> Result<(), Error> {
         let now = Instant::now();
-        if p.phase.name() == self.phase && now.duration_since(self.last).as_millis() < 200 {
+        let changed = p.phase.name() != self.phase;
+        if changed {
+            self.close_phase();
+            self.phase = p.phase.name();
+        }
+        if !self.tty || (!changed && now.duration_since(self.last).as_millis() < 200) {
             return Ok(());
         }
         self.last = now;
-        self.phase = p.phase.name();
         let secs = now.duration_since(self.start).as_secs_f64().max(1e-3);
         let mb = p.bytes_done as f64 / 1e6;
         let total = p.bytes_total.map(|t| format!(" / {:.0} MB", t as f64 / 1e6)).unwrap_or_default();
@@ -103,7 +187,11 @@ impl Progress for Meter {
 
 fn run(args: &Args) -> Result<(), Error> {
     if args.command == "schema" {
-        print!("{}", heapscope::report::json_schema());
+        if args.keep_unreachable {
+            print!("{}", heapscope::session::json_schema());
+        } else {
+            print!("{}", heapscope::report::json_schema());
+        }
         return Ok(());
     }
     let file_bytes = std::fs::metadata(&args.dump).map(|m| m.len()).unwrap_or(0);
@@ -111,15 +199,12 @@ fn run(args: &Args) -> Result<(), Error> {
     let gzip = src.len().is_none();
     let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None };
     let tty = std::io::stderr().is_terminal();
-    let analysis: Analysis = if tty {
-        let now = Instant::now();
-        let mut meter = Meter { start: now, last: now, phase: "" };
-        let r = analysis::analyze(src, &options, &mut meter);
+    let mut meter = Meter::new(tty, args.timings);
+    let analysis = analysis::analyze(src, &options, &mut meter);
+    if tty {
         eprint!("\r\x1b[K");
-        r?
-    } else {
-        analysis::analyze(src, &options, &mut analysis::NoProgress)?
-    };
+    }
+    let mut analysis: Analysis = analysis?;
     for w in &analysis.warnings {
         eprintln!("heapscope: warning: {w}");
     }
@@ -135,6 +220,17 @@ fn run(args: &Args) -> Result<(), Error> {
                     .and_then(|_| w.flush())
                     .map_err(|e| Error::io(format!("cannot write {}: {e}", tsv.display())))?;
             }
+        }
+        "inspect" => {
+            let address = args.address.expect("checked");
+            let Some(obj) = heapscope::session::find(&analysis, address) else {
+                return Err(Error::io(format!("no object at 0x{address:x} (or it is unreachable; try --keep-unreachable)")));
+            };
+            let details = heapscope::session::object_details(&mut analysis, obj)?;
+            let path = heapscope::session::path_to_root(&mut analysis, obj)?;
+            let json = serde_json::json!({ "object": details, "path_from_gc_root": path });
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "{}", serde_json::to_string_pretty(&json).expect("JSON"));
         }
         _ => {
             let info = heapscope::report::SourceInfo {
@@ -158,6 +254,8 @@ fn run(args: &Args) -> Result<(), Error> {
             }
         }
     }
+    meter.close_phase();
+    meter.print_timings(analysis.object_count() as u64);
     if let Some(e) = &analysis.incomplete {
         return Err(Error::format(e.offset.unwrap_or(0), format!("the dump is incomplete ({}); the report covers what comes before", e.message)));
     }

@@ -91,6 +91,8 @@ struct Pass2<'a> {
     class_object: Vec<u32>,
     missing_refs: u64,
     duplicates: u64,
+    /// One bit per object: its record was seen (see `claim`).
+    claimed: Vec<u64>,
     unknown_class: HashMap<u64, u64>,
     align: u64,
     tick: Tick<'a>,
@@ -99,13 +101,19 @@ struct Pass2<'a> {
 
 impl Pass2<'_> {
     /// Claims `id` for a record; None (and a warning later) for a second definition.
+    ///
+    /// A bit per object, not `class_of`, says whether it was defined: an object can be
+    /// defined without getting a class (its class is missing, or a class object when the
+    /// dump lacks `java.lang.Class`), and a later duplicate must not redefine it.
     #[inline]
     fn claim(&mut self, id: u64) -> Option<u32> {
         let obj = self.index.ids.index_of(id)?;
-        if self.class_of[obj as usize] != NO_CLASS {
+        let (word, bit) = (obj as usize / 64, 1u64 << (obj % 64));
+        if self.claimed[word] & bit != 0 {
             self.duplicates += 1;
             return None;
         }
+        self.claimed[word] |= bit;
         Some(obj)
     }
 
@@ -148,9 +156,13 @@ impl Pass2<'_> {
     /// Records the references of `obj` that only excluded fields hold (see
     /// [`crate::index::classes::ClassTable::mark_excluded_fields`]).
     fn note_excluded(&mut self, obj: u32, excluded: &[u64], others: &[u32]) {
+        // Each object is flushed once (see `claim`), so its pairs are the tail pushed
+        // here: look for duplicates there only, not in the whole list (which would be
+        // quadratic in the number of Reference objects).
+        let first = self.excluded_edges.len();
         for &id in excluded {
             if let Some(t) = self.index.ids.index_of(id) {
-                if !others.contains(&t) && !self.excluded_edges.contains(&(obj, t)) {
+                if !others.contains(&t) && !self.excluded_edges[first..].contains(&(obj, t)) {
                     self.excluded_edges.push((obj, t));
                 }
             }
@@ -327,6 +339,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         class_object,
         missing_refs: 0,
         duplicates: 0,
+        claimed: vec![0u64; n.div_ceil(64)],
         unknown_class: HashMap::new(),
         align: index.layout.object_alignment as u64,
         tick,
@@ -335,7 +348,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
     c.rewind()?;
     crate::records::Header::read(c)?;
     let end = crate::records::heap::walk(c, &index.header, &mut p, index.stop_at)?;
-    if let crate::records::heap::WalkEnd::Broken { error } = end {
+    if let crate::records::heap::WalkEnd::Broken { error, .. } = end {
         // Pass 1 read the same bytes without complaint; a difference means the input
         // changed between the passes.
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));

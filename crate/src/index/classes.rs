@@ -108,88 +108,75 @@ impl ClassTable {
     /// Resolves super classes and computes sizes and reference offsets.
     ///
     /// `index_of` maps a class object id to its position in `classes`.
+    ///
+    /// Super chains come from the dump, so they are checked before anything follows
+    /// them: a chain that loops, or is deeper than [`MAX_CLASS_DEPTH`], is an error. All
+    /// the work here is linear in the number of classes plus the entries produced, and
+    /// the entries (a class's reference fields, inherited ones included) are capped by
+    /// [`ref_offsets_budget`]: a dump cannot make this quadratic.
     pub fn finish(mut classes: Vec<ClassInfo>, layout: Layout, index_of: impl Fn(u64) -> Option<u32>) -> Result<ClassTable> {
         let n = classes.len();
         for c in classes.iter_mut() {
             c.super_index = if c.super_id == 0 { None } else { index_of(c.super_id) };
         }
-        // Sizes need the super's first: walk each chain up to a finished class, then
-        // fill in downwards. A chain longer than the table is a cycle.
-        let mut done = vec![false; n];
-        let mut chain: Vec<usize> = Vec::new();
+        let order = supers_first(&classes)?;
+
         let (id_size, ref_size) = (layout.id_size as u64, layout.ref_size as u64);
-        for start in 0..n {
-            chain.clear();
-            let mut k = start;
-            loop {
-                if done[k] {
-                    break;
+        let budget = ref_offsets_budget(&classes);
+        let mut ref_offsets: Vec<u32> = Vec::new();
+        let mut ref_names: Vec<u64> = Vec::new();
+        for &k in &order {
+            let k = k as usize;
+            // MAT's recursive instance size and the field bytes an INSTANCE DUMP carries.
+            let own: u64 = classes[k]
+                .fields
+                .iter()
+                .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
+                .sum();
+            let own_dump: u64 = classes[k].fields.iter().map(|f| basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as u64).sum();
+            let (unaligned, dump_bytes) = match classes[k].super_index {
+                None => (id_size + ref_size, own_dump),
+                Some(s) => {
+                    let sup = &classes[s as usize];
+                    (align_up(own + sup.instance_size_unaligned(), ref_size), own_dump + sup.field_bytes as u64)
                 }
-                chain.push(k);
-                if chain.len() > n {
-                    let c = &classes[start];
-                    return Err(Error::format(
-                        c.offset,
-                        format!("class {} (0x{:x}) has a super class chain that loops back on itself; expected it to end at a class without super class", c.name, c.id),
-                    ));
-                }
-                match classes[k].super_index {
-                    Some(s) => k = s as usize,
-                    None => break,
-                }
+            };
+            // Reference offsets inside instance data: own fields first, then the super's
+            // (already computed: supers come first in `order`), shifted past the own ones.
+            let start = ref_offsets.len();
+            let inherited = classes[k].super_index.map(|s| classes[s as usize].refs).unwrap_or((0, 0));
+            if start + classes[k].fields.len() + (inherited.1 - inherited.0) as usize > budget {
+                let c = &classes[k];
+                return Err(Error::format(
+                    c.offset,
+                    format!("class {} (0x{:x}) and its super classes declare more reference fields than {budget} for the whole dump; expected a Java class hierarchy", c.name, c.id),
+                ));
             }
-            for &k in chain.iter().rev() {
-                let own: u64 = classes[k]
-                    .fields
-                    .iter()
-                    .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
-                    .sum();
-                let own_dump: u64 = classes[k].fields.iter().map(|f| basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as u64).sum();
-                let (unaligned, dump_bytes) = match classes[k].super_index {
-                    None => (id_size + ref_size, own_dump),
-                    Some(s) => {
-                        let sup = &classes[s as usize];
-                        (align_up(own + sup.instance_size_unaligned(), ref_size), own_dump + sup.field_bytes as u64)
-                    }
-                };
-                let c = &mut classes[k];
-                // Temporarily keep the unaligned recursive size; aligned below.
-                c.instance_size = unaligned;
-                c.field_bytes = dump_bytes.min(u32::MAX as u64) as u32;
-                let statics: u64 = c
-                    .statics
-                    .iter()
-                    .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
-                    .sum();
-                c.class_object_size = align_up(statics, layout.object_alignment as u64);
-                done[k] = true;
+            let mut at = 0u64;
+            for f in &classes[k].fields {
+                if f.ty == basic_type::OBJECT {
+                    ref_offsets.push(at.min(u32::MAX as u64) as u32);
+                    ref_names.push(f.name_id);
+                }
+                at += basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as u64;
             }
+            for i in inherited.0 as usize..inherited.1 as usize {
+                ref_offsets.push((ref_offsets[i] as u64 + own_dump).min(u32::MAX as u64) as u32);
+                ref_names.push(ref_names[i]);
+            }
+            let c = &mut classes[k];
+            c.refs = (start as u32, ref_offsets.len() as u32);
+            // Temporarily keep the unaligned recursive size; aligned below.
+            c.instance_size = unaligned;
+            c.field_bytes = dump_bytes.min(u32::MAX as u64) as u32;
+            let statics: u64 = c
+                .statics
+                .iter()
+                .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
+                .sum();
+            c.class_object_size = align_up(statics, layout.object_alignment as u64);
         }
-        // Reference offsets inside instance data: own fields first, then the super's.
-        let mut ref_offsets = Vec::new();
-        let mut ref_names = Vec::new();
-        for k in 0..n {
-            let start = ref_offsets.len() as u32;
-            let mut at = 0u32;
-            let mut cur = Some(k as u32);
-            let mut steps = 0;
-            while let Some(ci) = cur {
-                let c = &classes[ci as usize];
-                for f in &c.fields {
-                    if f.ty == basic_type::OBJECT {
-                        ref_offsets.push(at);
-                        ref_names.push(f.name_id);
-                    }
-                    at += basic_type::value_size(f.ty, id_size as u32).unwrap_or(0);
-                }
-                cur = c.super_index;
-                steps += 1;
-                if steps > n {
-                    break;
-                }
-            }
-            classes[k].refs = (start, ref_offsets.len() as u32);
-        }
+        debug_assert_eq!(order.len(), n);
         for c in classes.iter_mut() {
             c.instance_size = align_up(c.instance_size, layout.object_alignment as u64);
         }
@@ -228,14 +215,27 @@ impl ClassTable {
             ("java.lang.ref.Finalizer", "unfinalized"),
             ("java.lang.Runtime", "<Unfinalized>"),
         ];
-        for k in 0..self.classes.len() {
-            let mut field = None;
-            for (class, f) in EXCLUDES {
-                if self.extends(k as u32, class) {
-                    field = Some(f);
+        // Which EXCLUDES classes each class is or extends, one bit each, supers first
+        // (linear; `extends` per class and entry would be quadratic on deep chains).
+        let order = supers_first(&self.classes).unwrap_or_default();
+        let mut matched = vec![0u8; self.classes.len()];
+        for &k in &order {
+            let c = &self.classes[k as usize];
+            let mut bits = c.super_index.map(|s| matched[s as usize]).unwrap_or(0);
+            for (i, (class, _)) in EXCLUDES.iter().enumerate() {
+                if c.name == *class {
+                    bits |= 1 << i;
                 }
             }
-            let Some(field) = field else { continue };
+            matched[k as usize] = bits;
+        }
+        for k in 0..self.classes.len() {
+            // The last (most specific) entry that applies.
+            let bits = matched[k];
+            if bits == 0 {
+                continue;
+            }
+            let field = EXCLUDES[7 - bits.leading_zeros() as usize].1;
             let (a, b) = self.classes[k].refs;
             let refs: Vec<u32> = (a..b).filter(|&i| name_of(self.ref_names[i as usize]) == field).map(|i| i - a).collect();
             let statics: Vec<u32> = self.classes[k]
@@ -249,6 +249,77 @@ impl ClassTable {
             self.classes[k].excluded_statics = statics;
         }
     }
+}
+
+/// Deepest class hierarchy accepted. Real ones are a few dozen classes deep; the limit
+/// keeps every walk up a super chain (here, in reports, in queries) short.
+pub const MAX_CLASS_DEPTH: usize = 1000;
+
+/// The classes in an order where every super class comes before its subclasses.
+///
+/// Errors when a super chain loops back on itself or is deeper than [`MAX_CLASS_DEPTH`],
+/// naming the CLASS DUMP record where it starts.
+fn supers_first(classes: &[ClassInfo]) -> Result<Vec<u32>> {
+    const NEW: u8 = 0;
+    const ON_CHAIN: u8 = 1;
+    const DONE: u8 = 2;
+    let n = classes.len();
+    let mut state = vec![NEW; n];
+    let mut depth = vec![0u32; n];
+    let mut order = Vec::with_capacity(n);
+    let mut chain: Vec<u32> = Vec::new();
+    for start in 0..n {
+        chain.clear();
+        let mut k = start;
+        // Up the chain to a finished class (or the top).
+        let base_depth = loop {
+            match state[k] {
+                DONE => break depth[k] + 1,
+                ON_CHAIN => {
+                    let c = &classes[start];
+                    let at = &classes[k];
+                    return Err(Error::format(
+                        c.offset,
+                        format!(
+                            "class {} (0x{:x}) has a super class chain that loops back to class {} (0x{:x}); expected it to end at a class without super class",
+                            c.name, c.id, at.name, at.id
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+            state[k] = ON_CHAIN;
+            chain.push(k as u32);
+            match classes[k].super_index {
+                Some(s) => k = s as usize,
+                None => break 0,
+            }
+        };
+        for (i, &k) in chain.iter().rev().enumerate() {
+            let d = base_depth as usize + i;
+            if d >= MAX_CLASS_DEPTH {
+                let c = &classes[start];
+                return Err(Error::format(
+                    c.offset,
+                    format!("class {} (0x{:x}) has more than {MAX_CLASS_DEPTH} super classes; expected a Java class hierarchy", c.name, c.id),
+                ));
+            }
+            depth[k as usize] = d as u32;
+            state[k as usize] = DONE;
+            order.push(k);
+        }
+    }
+    Ok(order)
+}
+
+/// Most reference-field entries (inherited ones counted per subclass) the class table
+/// may hold: generous for real hierarchies (the corpus needs ~1.2 per declared field and at
+/// most 12,000 in all), small
+/// enough that a crafted dump cannot turn a few kilobytes of class records into
+/// gigabytes of tables.
+fn ref_offsets_budget(classes: &[ClassInfo]) -> usize {
+    let declared: usize = classes.iter().map(|c| c.fields.len()).sum();
+    (1 << 22) + 8 * declared
 }
 
 impl ClassInfo {

@@ -11,6 +11,7 @@
 
 pub mod classes;
 pub mod ids;
+pub mod locate;
 pub mod u64map;
 
 use std::collections::HashMap;
@@ -20,6 +21,7 @@ use crate::records::heap::{ClassDump, RootKind, Visitor, WalkEnd};
 use crate::records::{Cursor, Header};
 use classes::{ClassInfo, ClassTable, Layout};
 use ids::IdMap;
+use locate::Locator;
 use u64map::U64Map;
 
 /// A GC root record as read.
@@ -63,6 +65,8 @@ pub struct Index {
     pub stop_at: Option<u64>,
     pub counts: Counts,
     pub warnings: Vec<String>,
+    /// Where object records are, to read one again later.
+    pub locator: Locator,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -121,12 +125,14 @@ struct Pass1<'a> {
     compressed_oops: bool,
     warnings: Vec<String>,
     tick: Tick<'a>,
+    locator: Locator,
 }
 
 impl Pass1<'_> {
     #[inline]
-    fn object(&mut self, id: u64) {
+    fn object(&mut self, id: u64, offset: u64) {
         self.ids.push(id);
+        self.locator.object(id, offset);
     }
 
 }
@@ -149,8 +155,9 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
-    fn segment(&mut self, _offset: u64, _len: u32) -> Result<()> {
+    fn segment(&mut self, offset: u64, len: u32) -> Result<()> {
         self.counts.segments += 1;
+        self.locator.segment(offset + 9, offset + 9 + len as u64);
         Ok(())
     }
 
@@ -167,6 +174,7 @@ impl Visitor for Pass1<'_> {
 
     fn class_dump(&mut self, c: &ClassDump, offset: u64) -> Result<()> {
         self.counts.class_dumps += 1;
+        self.locator.object(c.id, offset);
         let index = self.classes.len() as u32;
         if self.class_by_id.insert_if_absent(c.id, index) != index {
             self.warnings.push(format!("class 0x{:x} is dumped twice (again at byte {offset}); the first definition is used", c.id));
@@ -191,15 +199,15 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
-    fn instance(&mut self, id: u64, _class_id: u64, _n: u32, _fields: &[u8], _offset: u64) -> Result<()> {
+    fn instance(&mut self, id: u64, _class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
         self.counts.instances += 1;
-        self.object(id);
+        self.object(id, offset);
         Ok(())
     }
 
-    fn object_array(&mut self, id: u64, _class_id: u64, len: u32, _offset: u64) -> Result<()> {
+    fn object_array(&mut self, id: u64, _class_id: u64, len: u32, offset: u64) -> Result<()> {
         self.counts.object_arrays += 1;
-        self.object(id);
+        self.object(id, offset);
         if self.id_size == 8 && !self.compressed_oops {
             if let Some((start, end)) = self.prev_array {
                 if id > start && id < end {
@@ -211,9 +219,9 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
-    fn primitive_array(&mut self, id: u64, _ty: u8, _len: u32, _has_data: bool, _offset: u64) -> Result<()> {
+    fn primitive_array(&mut self, id: u64, _ty: u8, _len: u32, _has_data: bool, offset: u64) -> Result<()> {
         self.counts.primitive_arrays += 1;
-        self.object(id);
+        self.object(id, offset);
         Ok(())
     }
 }
@@ -235,19 +243,32 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         compressed_oops: false,
         warnings: Vec::new(),
         tick,
+        locator: Locator::default(),
     };
     if let Some(len) = c.source().len() {
         // A realistic dump has ~50 bytes per object; reserving a fraction up front avoids
-        // most of the doubling copies without risking a huge reservation.
-        p.ids.reserve((len / 64) as usize);
+        // most of the doubling copies without risking a huge reservation. The length is
+        // the file's (a sparse file can claim terabytes): a failed reservation is fine.
+        let _ = p.ids.try_reserve((len / 64) as usize);
     }
     let end = crate::records::heap::walk(c, &header, &mut p, None)?;
     let stop_at = match &end {
         WalkEnd::Complete { .. } => None,
-        WalkEnd::Broken { error } => error.offset,
+        // Pass 2 stops at the start of the record that broke, so that both passes see
+        // exactly the same records.
+        WalkEnd::Broken { stop_at, .. } => Some(*stop_at),
     };
     p.counts.bytes = c.pos();
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, mut warnings, .. } = p;
+    if let (WalkEnd::Complete { .. }, None, Some(total)) = (&end, c.source().len(), c.source().input_len()) {
+        // A gzip stream ended cleanly before the end of the file: gzip(1) ignores
+        // trailing garbage too, but say so.
+        let used = c.source().input_pos();
+        if used < total {
+            p.warnings.push(format!("{} bytes after the end of the gzip data (at compressed byte {used}) were ignored", total - used));
+        }
+    }
+    p.locator.finish(stop_at.unwrap_or(c.pos()));
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, mut warnings, locator, .. } = p;
 
     // Names.
     for c in classes.iter_mut() {
@@ -278,7 +299,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
             *slot = find(&format!("{p}[]"));
         }
     }
-    if let WalkEnd::Broken { error } = &end {
+    if let WalkEnd::Broken { error, .. } = &end {
         warnings.push(format!("the dump is incomplete: {error}; the report covers the records before that point"));
     }
     Ok(Index {
@@ -297,6 +318,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         stop_at,
         counts,
         warnings,
+        locator,
     })
 }
 

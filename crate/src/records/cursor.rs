@@ -74,14 +74,19 @@ impl Cursor {
         if self.end - self.start >= n || self.refill(n)? {
             Ok(())
         } else {
-            Err(Error::format(
-                self.pos(),
-                format!(
-                    "file ends after {} more bytes, expected {n} bytes of {what}",
-                    self.available()
-                ),
-            ))
+            Err(self.need_error(n, what))
         }
+    }
+
+    #[cold]
+    fn need_error(&self, n: usize, what: &str) -> Error {
+        if n > MAX_WINDOW {
+            return Error::format(
+                self.pos(),
+                format!("expected {n} bytes of {what}, more than this reader accepts in one piece ({MAX_WINDOW} bytes)"),
+            );
+        }
+        Error::format(self.pos(), format!("file ends after {} more bytes, expected {n} bytes of {what}", self.available()))
     }
 
     /// True when no byte is left (reads ahead if needed).
@@ -89,29 +94,30 @@ impl Cursor {
         Ok(!self.ensure(1)?)
     }
 
+    /// Reads until `n` bytes are buffered; `Ok(false)` when the stream ends first or `n`
+    /// exceeds [`MAX_WINDOW`].
+    ///
+    /// `n` usually comes from a length field of the dump, so it is not trusted: the buffer
+    /// grows (doubling) only once the bytes already read fill it, never to `n` up front.
+    /// A record claiming 60 MB in a 1 kB file costs no more memory than the file.
     #[cold]
     fn refill(&mut self, n: usize) -> Result<bool> {
         if n > MAX_WINDOW {
-            return Err(Error::format(
-                self.pos(),
-                format!("a single field of {n} bytes is larger than this reader accepts ({MAX_WINDOW} bytes)"),
-            ));
+            return Ok(false);
         }
-        // Move the unread tail to the front, grow if the request exceeds the buffer.
+        // Move the unread tail to the front.
         if self.start > 0 {
             self.buf.copy_within(self.start..self.end, 0);
             self.base += self.start as u64;
             self.end -= self.start;
             self.start = 0;
         }
-        if n > self.buf.len() {
-            let mut bigger = n.next_power_of_two().min(MAX_WINDOW);
-            if bigger < n {
-                bigger = n;
-            }
-            self.buf.resize(bigger, 0);
-        }
         while self.end < n && !self.eof {
+            if self.end == self.buf.len() {
+                // Full, and `n <= MAX_WINDOW` is more than it holds: double.
+                let bigger = (self.buf.len() * 2).min(MAX_WINDOW);
+                self.buf.resize(bigger, 0);
+            }
             let got = self.src.read(&mut self.buf[self.end..])?;
             if got == 0 {
                 self.eof = true;

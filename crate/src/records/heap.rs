@@ -28,7 +28,7 @@
 //! or truncated record and reports where ([`WalkEnd::Broken`]), after the visitor has seen
 //! every complete record before it: a dump cut off by a crash still yields what it holds.
 
-use super::cursor::{be_id, be_u16, be_u32, Cursor};
+use super::cursor::{be_id, be_u16, be_u32, Cursor, MAX_WINDOW};
 use super::{basic_type, tag, Header};
 use crate::error::{Error, Result};
 
@@ -165,22 +165,32 @@ pub trait Visitor {
     }
 }
 
+/// Bytes of a STRING record handed to the visitor; the rest of a longer one is skipped.
+pub const MAX_STRING: usize = 1 << 20;
+
 /// Sub-records between two [`Visitor::tick`] calls.
 const TICK_EVERY: u32 = 1 << 14;
 
 /// How a walk ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WalkEnd {
-    /// Every record was read.
+    /// Every record was read (or the walk reached its `stop_at`).
     Complete { end: u64 },
-    /// Reading stopped at a malformed or truncated record; everything before
-    /// `error.offset` was delivered.
-    Broken { error: Error },
+    /// Reading stopped at a malformed or truncated record. `error.offset` is the exact
+    /// byte where it went wrong; `stop_at` is the start of the record (or heap
+    /// sub-record) that holds it. The visitor saw every record before `stop_at` and none
+    /// after it, so a second walk that stops at `stop_at` sees exactly the same records.
+    Broken { error: Error, stop_at: u64 },
 }
 
 /// Reads every record after the header and hands them to `v`.
 ///
-/// `stop_at` ends the walk early at that offset (pass 2 stops where pass 1 broke off).
+/// `stop_at` ends the walk early at that offset (pass 2 stops where pass 1 broke off; it
+/// may fall inside a heap dump segment, at a sub-record boundary).
+///
+/// A truncated or malformed record ends the walk with [`WalkEnd::Broken`], not an error:
+/// the records before it are still worth a report. Only the visitor's own errors and
+/// I/O errors are returned as `Err`.
 pub fn walk<V: Visitor>(c: &mut Cursor, header: &Header, v: &mut V, stop_at: Option<u64>) -> Result<WalkEnd> {
     let ids = header.id_size as usize;
     let mut class = ClassDump::default();
@@ -189,49 +199,76 @@ pub fn walk<V: Visitor>(c: &mut Cursor, header: &Header, v: &mut V, stop_at: Opt
         if stop_at.is_some_and(|s| rec_start >= s) {
             return Ok(WalkEnd::Complete { end: rec_start });
         }
-        if !c.ensure(1)? {
-            return Ok(WalkEnd::Complete { end: rec_start });
-        }
-        if !c.ensure(9)? {
-            return Ok(broken(rec_start, format!("file ends inside a record header: expected 9 bytes, found {}", c.available())));
-        }
-        let w = c.window();
-        let t = w[0];
-        let len = be_u32(w, 5);
-        if !tag::is_known(t) {
-            return Ok(broken(rec_start, format!("unknown record tag 0x{t:02x}: expected a top-level HPROF record (STRING 0x01, LOAD CLASS 0x02, HEAP DUMP SEGMENT 0x1C, ...)")));
-        }
-        c.advance(9);
-        let body = c.pos();
-        let r = match t {
-            tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT => {
-                v.segment(rec_start, len)?;
-                walk_segment(c, ids, body, body + len as u64, v, &mut class, stop_at)
-            }
-            tag::STRING => read_string(c, ids, len, v),
-            tag::LOAD_CLASS => read_fixed(c, len, 4 + ids + 4 + ids, "a LOAD CLASS record", |w| {
-                v.load_class(be_u32(w, 0), be_id(w, 4, ids), be_u32(w, 4 + ids), be_id(w, 8 + ids, ids))
-            }),
-            tag::STACK_FRAME => read_fixed(c, len, 4 * ids + 8, "a STACK FRAME record", |w| {
-                v.stack_frame(be_id(w, 0, ids), be_id(w, ids, ids), be_id(w, 2 * ids, ids), be_id(w, 3 * ids, ids), be_u32(w, 4 * ids), be_u32(w, 4 * ids + 4) as i32)
-            }),
-            tag::STACK_TRACE => read_stack_trace(c, ids, len, v),
-            _ => c.skip_exact(len as u64, "a record body").map(|_| ()),
-        };
-        match r {
-            Ok(()) => {}
-            Err(e) if e.kind == crate::error::ErrorKind::Format => return Ok(WalkEnd::Broken { error: e }),
+        // Where pass 2 must stop if this record breaks: its start, or inside a heap dump
+        // segment the start of the sub-record that broke.
+        let mut resume = rec_start;
+        match walk_record(c, ids, rec_start, v, &mut class, stop_at, &mut resume) {
+            Ok(true) => {}
+            Ok(false) => return Ok(WalkEnd::Complete { end: c.pos() }),
+            Err(e) if e.kind == crate::error::ErrorKind::Format => return Ok(WalkEnd::Broken { error: e, stop_at: resume }),
             Err(e) => return Err(e),
-        }
-        let end = body + len as u64;
-        if c.pos() != end {
-            return Ok(broken(c.pos(), format!("record at {rec_start} (tag 0x{t:02x}) declares {len} bytes but its contents end at byte {}", c.pos())));
         }
     }
 }
 
-fn broken(offset: u64, message: String) -> WalkEnd {
-    WalkEnd::Broken { error: Error::format(offset, message) }
+/// Reads one top-level record; `Ok(false)` at the end of the input (or at `stop_at`).
+fn walk_record<V: Visitor>(
+    c: &mut Cursor,
+    ids: usize,
+    rec_start: u64,
+    v: &mut V,
+    class: &mut ClassDump,
+    stop_at: Option<u64>,
+    resume: &mut u64,
+) -> Result<bool> {
+    // A gzip stream that breaks off reports a Format error from these reads: the walk
+    // turns it into WalkEnd::Broken like any other truncation.
+    if !c.ensure(1)? {
+        return Ok(false);
+    }
+    if !c.ensure(9)? {
+        return Err(Error::format(rec_start, format!("file ends inside a record header: expected 9 bytes (tag, time, length), found {}", c.available())));
+    }
+    let w = c.window();
+    let t = w[0];
+    let len = be_u32(w, 5);
+    if !tag::is_known(t) {
+        return Err(Error::format(rec_start, format!("unknown record tag 0x{t:02x}: expected a top-level HPROF record (STRING 0x01, LOAD CLASS 0x02, HEAP DUMP SEGMENT 0x1C, ...)")));
+    }
+    c.advance(9);
+    let body = c.pos();
+    let end = body + len as u64;
+    match t {
+        tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT => {
+            v.segment(rec_start, len)?;
+            walk_segment(c, ids, resume, end, v, class, stop_at)?;
+            if stop_at.is_some_and(|s| c.pos() >= s) {
+                // Pass 2 stops where pass 1 broke off, possibly inside this segment.
+                return Ok(false);
+            }
+        }
+        tag::STRING => read_string(c, ids, len, v)?,
+        tag::LOAD_CLASS => read_fixed(c, len, 4 + ids + 4 + ids, "a LOAD CLASS record", |w| {
+            v.load_class(be_u32(w, 0), be_id(w, 4, ids), be_u32(w, 4 + ids), be_id(w, 8 + ids, ids))
+        })?,
+        tag::STACK_FRAME => read_fixed(c, len, 4 * ids + 8, "a STACK FRAME record", |w| {
+            v.stack_frame(be_id(w, 0, ids), be_id(w, ids, ids), be_id(w, 2 * ids, ids), be_id(w, 3 * ids, ids), be_u32(w, 4 * ids), be_u32(w, 4 * ids + 4) as i32)
+        })?,
+        tag::STACK_TRACE => read_stack_trace(c, ids, len, v)?,
+        _ => c.skip_exact(len as u64, "a record body")?,
+    }
+    if c.pos() != end {
+        return Err(Error::format(c.pos(), format!("record at byte {rec_start} (tag 0x{t:02x}) declares {len} bytes but its contents end at byte {}", c.pos())));
+    }
+    Ok(true)
+}
+
+/// Walks the sub-records from the cursor's position (a sub-record boundary inside a heap
+/// dump segment ending at `segment_end`), e.g. to read one object again. The visitor
+/// stops the walk early by returning an error of its choosing.
+pub fn walk_span<V: Visitor>(c: &mut Cursor, id_size: u32, segment_end: u64, v: &mut V) -> Result<()> {
+    let mut sub_record = c.pos();
+    walk_segment(c, id_size as usize, &mut sub_record, segment_end, v, &mut ClassDump::default(), None)
 }
 
 /// A record whose body has a fixed size: checks the length, then decodes.
@@ -250,8 +287,10 @@ fn read_string<V: Visitor>(c: &mut Cursor, ids: usize, len: u32, v: &mut V) -> R
     if (len as usize) < ids {
         return Err(Error::format(at - 4, format!("a STRING record must hold at least an identifier ({ids} bytes), the record says {len}")));
     }
-    // Names are short; a giant string record is kept only up to the window limit.
-    let text = (len as usize - ids).min(super::cursor::MAX_WINDOW / 2);
+    // Names are short (a Java symbol is at most 65535 bytes): a giant string record is
+    // kept only up to MAX_STRING and skipped after that, so its length field never sizes
+    // a buffer.
+    let text = (len as usize - ids).min(MAX_STRING);
     c.need(ids + text, "a STRING record")?;
     let w = c.window();
     v.string(be_id(w, 0, ids), &w[ids..ids + text], at)?;
@@ -274,16 +313,22 @@ fn read_stack_trace<V: Visitor>(c: &mut Cursor, ids: usize, len: u32, v: &mut V)
     Ok(())
 }
 
+/// Reads the sub-records of a heap dump segment ending at `end`.
+///
+/// `sub_record` is kept at the start of the sub-record being read: when one breaks,
+/// that is where the records the visitor has seen end. Every sub-record is checked to
+/// lie inside the segment *before* the visitor sees it, and arrays and instances are
+/// handed over only once their payload is known to be there (except object array
+/// elements, which stream), so a visitor never sees a record that breaks.
 fn walk_segment<V: Visitor>(
     c: &mut Cursor,
     ids: usize,
-    start: u64,
+    sub_record: &mut u64,
     end: u64,
     v: &mut V,
     class: &mut ClassDump,
     stop_at: Option<u64>,
 ) -> Result<()> {
-    let _ = start;
     let mut until_tick = TICK_EVERY;
     loop {
         until_tick -= 1;
@@ -292,16 +337,31 @@ fn walk_segment<V: Visitor>(
             v.tick(c.source().input_pos())?;
         }
         let at = c.pos();
+        *sub_record = at;
         if at >= end || stop_at.is_some_and(|s| at >= s) {
             break;
         }
         if !c.ensure(1)? {
-            return Err(Error::format(at, format!("file ends inside a heap dump segment that should continue to byte {end}")));
+            return Err(Error::format(at, format!("file ends inside a heap dump segment that should continue to byte {end}; expected a heap sub-record")));
         }
         let sub = c.window()[0];
+        // Size of the fixed-size sub-records (0 for the others).
+        let fixed = match sub {
+            0xFF | 0x05 | 0x07 | 0x89 | 0x8A | 0x8B | 0x8C | 0x8D | 0x90 => 1 + ids,
+            0x01 => 1 + 2 * ids,
+            0x02 | 0x03 | 0x8E | 0x08 => 1 + ids + 8,
+            0x04 | 0x06 => 1 + ids + 4,
+            0xFE => 1 + 4 + ids,
+            _ => 0,
+        };
+        if fixed != 0 {
+            if at + fixed as u64 > end {
+                return Err(past_segment_end(at, sub, end));
+            }
+            c.need(fixed, fixed_record_name(sub))?;
+        }
         match sub {
             0xFF | 0x05 | 0x07 | 0x89 | 0x8A | 0x8B | 0x8C | 0x8D | 0x90 => {
-                c.need(1 + ids, "a GC root record")?;
                 let id = be_id(c.window(), 1, ids);
                 let kind = match sub {
                     0xFF => RootKind::Unknown,
@@ -314,44 +374,44 @@ fn walk_segment<V: Visitor>(
                     0x8D => RootKind::VmInternal,
                     _ => RootKind::ArtUnreachable,
                 };
-                c.advance(1 + ids);
+                c.advance(fixed);
                 v.root(kind, id, None, at)?;
             }
             0x01 => {
-                c.need(1 + 2 * ids, "a JNI GLOBAL root record")?;
                 let id = be_id(c.window(), 1, ids);
-                c.advance(1 + 2 * ids);
+                c.advance(fixed);
                 v.root(RootKind::JniGlobal, id, None, at)?;
             }
-            0x02 | 0x03 | 0x8E => {
-                c.need(1 + ids + 8, "a thread-local GC root record")?;
+            0x02 | 0x03 | 0x8E | 0x04 | 0x06 => {
                 let w = c.window();
                 let (id, thread) = (be_id(w, 1, ids), be_u32(w, 1 + ids));
                 let kind = match sub {
                     0x02 => RootKind::JniLocal,
                     0x03 => RootKind::JavaFrame,
-                    _ => RootKind::JniMonitor,
+                    0x8E => RootKind::JniMonitor,
+                    0x04 => RootKind::NativeStack,
+                    _ => RootKind::ThreadBlock,
                 };
-                c.advance(1 + ids + 8);
-                v.root(kind, id, Some(thread), at)?;
-            }
-            0x04 | 0x06 => {
-                c.need(1 + ids + 4, "a thread-local GC root record")?;
-                let w = c.window();
-                let (id, thread) = (be_id(w, 1, ids), be_u32(w, 1 + ids));
-                let kind = if sub == 0x04 { RootKind::NativeStack } else { RootKind::ThreadBlock };
-                c.advance(1 + ids + 4);
+                c.advance(fixed);
                 v.root(kind, id, Some(thread), at)?;
             }
             0x08 => {
-                c.need(1 + ids + 8, "a THREAD OBJECT root record")?;
                 let w = c.window();
                 let (id, thread, stack) = (be_id(w, 1, ids), be_u32(w, 1 + ids), be_u32(w, 5 + ids));
-                c.advance(1 + ids + 8);
+                c.advance(fixed);
                 v.thread_object(id, thread, stack, at)?;
+            }
+            0xFE => {
+                let w = c.window();
+                let (heap, name) = (be_u32(w, 1), be_id(w, 5, ids));
+                c.advance(fixed);
+                v.heap_info(heap, name)?;
             }
             0x20 => {
                 read_class_dump(c, ids, class)?;
+                if c.pos() > end {
+                    return Err(past_segment_end(at, sub, end));
+                }
                 v.class_dump(class, at)?;
             }
             0x21 => {
@@ -362,7 +422,15 @@ fn walk_segment<V: Visitor>(
                 let class_id = be_id(w, 5 + ids, ids);
                 let n = be_u32(w, 5 + 2 * ids);
                 if at + head as u64 + n as u64 > end {
-                    return Err(Error::format(at, format!("INSTANCE DUMP of {n} field bytes runs past the end of its segment at byte {end}")));
+                    return Err(Error::format(
+                        at + 5 + 2 * ids as u64,
+                        format!("INSTANCE DUMP at byte {at} claims {n} bytes of fields, past the end of its heap dump segment at byte {end}; expected at most {}", end.saturating_sub(at + head as u64)),
+                    ));
+                }
+                // Both passes must accept the same records: refuse here what a pass
+                // reading the fields (`need`) could not hold, even when skipping them.
+                if n as usize > MAX_WINDOW {
+                    return Err(Error::format(at + 5 + 2 * ids as u64, format!("INSTANCE DUMP at byte {at} claims {n} bytes of fields; expected at most {MAX_WINDOW}")));
                 }
                 c.advance(head);
                 if V::INSTANCE_FIELDS {
@@ -383,11 +451,15 @@ fn walk_segment<V: Visitor>(
                 let class_id = be_id(w, 9 + ids, ids);
                 let bytes = n as u64 * ids as u64;
                 if at + head as u64 + bytes > end {
-                    return Err(Error::format(at, format!("OBJECT ARRAY DUMP of {n} elements runs past the end of its segment at byte {end}")));
+                    return Err(Error::format(
+                        at + 5 + ids as u64,
+                        format!("OBJECT ARRAY DUMP at byte {at} claims {n} elements ({bytes} bytes), past the end of its heap dump segment at byte {end}; expected at most {}", end.saturating_sub(at + head as u64) / ids as u64),
+                    ));
                 }
                 c.advance(head);
-                v.object_array(id, class_id, n, at)?;
                 if V::ARRAY_ELEMENTS {
+                    // Streamed in pieces of whole identifiers, never buffered whole.
+                    v.object_array(id, class_id, n, at)?;
                     let mut left = bytes as usize;
                     while left > 0 {
                         c.need(ids, "the elements of an OBJECT ARRAY DUMP")?;
@@ -400,6 +472,7 @@ fn walk_segment<V: Visitor>(
                     v.object_array_end()?;
                 } else {
                     c.skip_exact(bytes, "the elements of an OBJECT ARRAY DUMP")?;
+                    v.object_array(id, class_id, n, at)?;
                 }
             }
             0x23 | 0xC3 => {
@@ -412,34 +485,41 @@ fn walk_segment<V: Visitor>(
                 let Some(size) = basic_type::primitive_size(ty) else {
                     return Err(Error::format(at + 9 + ids as u64, format!("primitive array element type {ty}: expected 4 (boolean) to 11 (long)")));
                 };
-                c.advance(head);
                 let has_data = sub == 0x23;
                 let bytes = if has_data { n as u64 * size as u64 } else { 0 };
                 if at + head as u64 + bytes > end {
-                    return Err(Error::format(at, format!("PRIMITIVE ARRAY DUMP of {n} elements runs past the end of its segment at byte {end}")));
+                    return Err(Error::format(
+                        at + 5 + ids as u64,
+                        format!("PRIMITIVE ARRAY DUMP at byte {at} claims {n} elements ({bytes} bytes), past the end of its heap dump segment at byte {end}; expected at most {}", end.saturating_sub(at + head as u64) / size as u64),
+                    ));
                 }
-                v.primitive_array(id, ty, n, has_data, at)?;
+                c.advance(head);
                 c.skip_exact(bytes, "the elements of a PRIMITIVE ARRAY DUMP")?;
-            }
-            0xFE => {
-                c.need(1 + 4 + ids, "a HEAP DUMP INFO record")?;
-                let w = c.window();
-                let (heap, name) = (be_u32(w, 1), be_id(w, 5, ids));
-                c.advance(5 + ids);
-                v.heap_info(heap, name)?;
+                v.primitive_array(id, ty, n, has_data, at)?;
             }
             _ => {
                 return Err(Error::format(
                     at,
-                    format!("unknown heap dump sub-record tag 0x{sub:02x}: expected a GC root (0x01-0x08, 0xFF), CLASS DUMP 0x20, INSTANCE DUMP 0x21, OBJECT ARRAY DUMP 0x22 or PRIMITIVE ARRAY DUMP 0x23"),
+                    format!("unknown heap dump sub-record tag 0x{sub:02x}: expected a GC root (0x01-0x08, 0xFF, ART 0x89-0x90), CLASS DUMP 0x20, INSTANCE DUMP 0x21, OBJECT ARRAY DUMP 0x22, PRIMITIVE ARRAY DUMP 0x23 (ART 0xC3) or HEAP DUMP INFO 0xFE"),
                 ))
             }
         }
-        if c.pos() > end {
-            return Err(Error::format(at, format!("heap sub-record (tag 0x{sub:02x}) runs past the end of its segment at byte {end}")));
-        }
     }
     Ok(())
+}
+
+fn fixed_record_name(sub: u8) -> &'static str {
+    match sub {
+        0x08 => "a THREAD OBJECT root record",
+        0xFE => "a HEAP DUMP INFO record",
+        0x02 | 0x03 | 0x04 | 0x06 | 0x8E => "a thread-local GC root record",
+        _ => "a GC root record",
+    }
+}
+
+#[cold]
+fn past_segment_end(at: u64, sub: u8, end: u64) -> Error {
+    Error::format(at, format!("heap sub-record (tag 0x{sub:02x}) runs past the end of its heap dump segment at byte {end}; expected the segment to end at a record boundary"))
 }
 
 fn read_class_dump(c: &mut Cursor, ids: usize, class: &mut ClassDump) -> Result<()> {

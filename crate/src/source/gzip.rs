@@ -36,6 +36,11 @@ pub struct GzipSource {
     out_pos: u64,
     /// Compressed bytes consumed so far.
     in_pos: u64,
+    /// An error met after some bytes were decoded in the same `read`: those bytes are
+    /// returned first and the error on the next call, so a reader of a truncated or
+    /// corrupt stream gets every byte that could be decoded (a dump cut off mid-way
+    /// still gets its partial report).
+    pending: Option<Error>,
 }
 
 impl GzipSource {
@@ -51,6 +56,7 @@ impl GzipSource {
             members: 0,
             out_pos: 0,
             in_pos: 0,
+            pending: None,
         }
     }
 
@@ -166,8 +172,39 @@ impl ByteSource for GzipSource {
     }
 
     fn read(&mut self, buf: &mut [u8]) -> Result<usize> {
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
         let mut written = 0;
-        while written < buf.len() {
+        match self.read_some(buf, &mut written) {
+            Err(e) if written > 0 => {
+                self.pending = Some(e);
+                Ok(written)
+            }
+            Err(e) => Err(e),
+            Ok(()) => Ok(written),
+        }
+    }
+
+    fn rewind(&mut self) -> Result<()> {
+        self.inner.rewind()?;
+        self.state.reset(DataFormat::Raw);
+        self.in_start = 0;
+        self.in_end = 0;
+        self.inner_eof = false;
+        self.stage = Stage::Header;
+        self.members = 0;
+        self.out_pos = 0;
+        self.in_pos = 0;
+        self.pending = None;
+        Ok(())
+    }
+}
+
+impl GzipSource {
+    /// Decodes into `buf[*written..]`, counting in `written` even when it fails.
+    fn read_some(&mut self, buf: &mut [u8], written: &mut usize) -> Result<()> {
+        while *written < buf.len() {
             match self.stage {
                 Stage::End => break,
                 Stage::Header => {
@@ -187,41 +224,33 @@ impl ByteSource for GzipSource {
                 Stage::Body => {
                     let avail = self.fill(1)?;
                     let input = &self.input[self.in_start..self.in_end];
-                    let flush = if self.inner_eof { MZFlush::Finish } else { MZFlush::None };
-                    let r = inflate(&mut self.state, input, &mut buf[written..], flush);
+                    // Always MZFlush::None, even once the input is exhausted: with Finish,
+                    // miniz_oxide's first call on a member decodes straight into `buf` and
+                    // fails when the member's output does not fit in it (a small, well
+                    // compressed file read through a small buffer). The end of the input
+                    // shows up as a call that makes no progress instead.
+                    let r = inflate(&mut self.state, input, &mut buf[*written..], MZFlush::None);
                     self.consume(r.bytes_consumed);
-                    written += r.bytes_written;
+                    *written += r.bytes_written;
                     self.out_pos += r.bytes_written as u64;
+                    let progress = r.bytes_consumed > 0 || r.bytes_written > 0;
                     match r.status {
                         Ok(MZStatus::StreamEnd) => self.stage = Stage::Trailer,
-                        Ok(_) => {
-                            if r.bytes_consumed == 0 && r.bytes_written == 0 && avail == 0 {
-                                return Err(self.err("gzip stream ends before its last block"));
-                            }
-                        }
-                        Err(MZError::Buf) => {
-                            if self.inner_eof && r.bytes_written == 0 {
-                                return Err(self.err("gzip stream ends before its last block"));
-                            }
+                        Ok(_) | Err(MZError::Buf) if progress => {}
+                        Ok(_) | Err(MZError::Buf) => {
+                            // No progress: out of input, or (defensively) a decoder that
+                            // will not move; either way stop instead of spinning.
+                            return Err(self.err(if avail == 0 {
+                                "the gzip data ends before its last deflate block (the file is truncated)"
+                            } else {
+                                "the deflate decoder makes no progress (corrupt data)"
+                            }));
                         }
                         Err(e) => return Err(self.err(&format!("corrupt deflate data ({e:?})"))),
                     }
                 }
             }
         }
-        Ok(written)
-    }
-
-    fn rewind(&mut self) -> Result<()> {
-        self.inner.rewind()?;
-        self.state.reset(DataFormat::Raw);
-        self.in_start = 0;
-        self.in_end = 0;
-        self.inner_eof = false;
-        self.stage = Stage::Header;
-        self.members = 0;
-        self.out_pos = 0;
-        self.in_pos = 0;
         Ok(())
     }
 }

@@ -1,0 +1,237 @@
+//! Hand-made graphs with known dominators; every case runs all three algorithms.
+
+use super::brute::brute_force;
+use super::{cooper_harvey_kennedy, semi_nca, CsrGraph, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use crate::error::ErrorKind;
+
+const VR: u32 = VIRTUAL_ROOT;
+const UN: u32 = UNREACHABLE;
+
+/// Runs the three algorithms on the graph and checks each against `expected`.
+fn check(n: usize, roots: &[u32], edges: &[(u32, u32)], expected: &[u32]) {
+    let g = CsrGraph::from_edges(n, roots, edges);
+    assert_eq!(brute_force(&g), expected, "brute force");
+    assert_eq!(semi_nca(&g).unwrap(), expected, "semi_nca");
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected, "cooper_harvey_kennedy");
+    // Dominators do not depend on the order of edges or roots.
+    let rev_edges: Vec<_> = edges.iter().rev().copied().collect();
+    let rev_roots: Vec<_> = roots.iter().rev().copied().collect();
+    let g = CsrGraph::from_edges(n, &rev_roots, &rev_edges);
+    assert_eq!(semi_nca(&g).unwrap(), expected, "semi_nca, reversed order");
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected, "cooper_harvey_kennedy, reversed order");
+}
+
+#[test]
+fn empty_graph() {
+    check(0, &[], &[], &[]);
+}
+
+#[test]
+fn no_roots_means_nothing_is_reachable() {
+    check(3, &[], &[(0, 1), (1, 2), (2, 0)], &[UN, UN, UN]);
+}
+
+#[test]
+fn single_root() {
+    check(1, &[0], &[], &[VR]);
+}
+
+/// Figure 1 of Lengauer & Tarjan, "A Fast Algorithm for Finding Dominators in a
+/// Flowgraph" (1979), with R as the only GC root (the edge K → R points at a root).
+#[test]
+fn lengauer_tarjan_paper_example() {
+    let names = ["R", "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"];
+    let id = |s: &str| names.iter().position(|&x| x == s).unwrap() as u32;
+    let edges: Vec<(u32, u32)> = [
+        ("R", "A"), ("R", "B"), ("R", "C"),
+        ("A", "D"),
+        ("B", "A"), ("B", "D"), ("B", "E"),
+        ("C", "F"), ("C", "G"),
+        ("D", "L"),
+        ("E", "H"),
+        ("F", "I"),
+        ("G", "I"), ("G", "J"),
+        ("H", "E"), ("H", "K"),
+        ("I", "K"),
+        ("J", "I"),
+        ("K", "I"), ("K", "R"),
+        ("L", "H"),
+    ]
+    .iter()
+    .map(|&(a, b)| (id(a), id(b)))
+    .collect();
+    let idom_of = |s: &str| match s {
+        "R" => VR,
+        "F" | "G" => id("C"),
+        "J" => id("G"),
+        "L" => id("D"),
+        _ => id("R"),
+    };
+    let expected: Vec<u32> = names.iter().map(|s| idom_of(s)).collect();
+    check(names.len(), &[id("R")], &edges, &expected);
+}
+
+/// root→a, root→d, a→b, a→c, d→e, e→b, b→c. A DFS that goes root, a, b, c makes `a`
+/// the DFS parent of `c` and reaches `b` again through d, e: idom(c) is root, not a.
+#[test]
+fn idom_is_not_the_dfs_parent() {
+    let (root, a, d, b, c, e) = (0, 1, 2, 3, 4, 5);
+    let edges = [(root, a), (root, d), (a, b), (a, c), (d, e), (e, b), (b, c)];
+    check(6, &[root], &edges, &[VR, root, root, root, root, d]);
+}
+
+/// The NCA step must start from the true DFS parent: here `c` has DFS ancestor `a`
+/// dominated by `s`, but its parent `x` is not (the second root y reaches x).
+#[test]
+fn nca_starts_from_the_dfs_parent() {
+    let (s, a, b, x, c, y) = (0, 1, 2, 3, 4, 5);
+    let edges = [(s, a), (a, b), (b, x), (x, c), (s, c), (y, x)];
+    check(6, &[s, y], &edges, &[VR, s, a, VR, VR, VR]);
+}
+
+#[test]
+fn forward_edge_sets_the_semidominator() {
+    // 0 → 1 → 2 → 3 and 1 → 3: idom(3) = 1.
+    check(4, &[0], &[(0, 1), (1, 2), (2, 3), (1, 3)], &[VR, 0, 1, 1]);
+}
+
+#[test]
+fn diamond_and_loop() {
+    // 0 → {1, 2} → 3 → 4 → 3.
+    check(5, &[0], &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4), (4, 3)], &[VR, 0, 0, 0, 3]);
+}
+
+#[test]
+fn irreducible_loop() {
+    // 0 → 1, 0 → 2, 1 ⇄ 2: neither of 1, 2 dominates the other.
+    check(3, &[0], &[(0, 1), (0, 2), (1, 2), (2, 1)], &[VR, 0, 0]);
+}
+
+#[test]
+fn self_loops_and_duplicate_edges() {
+    let edges = [(0, 0), (0, 1), (0, 1), (1, 1), (1, 2), (1, 2), (2, 2), (2, 1), (2, 1)];
+    check(3, &[0], &edges, &[VR, 0, 1]);
+}
+
+#[test]
+fn duplicate_roots() {
+    check(3, &[0, 0, 2, 0, 2], &[(0, 1), (2, 1)], &[VR, VR, VR]);
+    check(2, &[0, 0, 0], &[(0, 1)], &[VR, 0]);
+}
+
+#[test]
+fn unreachable_nodes_and_cycles() {
+    // Reachable: 0 → 1 → 2. Unreachable: 3 ⇄ 4, with 4 → 1 and 4 → 0 (a root), and 5
+    // isolated, 6 with a self-loop.
+    let edges = [(0, 1), (1, 2), (3, 4), (4, 3), (4, 1), (4, 0), (6, 6)];
+    check(7, &[0], &edges, &[VR, 0, 1, UN, UN, UN, UN]);
+}
+
+#[test]
+fn root_that_is_also_referenced() {
+    // 2 is a GC root and also reached through 0 → 1 → 2; 3 hangs off both 2 and 0.
+    check(4, &[0, 2], &[(0, 1), (1, 2), (2, 3), (0, 3)], &[VR, 0, VR, VR]);
+    // The root is only reached through itself otherwise: its subtree stays its own.
+    check(4, &[0, 2], &[(0, 1), (1, 2), (2, 3), (3, 2)], &[VR, 0, VR, 2]);
+    // A root pointing at itself and pointed at by its own descendants.
+    check(3, &[0], &[(0, 0), (0, 1), (1, 2), (2, 0), (1, 0)], &[VR, 0, 1]);
+}
+
+#[test]
+fn node_reached_from_two_roots_hangs_off_the_virtual_root() {
+    check(4, &[0, 1], &[(0, 2), (1, 2), (2, 3)], &[VR, VR, VR, 2]);
+}
+
+#[test]
+fn too_many_nodes_is_a_memory_error() {
+    struct Huge;
+    impl Graph for Huge {
+        fn node_count(&self) -> usize {
+            1 << 31
+        }
+        fn for_each_root<F: FnMut(u32)>(&self, _: F) {}
+        fn for_each_successor<F: FnMut(u32)>(&self, _: u32, _: F) {}
+    }
+    assert_eq!(semi_nca(&Huge).unwrap_err().kind, ErrorKind::Memory);
+    assert_eq!(cooper_harvey_kennedy(&Huge).unwrap_err().kind, ErrorKind::Memory);
+}
+
+/// A chain 0 → 1 → … → n−1 where every node also points at the shared node n: the
+/// dominator tree is the chain with n under 0. Deep enough to overflow any recursion.
+fn chain_with_shared_node(n: u32) -> (CsrGraph, Vec<u32>) {
+    let shared = n;
+    let mut edges = Vec::with_capacity(2 * n as usize);
+    for i in 0..n {
+        if i + 1 < n {
+            edges.push((i, i + 1));
+        }
+        edges.push((i, shared));
+    }
+    let g = CsrGraph::from_edges(n as usize + 1, &[0], &edges);
+    let mut expected: Vec<u32> = (0..n).map(|i| if i == 0 { VR } else { i - 1 }).collect();
+    expected.push(0);
+    (g, expected)
+}
+
+#[test]
+fn million_node_chain_semi_nca() {
+    let (g, expected) = chain_with_shared_node(1_000_000);
+    assert_eq!(semi_nca(&g).unwrap(), expected);
+}
+
+#[test]
+fn million_node_chain_chk() {
+    let (g, expected) = chain_with_shared_node(1_000_000);
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
+}
+
+/// The 20M-node chain from the design's budget: run by hand
+/// (`cargo test --release -p heapscope twenty_million -- --ignored`), ~0.8 GB.
+#[test]
+#[ignore]
+fn twenty_million_node_chain() {
+    let (g, expected) = chain_with_shared_node(20_000_000);
+    assert_eq!(semi_nca(&g).unwrap(), expected);
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
+}
+
+/// The same chain, but the shared node is listed first, so the DFS meets it first and
+/// keeps it pending below each chain node: the work stack grows with the depth.
+#[test]
+fn million_node_chain_shared_first() {
+    let n = 1_000_000u32;
+    let shared = n;
+    let mut edges = Vec::with_capacity(2 * n as usize);
+    for i in 0..n {
+        edges.push((i, shared));
+        if i + 1 < n {
+            edges.push((i, i + 1));
+        }
+    }
+    let g = CsrGraph::from_edges(n as usize + 1, &[0], &edges);
+    let expected = semi_nca(&g).unwrap();
+    assert_eq!(expected[shared as usize], 0);
+    assert!((1..n).all(|i| expected[i as usize] == i - 1));
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
+}
+
+/// A back edge from the bottom of a long chain to its top makes the first `eval` walk
+/// the whole chain: the compression must not recurse or keep a stack.
+#[test]
+fn long_path_compression() {
+    let n = 1_000_000u32;
+    let mut edges: Vec<(u32, u32)> = (0..n - 1).map(|i| (i, i + 1)).collect();
+    edges.push((n - 1, 1));
+    edges.push((0, n - 1));
+    let g = CsrGraph::from_edges(n as usize, &[0], &edges);
+    let expected: Vec<u32> = (0..n)
+        .map(|i| match i {
+            0 => VR,
+            1 => 0,
+            i if i == n - 1 => 0,
+            i => i - 1,
+        })
+        .collect();
+    assert_eq!(semi_nca(&g).unwrap(), expected);
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
+}

@@ -1,0 +1,147 @@
+//! Property tests: on random graphs, Semi-NCA, Cooper–Harvey–Kennedy and the brute-force
+//! definition give the same `idom` array, and it does not depend on edge order or node
+//! numbering.
+
+use heapscope::dominators::brute::brute_force;
+use heapscope::dominators::{
+    cooper_harvey_kennedy, semi_nca, CsrGraph, UNREACHABLE, VIRTUAL_ROOT,
+};
+use proptest::prelude::*;
+
+/// A graph as generated: node count, roots, edges.
+#[derive(Debug, Clone)]
+struct Spec {
+    n: usize,
+    roots: Vec<u32>,
+    edges: Vec<(u32, u32)>,
+}
+
+impl Spec {
+    fn graph(&self) -> CsrGraph {
+        CsrGraph::from_edges(self.n, &self.roots, &self.edges)
+    }
+}
+
+/// Small graphs with arbitrary edges: cycles, self-loops, duplicates, unreachable parts,
+/// zero to four roots (with repeats), roots pointed at.
+fn arb_random(max_n: usize, edges_per_node: usize) -> impl Strategy<Value = Spec> {
+    (1..=max_n).prop_flat_map(move |n| {
+        let node = 0..n as u32;
+        (
+            Just(n),
+            prop::collection::vec(node.clone(), 0..=4),
+            prop::collection::vec((node.clone(), node), 0..=edges_per_node * n),
+        )
+            .prop_map(|(n, roots, edges)| Spec { n, roots, edges })
+    })
+}
+
+/// Heap-like graphs: a few long chains (linked lists) hanging off the roots, random
+/// extra edges (back, cross and forward), and a shared node many chain nodes point at.
+fn arb_chains(max_n: usize) -> impl Strategy<Value = Spec> {
+    (8..=max_n).prop_flat_map(|n| {
+        let node = 0..n as u32;
+        (
+            Just(n),
+            prop::collection::vec(node.clone(), 1..=3),
+            // Chain breaks: the chain 0 → 1 → … is cut after these nodes.
+            prop::collection::vec(node.clone(), 0..=4),
+            prop::collection::vec((node.clone(), node.clone()), 0..=n / 2),
+            node,
+            1..=5u32,
+        )
+            .prop_map(|(n, roots, cuts, extra, shared, stride)| {
+                let mut edges = Vec::new();
+                for i in 0..n as u32 - 1 {
+                    if !cuts.contains(&i) {
+                        edges.push((i, i + 1));
+                    }
+                    if i % stride == 0 {
+                        edges.push((i, shared));
+                    }
+                }
+                // Each piece of the chain starts at a root or is entered by an extra edge.
+                edges.extend(extra);
+                Spec { n, roots, edges }
+            })
+    })
+}
+
+/// Checks that everything agrees with the brute-force definition.
+fn check_agree(spec: &Spec) -> Result<(), TestCaseError> {
+    let g = spec.graph();
+    let expected = brute_force(&g);
+    prop_assert_eq!(&semi_nca(&g).unwrap(), &expected, "semi_nca vs brute force");
+    prop_assert_eq!(&cooper_harvey_kennedy(&g).unwrap(), &expected, "CHK vs brute force");
+    Ok(())
+}
+
+/// Checks that shuffling the edge order and renumbering the nodes changes nothing but
+/// the numbering of the result.
+fn check_invariance(spec: &Spec, perm_seed: u64) -> Result<(), TestCaseError> {
+    let base = semi_nca(&spec.graph()).unwrap();
+    let n = spec.n;
+    // A permutation of the nodes and a rotation of the edge list from the seed.
+    let mut perm: Vec<u32> = (0..n as u32).collect();
+    let mut s = perm_seed | 1;
+    for i in (1..n).rev() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        perm.swap(i, (s % (i as u64 + 1)) as usize);
+    }
+    let mut edges: Vec<(u32, u32)> =
+        spec.edges.iter().map(|&(a, b)| (perm[a as usize], perm[b as usize])).collect();
+    if !edges.is_empty() {
+        let k = (perm_seed as usize) % edges.len();
+        edges.rotate_left(k);
+        edges.reverse();
+    }
+    let roots: Vec<u32> = spec.roots.iter().rev().map(|&r| perm[r as usize]).collect();
+    let g = CsrGraph::from_edges(n, &roots, &edges);
+    let mut expected = vec![0u32; n];
+    for v in 0..n {
+        expected[perm[v] as usize] = match base[v] {
+            d @ (VIRTUAL_ROOT | UNREACHABLE) => d,
+            d => perm[d as usize],
+        };
+    }
+    prop_assert_eq!(&semi_nca(&g).unwrap(), &expected, "semi_nca after renumbering");
+    prop_assert_eq!(&cooper_harvey_kennedy(&g).unwrap(), &expected, "CHK after renumbering");
+    Ok(())
+}
+
+/// In a module named after the feature, so `cargo test dominators` runs these too.
+mod dominators {
+    use super::*;
+
+    proptest! {
+        // About half a second in the test profile (opt-level 2).
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        #[test]
+        fn sparse_random_graphs_agree(spec in arb_random(40, 2)) {
+            check_agree(&spec)?;
+        }
+
+        #[test]
+        fn dense_random_graphs_agree(spec in arb_random(12, 5)) {
+            check_agree(&spec)?;
+        }
+
+        #[test]
+        fn chain_graphs_agree(spec in arb_chains(160)) {
+            check_agree(&spec)?;
+        }
+
+        #[test]
+        fn result_ignores_edge_order_and_numbering(spec in arb_random(30, 3), seed in any::<u64>()) {
+            check_invariance(&spec, seed)?;
+        }
+
+        #[test]
+        fn chain_result_ignores_edge_order_and_numbering(spec in arb_chains(300), seed in any::<u64>()) {
+            check_invariance(&spec, seed)?;
+        }
+    }
+}
