@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the wasm module the page's worker loads: www/pkg/heapscope.js + heapscope_bg.wasm.
+#   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt -O3 (npm binaryen)
+# Needs: rustup target wasm32-unknown-unknown, wasm-bindgen-cli at the version in Cargo.lock.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/"/, "", $3); print $3; exit}' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "build-wasm: wasm-bindgen-cli $want is needed (found: ${have:-none})." >&2
+  echo "  cargo install wasm-bindgen-cli --version $want" >&2
+  exit 1
+fi
+
+cargo build -p heapscope --lib --target wasm32-unknown-unknown --release
+rm -rf www/pkg
+# wasm-bindgen drops the DWARF sections that the release profile's debug line tables add.
+wasm-bindgen --target web --out-dir www/pkg target/wasm32-unknown-unknown/release/heapscope.wasm
+
+wasm=www/pkg/heapscope_bg.wasm
+if [ -x node_modules/.bin/wasm-opt ]; then
+  before=$(stat -c %s "$wasm")
+  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$wasm" -o "$wasm.opt"
+  mv "$wasm.opt" "$wasm"
+  echo "build-wasm: wasm-opt -O3: $before -> $(stat -c %s "$wasm") bytes"
+else
+  echo "build-wasm: node_modules/.bin/wasm-opt not found (run npm ci): skipping wasm-opt" >&2
+fi
+ls -l www/pkg

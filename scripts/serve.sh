@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Serves the built page (dist/) on localhost with the privacy headers of scripts/serve.json.
+#   scripts/serve.sh [--build] [PORT]      (PORT defaults to $PORT or 8080)
+# `npm start` = build, then serve.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--build" ]; then
+  shift
+  npm run build
+fi
+port="${1:-${PORT:-8080}}"
+if [ ! -f dist/index.html ]; then
+  echo "serve: dist/ is not built yet (npm run build)" >&2
+  exit 1
+fi
+echo "heapscope: http://localhost:$port/"
+export NO_UPDATE_CHECK=1
+exec npx --no-install serve dist --listen "tcp://127.0.0.1:$port" --no-clipboard --no-port-switching \
+  --config ../scripts/serve.json

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Everything CI checks, in order, stopping at the first failure (`npm test`):
+#   1. native tests (core, corpus parity)   cargo test --workspace --release
+#   2. browser-bindings tests (wasm, in a dedicated worker in headless Chromium)
+#   3. the wasm module and the site build   npm run build (+ type check)
+#   4. end-to-end tests of the built page   npm run test:e2e
+# HEAPSCOPE_TEST_FROM=N starts at step N (e.g. 3 when working on the page only).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+SECONDS=0
+from="${HEAPSCOPE_TEST_FROM:-1}"
+step() {
+  echo
+  echo "=== [test-all +${SECONDS}s] $*"
+}
+
+if [ "$from" -le 1 ]; then
+  step "1/4 native tests: cargo test --workspace --release"
+  cargo test --workspace --release
+fi
+
+if [ "$from" -le 2 ]; then
+  step "2/4 wasm bindings tests: scripts/test-wasm.sh"
+  bash scripts/test-wasm.sh
+fi
+
+if [ "$from" -le 3 ]; then
+  step "3/4 build: wasm module, type check, site (npm run build)"
+  bash scripts/build-wasm.sh
+  npx --no-install tsc --noEmit -p tsconfig.json
+  npx --no-install vite build
+fi
+
+step "4/4 end-to-end tests: npm run test:e2e"
+node --test --test-concurrency=1 tests/e2e/
+
+echo
+echo "=== [test-all +${SECONDS}s] all passed"

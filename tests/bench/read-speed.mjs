@@ -1,0 +1,111 @@
+// Measures how fast headless Chromium reads a big local File in chunks, the way the
+// page's worker would: FileReaderSync (synchronous, workers only) vs
+// `await blob.slice().arrayBuffer()` (async), one read at a time and with read-ahead,
+// each chunk copied into one reusable buffer (as the wasm side does).
+//
+//   node tests/bench/read-speed.mjs [FILE]        (default: makes /tmp/heapscope-bench/big.bin)
+//   BENCH_MIB=2048 BENCH_CHUNKS_MIB=16,32 BENCH_ROUNDS=2 node tests/bench/read-speed.mjs
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { launchChromium } from '../e2e/helpers/browser.mjs';
+
+const mib = Number(process.env.BENCH_MIB || 2048);
+const chunksMiB = (process.env.BENCH_CHUNKS_MIB || '16,32').split(',').map(Number);
+const rounds = Number(process.env.BENCH_ROUNDS || 2);
+let file = process.argv[2];
+if (!file) {
+  const dir = path.join(os.tmpdir(), 'heapscope-bench');
+  fs.mkdirSync(dir, { recursive: true });
+  file = path.join(dir, 'big.bin');
+  if (!fs.existsSync(file) || fs.statSync(file).size !== mib * 1048576) {
+    console.log(`making ${file} (${mib} MiB) with dd...`);
+    execFileSync('dd', ['if=/dev/urandom', `of=${file}`, 'bs=1M', `count=${mib}`, 'status=none']);
+  }
+}
+const size = fs.statSync(file).size;
+
+const worker = `
+self.onmessage = async (e) => {
+  const { file, method, chunk } = e.data;
+  const dst = new Uint8Array(chunk);
+  const t0 = performance.now();
+  let done = 0;
+  if (method === 'FileReaderSync') {
+    const r = new FileReaderSync();
+    for (let off = 0; off < file.size; off += chunk) {
+      const ab = r.readAsArrayBuffer(file.slice(off, Math.min(off + chunk, file.size)));
+      dst.set(new Uint8Array(ab)); done += ab.byteLength;
+    }
+  } else if (method === 'arrayBuffer') {
+    for (let off = 0; off < file.size; off += chunk) {
+      const ab = await file.slice(off, Math.min(off + chunk, file.size)).arrayBuffer();
+      dst.set(new Uint8Array(ab)); done += ab.byteLength;
+    }
+  } else if (method === 'arrayBuffer+readahead') {
+    const read = (off) => off < file.size ? file.slice(off, Math.min(off + chunk, file.size)).arrayBuffer() : null;
+    let next = read(0);
+    for (let off = 0; next; off += chunk) {
+      const cur = next; next = read(off + chunk);
+      const ab = await cur;
+      dst.set(new Uint8Array(ab)); done += ab.byteLength;
+    }
+  }
+  self.postMessage({ ms: performance.now() - t0, done });
+};`;
+const page = `<!doctype html><meta charset="utf-8"><input type="file" id="f"><script type="module">
+const w = new Worker('/w.js', { type: 'module' });
+window.runWorker = (method, chunk) => new Promise((res) => {
+  w.onmessage = (e) => res(e.data);
+  w.postMessage({ file: document.getElementById('f').files[0], method, chunk });
+});
+window.runMain = async (chunk) => {
+  const file = document.getElementById('f').files[0], dst = new Uint8Array(chunk);
+  const t0 = performance.now(); let done = 0;
+  for (let off = 0; off < file.size; off += chunk) {
+    const ab = await file.slice(off, Math.min(off + chunk, file.size)).arrayBuffer();
+    dst.set(new Uint8Array(ab)); done += ab.byteLength;
+  }
+  return { ms: performance.now() - t0, done };
+};
+</script>`;
+const server = http.createServer((req, res) => {
+  const js = req.url === '/w.js';
+  res.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html' });
+  res.end(js ? worker : page);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const { browser, close } = await launchChromium();
+try {
+  const tab = await browser.newPage();
+  await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+  await tab.setInputFiles('#f', file);
+  console.log(`file: ${file}, ${(size / 1e6).toFixed(0)} MB; chromium ${browser.version()}; ${os.cpus().length} cores`);
+  // One untimed pass so every method starts with the file in the page cache.
+  await tab.evaluate(() => window.runWorker('FileReaderSync', 32 << 20));
+  const results = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const c of chunksMiB) {
+      for (const method of ['FileReaderSync', 'arrayBuffer', 'arrayBuffer+readahead', 'main thread arrayBuffer']) {
+        const r = method.startsWith('main')
+          ? await tab.evaluate((c) => window.runMain(c), c << 20)
+          : await tab.evaluate(([m, c]) => window.runWorker(m, c), [method, c << 20]);
+        if (r.done !== size) throw new Error(`${method}: read ${r.done} of ${size} bytes`);
+        const mbs = size / 1e6 / (r.ms / 1000);
+        results.push({ round, chunkMiB: c, method, seconds: +(r.ms / 1000).toFixed(2), 'MB/s': Math.round(mbs) });
+        console.log(`round ${round}  chunk ${String(c).padStart(3)} MiB  ${method.padEnd(24)} ${(r.ms / 1000).toFixed(2).padStart(6)} s  ${Math.round(mbs).toString().padStart(5)} MB/s`);
+      }
+    }
+  }
+  const best = {};
+  for (const r of results) {
+    const k = `${r.method} @ ${r.chunkMiB} MiB`;
+    best[k] = Math.max(best[k] || 0, r['MB/s']);
+  }
+  console.log('best of rounds (MB/s):', JSON.stringify(best, null, 1));
+} finally {
+  await close();
+  server.close();
+}

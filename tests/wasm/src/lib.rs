@@ -1,0 +1,1 @@
+//! Empty: the tests are in `tests/` (see Cargo.toml).

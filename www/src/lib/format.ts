@@ -1,0 +1,63 @@
+// Number and time formatting for display. Pure functions (unit-tested under Node).
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** Decimal units, as file managers show sizes: 1,234,567 → "1.23 MB". */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '–';
+  if (bytes < 1000) return `${bytes} B`;
+  let v = bytes;
+  let i = 0;
+  while (v >= 1000 && i < BYTE_UNITS.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${BYTE_UNITS[i]}`;
+}
+
+/** Exact counts with thousands separators: 1234567 → "1,234,567". */
+export function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return '–';
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Bytes with the exact figure: "1.23 MB (1,234,567 bytes)". */
+export function formatBytesExact(bytes: number): string {
+  return bytes < 1000 ? `${formatCount(bytes)} bytes` : `${formatBytes(bytes)} (${formatCount(bytes)} bytes)`;
+}
+
+/** A transfer rate from bytes per second: "187 MB/s". */
+export function formatRate(bytesPerSecond: number): string {
+  if (!Number.isFinite(bytesPerSecond) || bytesPerSecond <= 0) return '–';
+  const mbs = bytesPerSecond / 1e6;
+  return `${mbs >= 100 ? mbs.toFixed(0) : mbs >= 10 ? mbs.toFixed(1) : mbs.toFixed(2)} MB/s`;
+}
+
+/** A duration for humans: "0.4 s", "12 s", "3 min 05 s", "1 h 02 min". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '–';
+  if (seconds < 10) return `${seconds.toFixed(1)} s`;
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const s = Math.round(seconds);
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+/** A fraction as a percentage with one decimal below 10%: 0.0734 → "7.3%". */
+export function formatPercent(fraction: number): string {
+  if (!Number.isFinite(fraction)) return '–';
+  const p = Math.max(0, Math.min(1, fraction)) * 100;
+  return `${p < 10 ? p.toFixed(1) : p.toFixed(0)}%`;
+}
+
+/** A byte offset as decimal and hex: "1,234 (0x4d2)". */
+export function formatOffset(offset: number): string {
+  return `${formatCount(offset)} (0x${offset.toString(16)})`;
+}
+
+/** A timestamp (ms since the epoch) as UTC: "2026-11-29 17:26:29 UTC". */
+export function formatTimestamp(ms: number): string {
+  const d = new Date(ms);
+  if (!Number.isFinite(ms) || Number.isNaN(d.getTime())) return '–';
+  return `${d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+}

@@ -1,0 +1,76 @@
+// The page's navigation state, kept in the URL fragment (`#view=histogram&object=0x1f00`),
+// so a reload or a shared link returns to the same view and object once the same dump is
+// dropped again. Nothing from the fragment is trusted: unknown views fall back to the
+// overview and an object must be a hex address.
+
+export const VIEW_IDS = [
+  'overview', 'histogram', 'suspects', 'consumers', 'dominators', 'treemap', 'inspector', 'path',
+] as const;
+export type ViewId = (typeof VIEW_IDS)[number];
+
+export interface PageState {
+  view: ViewId;
+  /** Selected object address, lower-case hex with 0x, or null. */
+  object: string | null;
+}
+
+export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
+
+const OBJECT_RE = /^0x[0-9a-f]{1,16}$/;
+
+export function parseFragment(hash: string): PageState {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const view = params.get('view');
+  const object = params.get('object')?.toLowerCase() ?? null;
+  return {
+    view: (VIEW_IDS as readonly string[]).includes(view ?? '') ? (view as ViewId) : DEFAULT_STATE.view,
+    object: object !== null && OBJECT_RE.test(object) ? object : null,
+  };
+}
+
+export function formatFragment(state: PageState): string {
+  const params = new URLSearchParams();
+  if (state.view !== DEFAULT_STATE.view) params.set('view', state.view);
+  if (state.object) params.set('object', state.object);
+  const s = params.toString();
+  return s ? `#${s}` : '';
+}
+
+type Listener = (state: PageState) => void;
+
+/** The current state, mirrored to `location.hash` and updated on back/forward. */
+export class StateStore {
+  private listeners: Listener[] = [];
+  private current: PageState;
+
+  constructor(private readonly win: Window = window) {
+    this.current = parseFragment(win.location.hash);
+    win.addEventListener('hashchange', () => {
+      this.current = parseFragment(win.location.hash);
+      this.emit();
+    });
+  }
+
+  get(): PageState {
+    return this.current;
+  }
+
+  /** Merges `patch` into the state; pushes a history entry when the view changes. */
+  set(patch: Partial<PageState>): void {
+    const previous = this.current;
+    const fragment = formatFragment({ ...previous, ...patch });
+    this.current = parseFragment(fragment);
+    const url = `${this.win.location.pathname}${this.win.location.search}${fragment}`;
+    if (this.current.view !== previous.view) this.win.history.pushState(null, '', url);
+    else this.win.history.replaceState(null, '', url);
+    this.emit();
+  }
+
+  subscribe(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l(this.current);
+  }
+}

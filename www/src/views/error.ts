@@ -1,0 +1,47 @@
+// The error panel: what went wrong, where (byte offset), with which file. The page stays
+// ready for the next file; the message is shown as text (it may quote bytes of the file).
+import { byId, h, replaceChildren, setText } from '../lib/dom';
+import { formatBytes, formatOffset } from '../lib/format';
+import type { AnalysisError } from '../protocol';
+
+const TITLES: Record<AnalysisError['kind'], string> = {
+  format: 'This file could not be read as a heap dump',
+  io: 'The file could not be read',
+  memory: 'Not enough memory for this dump in a browser tab',
+  cancelled: 'Cancelled',
+  internal: 'Something went wrong inside heapscope',
+};
+
+export function errorPanel(): HTMLElement {
+  return h(
+    'section',
+    { id: 'error', class: 'panel error', hidden: true, role: 'alert' },
+    h('h2', { id: 'error-title' }),
+    h('p', { id: 'error-where', class: 'where' }),
+    h('p', { id: 'error-message', class: 'message' }),
+    h('p', { id: 'error-file', class: 'fine' }),
+    h('p', { class: 'fine' }, 'You can drop or choose another file.'),
+  );
+}
+
+export function showError(error: AnalysisError, file: { name: string; size: number } | null): void {
+  const root = byId('error');
+  root.dataset.kind = error.kind;
+  root.dataset.offset = error.offset === null ? '' : String(error.offset);
+  setText(byId('error-title'), TITLES[error.kind] ?? TITLES.internal);
+  const where = byId('error-where');
+  if (error.offset !== null) {
+    replaceChildren(where, 'Where: at byte ', h('span', { class: 'mono', id: 'error-offset' }, formatOffset(error.offset)), ' of the HPROF data (counted after decompression for a compressed file).');
+    where.hidden = false;
+  } else {
+    replaceChildren(where);
+    where.hidden = true;
+  }
+  setText(byId('error-message'), error.text || error.message);
+  setText(byId('error-file'), file ? `File: ${file.name} (${formatBytes(file.size)})` : '');
+  root.hidden = false;
+}
+
+export function hideError(): void {
+  byId('error').hidden = true;
+}

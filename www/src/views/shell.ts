@@ -1,0 +1,108 @@
+// The page's frame: header, the import area (drop zone, file picker, sample), progress,
+// errors, and the views of an opened dump with their navigation.
+import { byId, h, replaceChildren, setText } from '../lib/dom';
+import type { PageState, ViewId } from '../lib/state';
+import { errorPanel } from './error';
+import { progressPanel } from './progress';
+import { placeholder } from './placeholder';
+import { VIEWS } from './registry';
+
+export type PageMode = 'idle' | 'running' | 'done' | 'error';
+
+export function renderShell(app: HTMLElement): void {
+  replaceChildren(
+    app,
+    h(
+      'header',
+      { class: 'top' },
+      h('h1', null, 'heapscope'),
+      h('p', { class: 'tagline' }, 'Java and Android heap dumps, analyzed in your browser. The file never leaves this tab.'),
+    ),
+    h(
+      'main',
+      { id: 'main', 'data-mode': 'idle' },
+      h(
+        'section',
+        { id: 'import', class: 'panel import', 'aria-label': 'Open a heap dump' },
+        h('p', { class: 'drop-hint' }, 'Drop an .hprof or .hprof.gz file anywhere on this page'),
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { id: 'choose-button', type: 'button' }, 'Choose a heap dump…'),
+          h('input', { id: 'file-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true' }),
+          h('button', { id: 'sample-button', type: 'button', class: 'secondary' }, 'Try a sample'),
+        ),
+        h(
+          'p',
+          { class: 'fine' },
+          'HotSpot (JAVA PROFILE 1.0.1, 1.0.2) and Android ART (1.0.3) dumps, plain or gzip-compressed. ',
+          'Reading happens in a worker inside this tab; nothing is uploaded.',
+        ),
+        h('p', { id: 'notice', class: 'notice', hidden: true, role: 'status' }),
+      ),
+      progressPanel(),
+      errorPanel(),
+      h(
+        'section',
+        { id: 'results', class: 'results', hidden: true },
+        h('h2', { id: 'dump-title', class: 'file-name' }),
+        h(
+          'nav',
+          { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
+          ...VIEWS.map((v) =>
+            h('button', { type: 'button', role: 'tab', id: `tab-${v.id}`, 'data-view': v.id, 'aria-controls': `view-${v.id}` }, v.title),
+          ),
+        ),
+        ...VIEWS.map((v) =>
+          h(
+            'section',
+            { class: 'view', id: `view-${v.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${v.id}`, 'data-view': v.id, hidden: true },
+            h('h2', null, v.title),
+            v.usesSelection ? h('p', { class: 'selection', 'data-selection': '' }) : null,
+            h('div', { class: 'view-body' }, v.id === 'overview' ? null : placeholder(v)),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'footer',
+      { class: 'bottom' },
+      h('span', null, 'heapscope '),
+      h('span', { id: 'version' }, ''),
+      h('span', null, ' · runs entirely in this tab: no uploads, no requests to other sites, no cookies.'),
+    ),
+  );
+}
+
+export function setMode(mode: PageMode): void {
+  byId('main').dataset.mode = mode;
+}
+
+export function setVersion(version: string): void {
+  setText(byId('version'), version);
+}
+
+/** Shows a short status line under the import buttons (e.g. "Cancelled."). */
+export function setNotice(text: string | null): void {
+  const notice = byId('notice');
+  setText(notice, text ?? '');
+  notice.hidden = !text;
+}
+
+/** Shows the selected view and marks its tab; fills in the selected object where used. */
+export function showView(state: PageState): void {
+  for (const v of VIEWS) {
+    const selected = v.id === state.view;
+    byId(`view-${v.id}`).hidden = !selected;
+    const tab = byId(`tab-${v.id}`);
+    tab.setAttribute('aria-selected', String(selected));
+    tab.tabIndex = selected ? 0 : -1;
+  }
+  for (const el of document.querySelectorAll<HTMLElement>('[data-selection]')) {
+    setText(el, state.object ? `Selected object: ${state.object}` : 'No object selected (select one in another view, or put #object=0x… in the address).');
+  }
+}
+
+export function onTabClick(handler: (view: ViewId) => void): void {
+  for (const v of VIEWS) byId(`tab-${v.id}`).addEventListener('click', () => handler(v.id));
+}
