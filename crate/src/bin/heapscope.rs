@@ -206,7 +206,7 @@ fn run(args: &Args) -> Result<(), Error> {
     }
     let mut analysis: Analysis = analysis?;
     for w in &analysis.warnings {
-        eprintln!("heapscope: warning: {w}");
+        eprintln!("heapscope: warning: {}", one_line(w));
     }
     match args.command.as_str() {
         "parity" => {
@@ -262,6 +262,15 @@ fn run(args: &Args) -> Result<(), Error> {
     Ok(())
 }
 
+/// `s` with control characters escaped: messages quote class names and strings from the
+/// dump, which may hold newlines, yet each message must stay on one line.
+fn one_line(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+}
+
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     std::fs::write(path, bytes).map_err(|e| Error::io(format!("cannot write {}: {e}", path.display())))
 }
@@ -285,7 +294,7 @@ fn main() -> ExitCode {
                 ErrorKind::Format => format!("{}: {e}", args.dump.display()),
                 _ => e.to_string(),
             };
-            eprintln!("heapscope: {what}");
+            eprintln!("heapscope: {}", one_line(&what));
             ExitCode::from(1)
         }
     }

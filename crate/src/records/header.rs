@@ -43,7 +43,13 @@ impl Header {
         c.ensure(MAGIC.len() + 2)?;
         let w = c.window();
         let n = w.len().min(MAGIC.len());
-        if w[..n] != MAGIC[..n] || w.len() < MAGIC.len() + 2 {
+        if w[..n] == MAGIC[..n] && w.len() < MAGIC.len() + 2 {
+            return Err(Error::format(
+                w.len() as u64,
+                format!("file ends after {} bytes, inside the header: expected \"JAVA PROFILE 1.0.x\" and a NUL", w.len()),
+            ));
+        }
+        if w[..n] != MAGIC[..n] {
             let shown: String = w.iter().take(18).map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
             return Err(Error::format(
                 0,

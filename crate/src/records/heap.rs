@@ -539,7 +539,7 @@ fn read_class_dump(c: &mut Cursor, ids: usize, class: &mut ClassDump) -> Result<
     for _ in 0..constants {
         c.need(3, what)?;
         let ty = c.window()[2];
-        let size = value_size(c, ty, ids)?;
+        let size = value_size(c.pos() + 2, ty, ids, "constant pool entry")?;
         c.advance(3);
         c.skip_exact(size as u64, what)?;
     }
@@ -551,8 +551,8 @@ fn read_class_dump(c: &mut Cursor, ids: usize, class: &mut ClassDump) -> Result<
         c.need(ids + 1, what)?;
         let w = c.window();
         let (name_id, ty) = (be_id(w, 0, ids), w[ids]);
+        let size = value_size(c.pos() + ids as u64, ty, ids, "static field")?;
         c.advance(ids + 1);
-        let size = value_size(c, ty, ids)?;
         c.need(size, what)?;
         let w = c.window();
         let value = match size {
@@ -573,7 +573,7 @@ fn read_class_dump(c: &mut Cursor, ids: usize, class: &mut ClassDump) -> Result<
         let w = c.window();
         let (name_id, ty) = (be_id(w, 0, ids), w[ids]);
         if basic_type::value_size(ty, ids as u32).is_none() {
-            return Err(Error::format(c.pos() + ids as u64, format!("field type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)")));
+            return Err(Error::format(c.pos() + ids as u64, format!("CLASS DUMP instance field of type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)")));
         }
         c.advance(ids + 1);
         class.fields.push(FieldDecl { name_id, ty });
@@ -581,8 +581,9 @@ fn read_class_dump(c: &mut Cursor, ids: usize, class: &mut ClassDump) -> Result<
     Ok(())
 }
 
-fn value_size(c: &Cursor, ty: u8, ids: usize) -> Result<usize> {
+/// Size of a CLASS DUMP value of type `ty` (at byte `at`), or an error naming `what`.
+fn value_size(at: u64, ty: u8, ids: usize, what: &str) -> Result<usize> {
     basic_type::value_size(ty, ids as u32)
         .map(|s| s as usize)
-        .ok_or_else(|| Error::format(c.pos(), format!("value type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)")))
+        .ok_or_else(|| Error::format(at, format!("CLASS DUMP {what} of type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)")))
 }

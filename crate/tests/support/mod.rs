@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod hprof_builder;
+
 use heapscope::source::{auto_decompress, ByteSource, FileSource, GzipSource, MemorySource};
 
 /// `../shared/corpus` beside the repository, or None (with a message) when absent.
