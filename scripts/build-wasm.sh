@@ -13,10 +13,12 @@ if [ "$have" != "$want" ]; then
   exit 1
 fi
 
+# CARGO_TARGET_DIR is honoured (a separate one avoids waiting on a native build's lock).
+target_dir="${CARGO_TARGET_DIR:-target}"
 cargo build -p heapscope --lib --target wasm32-unknown-unknown --release
 rm -rf www/pkg
 # wasm-bindgen drops the DWARF sections that the release profile's debug line tables add.
-wasm-bindgen --target web --out-dir www/pkg target/wasm32-unknown-unknown/release/heapscope.wasm
+wasm-bindgen --target web --out-dir www/pkg "$target_dir/wasm32-unknown-unknown/release/heapscope.wasm"
 
 wasm=www/pkg/heapscope_bg.wasm
 if [ -x node_modules/.bin/wasm-opt ]; then

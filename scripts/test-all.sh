@@ -2,7 +2,8 @@
 # Everything CI checks, in order, stopping at the first failure (`npm test`):
 #   1. native tests (core, corpus parity)   cargo test --workspace --release
 #   2. browser-bindings tests (wasm, in a dedicated worker in headless Chromium)
-#   3. the wasm module and the site build   npm run build (+ type check)
+#   3. the CLI (the e2e tests compare the page with it), the generated TypeScript types
+#      (must match schema/), the wasm module, the type check and the site build
 #   4. end-to-end tests of the built page   npm run test:e2e
 # HEAPSCOPE_TEST_FROM=N starts at step N (e.g. 3 when working on the page only).
 set -euo pipefail
@@ -27,7 +28,9 @@ if [ "$from" -le 2 ]; then
 fi
 
 if [ "$from" -le 3 ]; then
-  step "3/4 build: wasm module, type check, site (npm run build)"
+  step "3/4 build: CLI, generated types check, wasm module, type check, site"
+  cargo build --release -p heapscope --bin heapscope
+  node scripts/gen-types.mjs --check
   bash scripts/build-wasm.sh
   npx --no-install tsc --noEmit -p tsconfig.json
   npx --no-install vite build

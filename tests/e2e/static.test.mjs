@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { REPO } from './helpers/paths.mjs';
+import { OUTPUTS, generate } from '../../scripts/gen-types.mjs';
 
 const read = (p) => fs.readFileSync(path.join(REPO, p), 'utf8');
 
@@ -70,4 +71,26 @@ test('the built page (dist/) carries the same CSP and inlines no script', { skip
   for (const js of assets.filter((a) => a.endsWith('.js'))) {
     assert.doesNotMatch(fs.readFileSync(path.join(REPO, 'dist/assets', js), 'utf8'), /data:application\/wasm|https?:\/\/(?!www\.w3\.org)/, js);
   }
+});
+
+test('the TypeScript types are generated from the current schemas (scripts/gen-types.mjs)', () => {
+  for (const o of OUTPUTS) {
+    const want = generate(o);
+    const have = fs.existsSync(path.join(REPO, o.out)) ? read(o.out) : null;
+    assert.ok(have === want, `${o.out} is stale: run node scripts/gen-types.mjs (it is generated from ${o.schema})`);
+  }
+});
+
+test('the page uses the generated types for the report and the query answers', () => {
+  const uses = (f, module) => new RegExp(`from '(\\.\\./)+generated/${module}'|from '\\./generated/${module}'`).test(read(f));
+  assert.ok(uses('www/src/main.ts', 'report'));
+  assert.ok(uses('www/src/lib/queries.ts', 'session'));
+  assert.ok(uses('www/src/views/common.ts', 'report'));
+});
+
+test('the committed schemas are what the CLI derives from the Rust types', { skip: !fs.existsSync(path.join(REPO, 'target/release/heapscope')) && 'CLI not built' }, async () => {
+  const { execFileSync } = await import('node:child_process');
+  const cli = path.join(REPO, 'target/release/heapscope');
+  assert.ok(execFileSync(cli, ['schema'], { encoding: 'utf8' }) === read('schema/report.schema.json'), 'schema/report.schema.json is stale: heapscope schema > schema/report.schema.json');
+  assert.ok(execFileSync(cli, ['schema', '--session'], { encoding: 'utf8' }) === read('schema/session.schema.json'), 'schema/session.schema.json is stale');
 });

@@ -1,15 +1,31 @@
 // heapscope's page: wires the file inputs, the worker client and the views together.
+//
+// A dropped dump is analyzed in a worker (wasm): the report comes back as the core's JSON
+// and every view is drawn from it (overview, histogram, suspects, consumers) or from the
+// worker's answers about the dump (dominator tree, treemap, inspector, path). A dropped
+// JSON report opens without its dump: the views that need the dump say so.
+import type { Report } from './generated/report';
 import { AnalysisClient, CANCELLED } from './import/worker-client';
 import { wireFileInputs } from './import/drop';
 import { fetchSample } from './import/sample';
-import { byId, replaceChildren, setText } from './lib/dom';
-import { StateStore } from './lib/state';
+import { baseName } from './lib/cli';
+import { byId, h, replaceChildren, setText } from './lib/dom';
+import { download } from './lib/download';
+import { formatBytes, formatDuration, formatMiB, formatOffset, formatRate } from './lib/format';
+import { Queries } from './lib/queries';
+import { StateStore, type PageState } from './lib/state';
 import { installTrustedTypesPolicy } from './lib/trusted-types';
-import { isAnalysisError, type AnalysisError } from './protocol';
+import { internalError, isAnalysisError, type AnalysisError, type OpenOptions, type Opened } from './protocol';
+import type { DumpContext } from './views/common';
+import { DominatorTreeView } from './views/dominators';
 import { hideError, showError } from './views/error';
+import { HistogramView } from './views/histogram';
+import { InspectorView, PathView } from './views/inspector';
 import { renderOverview } from './views/overview';
 import { ProgressView } from './views/progress';
-import { onTabClick, renderShell, setMode, setNotice, setVersion, showView } from './views/shell';
+import { onTabClick, renderShell, setMode, setNotice, setVersion, showView, viewBody } from './views/shell';
+import { renderConsumers, renderSuspects } from './views/suspects';
+import { TreemapView } from './views/treemap';
 
 installTrustedTypesPolicy();
 renderShell(byId('app'));
@@ -19,8 +35,32 @@ const client = new AnalysisClient();
 client.onVersion(setVersion);
 const progress = new ProgressView(() => client.cancel());
 
+/** The views of the open dump or report (null before the first one). */
+interface Open {
+  ctx: DumpContext;
+  histogram: HistogramView;
+  dominators: DominatorTreeView;
+  treemap: TreemapView;
+  inspector: InspectorView;
+  path: PathView;
+}
+let open: Open | null = null;
+
 /** Increases with every file, so a superseded run's outcome is ignored. */
 let runId = 0;
+
+/** `?memory-limit=BYTES` simulates a device with less memory (it can only lower the limit). */
+function openOptions(): OpenOptions {
+  const limit = Number(new URLSearchParams(location.search).get('memory-limit'));
+  return Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
+}
+
+/** A saved report is JSON: its first non-blank byte is "{" (a dump starts "JAVA" or gzip's 1f 8b). */
+async function isJsonReport(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+  const first = head.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09 && b !== 0xef && b !== 0xbb && b !== 0xbf);
+  return first === 0x7b;
+}
 
 async function openFile(file: File): Promise<void> {
   const id = ++runId;
@@ -28,22 +68,23 @@ async function openFile(file: File): Promise<void> {
   setNotice(null);
   byId('results').hidden = true;
   setMode('running');
-  progress.start(file.name, file.size);
+  const report = await isJsonReport(file).catch(() => false);
+  if (id !== runId) return;
+  progress.start(file.name, file.size, report ? 'Opening the report' : 'Analyzing');
   try {
-    const { summary, seconds } = await client.open(file, {}, { onProgress: (p) => id === runId && progress.update(p) });
+    const opened = report
+      ? await client.openReport(file)
+      : await client.open(file, openOptions(), { onProgress: (p) => id === runId && progress.update(p) });
     if (id !== runId) return;
     progress.stop();
-    setText(byId('dump-title'), file.name);
-    replaceChildren(byId('view-overview').querySelector('.view-body') as HTMLElement, renderOverview({ name: file.name, summary, seconds }));
-    byId('results').hidden = false;
-    showView(store.get());
+    showResults(file, opened);
     setMode('done');
   } catch (e) {
     if (id !== runId) return;
     progress.stop();
-    const error: AnalysisError = isAnalysisError(e) ? e : { kind: 'internal', offset: null, message: String(e), text: String(e) };
+    const error: AnalysisError = isAnalysisError(e) ? e : internalError(String(e));
     if (error.kind === 'cancelled' && error === CANCELLED) {
-      setNotice(`Cancelled reading ${file.name}. Ready for the next file.`);
+      setNotice(`Cancelled analyzing ${file.name}. Ready for the next file.`);
       setMode('idle');
     } else {
       showError(error, file);
@@ -51,6 +92,129 @@ async function openFile(file: File): Promise<void> {
     }
   }
 }
+
+function showResults(file: File, opened: Opened): void {
+  const report = JSON.parse(opened.reportJson) as Report;
+  const ctx: DumpContext = {
+    report,
+    reportJson: opened.reportJson,
+    fileName: file.name,
+    hasDump: opened.hasDump,
+    q: new Queries(client),
+    store,
+  };
+  setText(byId('dump-title'), report.source.file_name ?? file.name);
+  const runFacts = byId('run-facts');
+  if (opened.hasDump) {
+    setText(runFacts, `Analyzed in ${formatDuration(opened.seconds)} (${formatBytes(report.source.hprof_bytes)} of HPROF data read twice, ${formatRate(report.source.hprof_bytes / Math.max(opened.seconds, 1e-3))}); the worker used ${formatMiB(opened.memoryBytes)} of memory.`);
+    runFacts.dataset.seconds = String(opened.seconds);
+    runFacts.dataset.memoryBytes = String(opened.memoryBytes);
+  } else {
+    setText(runFacts, `A saved report (${formatBytes(file.size)} of JSON, written by ${report.tool}).`);
+    delete runFacts.dataset.seconds;
+    delete runFacts.dataset.memoryBytes;
+  }
+  const reportOnly = byId('report-only');
+  reportOnly.hidden = opened.hasDump;
+  replaceChildren(
+    reportOnly,
+    opened.hasDump
+      ? null
+      : `This is a saved report, opened without its dump: the overview, histogram, leak suspects and top consumers are all here; the dominator tree, treemap, inspector and path need the dump${report.source.file_name ? ` (${report.source.file_name})` : ''}.`,
+  );
+  const incomplete = byId('incomplete');
+  const inc = report.incomplete;
+  incomplete.hidden = !inc;
+  incomplete.dataset.offset = inc ? String(inc.offset) : '';
+  replaceChildren(
+    incomplete,
+    inc
+      ? h(
+          'p',
+          null,
+          h('strong', null, 'Incomplete dump. '),
+          'Reading stopped at byte ',
+          h('span', { class: 'mono', id: 'incomplete-offset' }, formatOffset(inc.offset)),
+          ' of the HPROF data: ',
+          h('span', { id: 'incomplete-message' }, inc.message),
+          '. Everything below covers the records before that point (the file was probably cut off while it was written or copied).',
+        )
+      : null,
+  );
+  byId('dump-lost').hidden = true;
+
+  const histogram = new HistogramView(ctx);
+  const dominators = new DominatorTreeView(ctx);
+  const treemap = new TreemapView(ctx);
+  const inspector = new InspectorView(ctx);
+  const path = new PathView(ctx);
+  replaceChildren(viewBody('overview'), renderOverview(ctx));
+  replaceChildren(viewBody('histogram'), histogram.root);
+  replaceChildren(viewBody('suspects'), renderSuspects(ctx));
+  replaceChildren(viewBody('consumers'), renderConsumers(ctx));
+  replaceChildren(viewBody('dominators'), dominators.root);
+  replaceChildren(viewBody('treemap'), treemap.root);
+  replaceChildren(viewBody('inspector'), inspector.root);
+  replaceChildren(viewBody('path'), path.root);
+  open = { ctx, histogram, dominators, treemap, inspector, path };
+  byId('results').hidden = false;
+  update(store.get());
+}
+
+/** Shows the state's view and lets it catch up with the selected object. */
+function update(state: PageState): void {
+  showView(state);
+  if (!open || byId('results').hidden) return;
+  switch (state.view) {
+    case 'histogram':
+      open.histogram.schedule();
+      break;
+    case 'dominators':
+      open.dominators.show(state.object);
+      break;
+    case 'treemap':
+      open.treemap.show(state.object);
+      break;
+    case 'inspector':
+      open.inspector.show(state.object);
+      break;
+    case 'path':
+      open.path.show(state.object);
+      break;
+    default:
+      break;
+  }
+}
+
+client.onDumpLost((error) => {
+  const box = byId('dump-lost');
+  replaceChildren(
+    box,
+    h('p', null, h('strong', null, 'The worker holding this dump stopped. '), h('span', { id: 'dump-lost-message' }, error.text || error.message)),
+    h('p', { class: 'fine' }, 'The overview, histogram, leak suspects, top consumers and the JSON export still work; drop the file again to explore the dump, or drop another file.'),
+  );
+  box.hidden = false;
+});
+
+byId('export-json').addEventListener('click', () => {
+  if (!open) return;
+  download(open.ctx.reportJson, `${baseName(open.ctx.report.source.file_name ?? open.ctx.fileName)}.json`, 'application/json');
+});
+
+const markdownButton = byId<HTMLButtonElement>('export-markdown');
+markdownButton.addEventListener('click', async () => {
+  if (!open) return;
+  const o = open;
+  markdownButton.disabled = true;
+  try {
+    const md = await o.ctx.q.markdown();
+    download(md, `${baseName(o.ctx.report.source.file_name ?? o.ctx.fileName)}.md`, 'text/markdown');
+  } catch (e) {
+    showError(isAnalysisError(e) ? e : internalError(String(e)), null);
+  } finally {
+    markdownButton.disabled = false;
+  }
+});
 
 wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFile: (f) => void openFile(f) });
 byId('choose-button').addEventListener('click', () => byId<HTMLInputElement>('file-input').click());
@@ -61,7 +225,8 @@ sampleButton.addEventListener('click', async () => {
   try {
     await openFile(await fetchSample());
   } catch (e) {
-    showError({ kind: 'io', offset: null, message: String(e), text: e instanceof Error ? e.message : String(e) }, null);
+    const text = e instanceof Error ? e.message : String(e);
+    showError({ kind: 'io', offset: null, message: text, text }, null);
     setMode('error');
   } finally {
     sampleButton.disabled = false;
@@ -69,5 +234,5 @@ sampleButton.addEventListener('click', async () => {
 });
 
 onTabClick((view) => store.set({ view }));
-store.subscribe(showView);
+store.subscribe(update);
 showView(store.get());

@@ -1,38 +1,25 @@
 // Messages between the page and its worker (www/src/worker.ts). The worker owns one dump:
 // the page starts a fresh worker for each file and terminates it to cancel or close.
+// Report and query answers cross as JSON strings of the core's types (www/src/generated/).
 
-/** Options for opening a dump (see crate/src/wasm/session.rs). */
+/** Options for opening a dump (crate/src/wasm/session.rs `OpenOptions`). */
 export interface OpenOptions {
   /** Bytes per FileReaderSync read; default 16 MiB. */
   chunkSize?: number;
+  /** MAT's keep_unreachable_objects. */
+  keepUnreachable?: boolean;
+  /** A lower memory limit than the wasm memory allows (bytes). */
+  memoryLimit?: number;
 }
 
-/** Sent by the wasm side a few times a second. `bytesDone`/`bytesTotal` count input bytes. */
+/** Sent a few times a second. `bytesDone`/`bytesTotal` count input (compressed) bytes. */
 export interface Progress {
   phase: string;
   bytesDone: number;
   bytesTotal: number | null;
-  decodedBytes: number | null;
   objects: number;
-}
-
-export interface TagCount {
-  tag: number;
-  name: string;
-  count: number;
-  bytes: number;
-}
-
-/** What one pass over the file found (crate/src/wasm/scan.rs). */
-export interface Summary {
-  format: string;
-  idSize: number;
-  timestampMs: number;
-  decodedBytes: number;
-  inputBytes: number;
-  compressed: boolean;
-  records: number;
-  recordsByTag: TagCount[];
+  /** The worker's wasm linear memory (bytes) when this was sent. */
+  memoryBytes: number;
 }
 
 export type ErrorKind = 'format' | 'io' | 'memory' | 'cancelled' | 'internal';
@@ -46,15 +33,48 @@ export interface AnalysisError {
   text: string;
 }
 
-export type ToWorker = { type: 'open'; file: Blob; options: OpenOptions };
+/** The session methods the page may call (crate/src/wasm/session.rs). */
+export type QueryMethod =
+  | 'markdown'
+  | 'children'
+  | 'children_by_class'
+  | 'instances'
+  | 'object_details'
+  | 'path_to_root'
+  | 'find';
+
+export type ToWorker =
+  | { type: 'init'; module: WebAssembly.Module | null }
+  | { type: 'open'; file: Blob; options: OpenOptions }
+  | { type: 'open-report'; file: Blob }
+  | { type: 'query'; id: number; method: QueryMethod; args: (string | number | null)[] };
+
+export interface Opened {
+  type: 'opened';
+  /** Exactly `report::to_json` (what `heapscope analyze --format json` writes). */
+  reportJson: string;
+  /** False for a report opened from its JSON. */
+  hasDump: boolean;
+  seconds: number;
+  /** Wasm linear memory after the analysis: its peak (it never shrinks). */
+  memoryBytes: number;
+  /** The memory limit the analysis was given (bytes). */
+  memoryLimit: number;
+}
 
 export type FromWorker =
   | { type: 'ready'; version: string }
   | { type: 'progress'; progress: Progress }
-  | { type: 'opened'; summary: Summary; seconds: number }
-  | { type: 'error'; error: AnalysisError };
+  | Opened
+  | { type: 'error'; error: AnalysisError }
+  | { type: 'answer'; id: number; json: string | null }
+  | { type: 'answer-error'; id: number; error: AnalysisError; fatal: boolean };
 
 export function isAnalysisError(e: unknown): e is AnalysisError {
   return typeof e === 'object' && e !== null && typeof (e as AnalysisError).kind === 'string' &&
     typeof (e as AnalysisError).message === 'string';
+}
+
+export function internalError(message: string): AnalysisError {
+  return { kind: 'internal', offset: null, message, text: message };
 }

@@ -1,60 +1,175 @@
-// The analysis worker: loads heapscope's wasm module and opens one dump, reading the
-// dropped File synchronously in chunks (FileReaderSync) from inside wasm, so the page's
-// thread never blocks. The page terminates this worker to cancel, and uses a new worker
-// for the next file (wasm memory never shrinks, so each dump starts on a clean heap).
-import init, { Session, version } from '../pkg/heapscope.js';
-import type { AnalysisError, FromWorker, Progress, ToWorker } from './protocol';
+// The analysis worker: instantiates heapscope's wasm module (compiled once by the page and
+// handed over, so new workers need no network) and analyzes one dump, reading the dropped
+// File synchronously in chunks (FileReaderSync) from inside wasm, so the page's thread
+// never blocks. Then it answers the page's queries about that dump.
+//
+// The page terminates this worker to cancel, and uses a new worker for the next file (wasm
+// memory never shrinks, so each dump starts on a clean heap). A wasm trap (a failed
+// allocation aborts; a panic) leaves the instance unusable: it is reported as such, never
+// swallowed, and later queries are refused with the same message.
+import init, { Session, memoryLimit, version } from '../pkg/heapscope.js';
+import { cliCommand } from './lib/cli';
+import type { AnalysisError, FromWorker, OpenOptions, Progress, QueryMethod, ToWorker } from './protocol';
+import { internalError } from './protocol';
 
 interface WorkerScope {
   postMessage(message: FromWorker): void;
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+  __heapscope?: { memory: WebAssembly.Memory | null; session: Session | null };
 }
 const scope = self as unknown as WorkerScope;
 const post = (message: FromWorker): void => scope.postMessage(message);
 
+/** Above this much linear memory, a trap is taken for an allocation failure. */
+const NEAR_FULL = 3.5 * 2 ** 30;
+
+let memory: WebAssembly.Memory | null = null;
 let session: Session | null = null;
 let loadError: AnalysisError | null = null;
+/** Set once the instance has trapped: nothing may run in it any more. */
+let dead: AnalysisError | null = null;
+let ready: Promise<void> | null = null;
+let fileName = 'DUMP';
 
-const ready = init().then(
-  () => post({ type: 'ready', version: version() }),
-  (e: unknown) => {
-    loadError = internalError(`could not load heapscope's WebAssembly module: ${describe(e)}`);
-    post({ type: 'error', error: loadError });
-  },
-);
+// Diagnostics from the devtools console (and the tests): the wasm memory and the session.
+scope.__heapscope = { memory: null, session: null };
+
+const memoryBytes = (): number => memory?.buffer.byteLength ?? 0;
+
+function start(module: WebAssembly.Module | null): Promise<void> {
+  return init(module ? { module_or_path: module } : undefined).then(
+    (exports) => {
+      memory = exports.memory;
+      scope.__heapscope!.memory = memory;
+      post({ type: 'ready', version: version() });
+    },
+    (e: unknown) => {
+      loadError = internalError(`could not load heapscope's WebAssembly module: ${describe(e)}`);
+    },
+  );
+}
 
 scope.onmessage = async (event) => {
-  await ready;
-  if (loadError) return post({ type: 'error', error: loadError });
   const msg = event.data;
-  if (msg.type !== 'open') return;
-  if (session) {
-    return post({ type: 'error', error: internalError('this worker already holds a dump (the page opens each dump in a new worker)') });
+  if (msg.type === 'init') {
+    ready ??= start(msg.module);
+    return;
   }
+  ready ??= start(null);
+  await ready;
+  if (loadError) {
+    if (msg.type === 'query') return post({ type: 'answer-error', id: msg.id, error: loadError, fatal: true });
+    return post({ type: 'error', error: loadError });
+  }
+  if (msg.type === 'open') return open(msg.file, msg.options);
+  if (msg.type === 'open-report') return openReport(msg.file);
+  if (msg.type === 'query') return query(msg.id, msg.method, msg.args);
+};
+
+function open(file: Blob, options: OpenOptions): void {
+  if (session) return post({ type: 'error', error: internalError('this worker already holds a dump (the page opens each dump in a new worker)') });
+  fileName = file instanceof File ? file.name : 'DUMP';
   const t0 = performance.now();
+  const limit = memoryLimit(options.memoryLimit ?? null);
   try {
-    session = Session.open(msg.file, msg.options, (progress: Progress) => post({ type: 'progress', progress }));
-    post({ type: 'opened', summary: session.summary(), seconds: (performance.now() - t0) / 1000 });
+    session = Session.open(file, options, (p: Omit<Progress, 'memoryBytes'>) => post({ type: 'progress', progress: { ...p, memoryBytes: memoryBytes() } }));
+    scope.__heapscope!.session = session;
+    post({ type: 'opened', reportJson: session.report_json(), hasDump: true, seconds: (performance.now() - t0) / 1000, memoryBytes: memoryBytes(), memoryLimit: limit });
   } catch (e) {
     post({ type: 'error', error: toAnalysisError(e) });
   }
-};
+}
+
+async function openReport(file: Blob): Promise<void> {
+  if (session) return post({ type: 'error', error: internalError('this worker already holds a report') });
+  const t0 = performance.now();
+  try {
+    if (file.size > 256 * 2 ** 20) throw formatError(`${describeSize(file.size)} is too big for a heapscope JSON report (reports stay small whatever the dump's size)`);
+    const text = await file.text();
+    session = Session.from_report_json(text);
+    scope.__heapscope!.session = session;
+    post({ type: 'opened', reportJson: session.report_json(), hasDump: false, seconds: (performance.now() - t0) / 1000, memoryBytes: memoryBytes(), memoryLimit: 0 });
+  } catch (e) {
+    post({ type: 'error', error: toAnalysisError(e) });
+  }
+}
+
+function query(id: number, method: QueryMethod, args: (string | number | null)[]): void {
+  if (dead) return post({ type: 'answer-error', id, error: dead, fatal: true });
+  const s = session;
+  if (!s) return post({ type: 'answer-error', id, error: internalError('no dump is open in this worker'), fatal: false });
+  const str = (i: number): string => String(args[i] ?? '');
+  const opt = (i: number): string | undefined => (args[i] === null || args[i] === undefined ? undefined : String(args[i]));
+  const num = (i: number): number => Number(args[i] ?? 0);
+  try {
+    let json: string | null;
+    switch (method) {
+      case 'markdown':
+        json = s.markdown();
+        break;
+      case 'children':
+        json = s.children(opt(0), num(1), num(2));
+        break;
+      case 'children_by_class':
+        json = s.children_by_class(opt(0), num(1));
+        break;
+      case 'instances':
+        json = s.instances(str(0), num(1), num(2));
+        break;
+      case 'object_details':
+        json = s.object_details(str(0));
+        break;
+      case 'path_to_root':
+        json = s.path_to_root(str(0));
+        break;
+      case 'find':
+        json = s.find(str(0)) ?? null;
+        break;
+      default:
+        throw internalError(`unknown query ${String(method)}`);
+    }
+    post({ type: 'answer', id, json });
+  } catch (e) {
+    const error = toAnalysisError(e);
+    post({ type: 'answer-error', id, error, fatal: dead !== null });
+  }
+}
 
 function toAnalysisError(e: unknown): AnalysisError {
   if (typeof e === 'object' && e !== null && 'kind' in e && 'message' in e) return e as AnalysisError;
   if (e instanceof WebAssembly.RuntimeError) {
-    // A panic (a bug): the hook in crate/src/wasm/mod.rs left its message here.
+    // The instance is unusable after a trap. A panic (a bug) left its message through the
+    // hook in crate/src/wasm/mod.rs; an allocation failure aborts without one.
     const panic = (globalThis as { __heapscopePanic?: string }).__heapscopePanic;
-    return internalError(`heapscope crashed (a bug; please report it): ${panic ?? e.message}`);
+    const used = memoryBytes();
+    let error: AnalysisError;
+    if (panic) {
+      error = internalError(`heapscope crashed (a bug; please report it): ${panic}`);
+    } else if (used >= NEAR_FULL) {
+      const message = `out of memory: the analysis needed more than the ${describeSize(used)} of memory a browser tab can give it (${e.message}). ` +
+        `The command-line tool has no such limit: ${cliCommand(fileName)}`;
+      error = { kind: 'memory', offset: null, message, text: message };
+    } else {
+      error = internalError(`heapscope's WebAssembly code stopped (${e.message}) with ${describeSize(used)} of memory in use: ` +
+        `most likely the browser refused it more memory. The command-line tool has no such limit: ${cliCommand(fileName)}`);
+    }
+    dead = error;
+    session = null;
+    return error;
   }
   if (e instanceof RangeError) {
-    return { kind: 'memory', offset: null, message: `out of memory: ${e.message}`, text: `out of memory: ${e.message}` };
+    const message = `out of memory: ${e.message}`;
+    return { kind: 'memory', offset: null, message, text: message };
   }
   return internalError(describe(e));
 }
 
-function internalError(message: string): AnalysisError {
-  return { kind: 'internal', offset: null, message, text: message };
+function formatError(message: string): AnalysisError {
+  return { kind: 'format', offset: 0, message, text: `at byte 0 (0x0): ${message}` };
+}
+
+function describeSize(bytes: number): string {
+  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 }
 
 function describe(e: unknown): string {

@@ -12,6 +12,8 @@ use web_sys::{Blob, FileReaderSync};
 use crate::error::{Error, Result};
 use crate::source::ByteSource;
 
+use super::progress::ProgressHandle;
+
 /// Default bytes per `FileReaderSync` call: big enough that the per-call cost vanishes,
 /// small enough that the JS `ArrayBuffer` + the wasm copy stay a small part of memory
 /// (`tests/bench/read-speed.mjs`: 16 MiB reads were as fast as 32 or 64 MiB, 8 MiB slower).
@@ -31,6 +33,8 @@ pub struct BlobSource {
     buf_start: u64,
     buf_len: usize,
     chunk_size: usize,
+    /// Told how far the sequential reading got after each chunk.
+    progress: Option<ProgressHandle>,
 }
 
 impl BlobSource {
@@ -57,7 +61,21 @@ impl BlobSource {
             buf_start: 0,
             buf_len: 0,
             chunk_size: chunk_size.max(MIN_CHUNK_SIZE),
+            progress: None,
         })
+    }
+
+    /// Reports the read position to `progress` after each chunk of sequential reading.
+    pub fn with_progress(mut self, progress: ProgressHandle) -> BlobSource {
+        self.progress = Some(progress);
+        self
+    }
+
+    fn report(&self) -> Result<()> {
+        match &self.progress {
+            Some(p) => p.input_read(self.pos, self.len),
+            None => Ok(()),
+        }
     }
 
     pub fn chunk_size(&self) -> usize {
@@ -124,6 +142,7 @@ impl ByteSource for BlobSource {
             let n = (self.chunk_size as u64).min(left) as usize;
             self.fetch(self.pos, &mut out[..n])?;
             self.pos += n as u64;
+            self.report()?;
             return Ok(n);
         }
         let n = (self.chunk_size as u64).min(left) as usize;
@@ -143,6 +162,7 @@ impl ByteSource for BlobSource {
         let k = n.min(out.len());
         out[..k].copy_from_slice(&self.buf[..k]);
         self.pos += k as u64;
+        self.report()?;
         Ok(k)
     }
 

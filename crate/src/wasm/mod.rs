@@ -2,27 +2,26 @@
 //!
 //! - [`BlobSource`]: the dropped `File` as a [`crate::source::ByteSource`], read in chunks
 //!   with `Blob.slice` + `FileReaderSync` (workers only), with real seeks.
-//! - [`JsProgress`]: throttled progress reports to a JS callback.
+//! - [`JsProgress`]: throttled progress reports to a JS callback, shared by the core and
+//!   the `BlobSource` (bytes read) through a [`ProgressHandle`].
 //! - [`Session`] (exported): opens one dump in the worker and answers the page's queries.
-//!   `Session.open(file, options, onProgress)` reads the file once ([`scan`]) and keeps
-//!   what the page asks for afterwards. The analysis plugs in here: `open` runs
-//!   `analysis::analyze(source, &options, &mut progress)` with `JsProgress` implementing
-//!   the core's `Progress` trait, the session keeps the `Analysis`, and each query
-//!   (report JSON, dominator-tree children, object fields, path to a GC root) is one
-//!   method that serializes the core's answer.
+//!   `Session.open(file, options, onProgress)` runs `analysis::analyze` (with `JsProgress`
+//!   implementing the core's `Progress` trait and a memory limit from what the wasm memory
+//!   can still grow by) and `report::build`, and keeps the `Analysis`; each query (report
+//!   JSON, Markdown, dominator-tree children, children by class, instances, object fields,
+//!   path to a GC root) is one method returning the JSON of the core's answer type.
+//!   `Session.from_report_json` opens a saved report without its dump.
 //!
 //! Everything here is compiled only for `wasm32`. Errors reach JS as plain objects
 //! `{kind: "format"|"io"|"memory"|"cancelled", offset, message, text}`.
 
 mod blob_source;
 mod progress;
-mod scan;
 mod session;
 
 pub use blob_source::{BlobSource, DEFAULT_CHUNK_SIZE};
-pub use progress::JsProgress;
-pub use scan::{scan, tag_name, Summary, TagCount};
-pub use session::{OpenOptions, Session};
+pub use progress::{JsProgress, ProgressHandle};
+pub use session::{memory_bytes, memory_limit, OpenOptions, Session, MEMORY_MARGIN, WASM_MAX_MEMORY};
 
 use wasm_bindgen::prelude::*;
 

@@ -1,11 +1,19 @@
 //! Progress reports to a JS callback, at most a few per second.
 //!
 //! The callback receives one plain object per report:
-//! `{ phase, bytesDone, bytesTotal, decodedBytes, objects }` where `bytesDone`/`bytesTotal`
-//! count bytes of the *input* (the compressed bytes for a `.gz`), so the page can show a
-//! true fraction and a read rate; `bytesTotal` and `decodedBytes` are `null` when unknown.
-//! A new phase is always reported at once.
-//! If the callback throws, the work stops with a `Cancelled` error carrying its message.
+//! `{ phase, bytesDone, bytesTotal, objects }` where `bytesDone`/`bytesTotal` count bytes
+//! of the *input* (the compressed bytes for a `.gz`), so the page can show a true fraction
+//! and a read rate; `bytesTotal` is `null` when unknown. A new phase is always reported at
+//! once. If the callback throws, the work stops with a `Cancelled` error carrying its
+//! message.
+//!
+//! Two things report: the core (phases, objects, through [`crate::analysis::Progress`])
+//! and the [`super::BlobSource`] after each chunk it reads from the file (so the bytes
+//! move even where the core reports rarely, e.g. through huge arrays). They share one
+//! [`JsProgress`] through a [`ProgressHandle`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::JsValue;
@@ -13,60 +21,43 @@ use wasm_bindgen::JsValue;
 use crate::analysis::{Progress, ProgressInfo};
 use crate::error::{Error, ErrorKind, Result};
 
-/// Minimum time between two reports of the same phase (the last one of a phase is forced).
+/// Minimum time between two reports of the same phase.
 const INTERVAL_MS: f64 = 100.0;
 
 pub struct JsProgress {
     callback: Option<Function>,
     last_ms: f64,
-    last_phase: &'static str,
+    phase: &'static str,
+    bytes_done: u64,
+    bytes_total: Option<u64>,
+    objects: u64,
 }
 
 impl JsProgress {
     pub fn new(callback: Option<Function>) -> JsProgress {
-        JsProgress {
-            callback,
-            last_ms: f64::NEG_INFINITY,
-            last_phase: "",
-        }
+        JsProgress { callback, last_ms: f64::NEG_INFINITY, phase: "", bytes_done: 0, bytes_total: None, objects: 0 }
     }
 
-    /// Reports unless one went out less than [`INTERVAL_MS`] ago for the same phase
-    /// (`force` sends it anyway: phase ends, the final 100%).
-    pub fn report(
-        &mut self,
-        phase: &'static str,
-        bytes_done: u64,
-        bytes_total: Option<u64>,
-        decoded_bytes: Option<u64>,
-        objects: u64,
-        force: bool,
-    ) -> Result<()> {
+    /// Sends the current state unless one went out less than [`INTERVAL_MS`] ago
+    /// (a new phase always goes out).
+    fn send(&mut self, new_phase: bool) -> Result<()> {
         let Some(callback) = &self.callback else {
             return Ok(());
         };
         let now = js_sys::Date::now();
-        if !force && phase == self.last_phase && now - self.last_ms < INTERVAL_MS {
+        if !new_phase && now - self.last_ms < INTERVAL_MS {
             return Ok(());
         }
         self.last_ms = now;
-        self.last_phase = phase;
         let info = Object::new();
         let set = |key: &str, value: JsValue| {
             // Setting a data property on a fresh plain object cannot fail.
             let _ = Reflect::set(&info, &JsValue::from_str(key), &value);
         };
-        set("phase", JsValue::from_str(phase));
-        set("bytesDone", JsValue::from_f64(bytes_done as f64));
-        set(
-            "bytesTotal",
-            bytes_total.map_or(JsValue::NULL, |t| JsValue::from_f64(t as f64)),
-        );
-        set(
-            "decodedBytes",
-            decoded_bytes.map_or(JsValue::NULL, |d| JsValue::from_f64(d as f64)),
-        );
-        set("objects", JsValue::from_f64(objects as f64));
+        set("phase", JsValue::from_str(self.phase));
+        set("bytesDone", JsValue::from_f64(self.bytes_done as f64));
+        set("bytesTotal", self.bytes_total.map_or(JsValue::NULL, |t| JsValue::from_f64(t as f64)));
+        set("objects", JsValue::from_f64(self.objects as f64));
         callback.call1(&JsValue::NULL, &info).map_err(|e| Error {
             kind: ErrorKind::Cancelled,
             offset: None,
@@ -76,16 +67,45 @@ impl JsProgress {
     }
 }
 
-/// The analysis core reports through the same callback (phase names from `Phase::name`).
+/// The analysis core reports through this (phase names from `Phase::name`).
 impl Progress for JsProgress {
+    fn update(&mut self, p: &ProgressInfo) -> Result<()> {
+        let phase = p.phase.name();
+        let new_phase = phase != self.phase;
+        self.phase = phase;
+        // Within a phase the position only moves forward (the source reads ahead of the
+        // core's cursor; a new pass starts again from 0).
+        self.bytes_done = if new_phase { p.bytes_done } else { self.bytes_done.max(p.bytes_done) };
+        self.bytes_total = p.bytes_total;
+        self.objects = p.objects;
+        self.send(new_phase)
+    }
+}
+
+/// One [`JsProgress`] shared by the core and the file source.
+#[derive(Clone)]
+pub struct ProgressHandle(Rc<RefCell<JsProgress>>);
+
+impl ProgressHandle {
+    pub fn new(callback: Option<Function>) -> ProgressHandle {
+        ProgressHandle(Rc::new(RefCell::new(JsProgress::new(callback))))
+    }
+
+    /// The source has read the input up to `pos` (of `total` bytes): report it within the
+    /// current phase, once a phase has started.
+    pub fn input_read(&self, pos: u64, total: u64) -> Result<()> {
+        let Ok(mut p) = self.0.try_borrow_mut() else { return Ok(()) };
+        if p.phase.is_empty() || pos <= p.bytes_done {
+            return Ok(());
+        }
+        p.bytes_done = pos;
+        p.bytes_total.get_or_insert(total);
+        p.send(false)
+    }
+}
+
+impl Progress for ProgressHandle {
     fn update(&mut self, info: &ProgressInfo) -> Result<()> {
-        self.report(
-            info.phase.name(),
-            info.bytes_done,
-            info.bytes_total,
-            None,
-            info.objects,
-            false,
-        )
+        self.0.borrow_mut().update(info)
     }
 }

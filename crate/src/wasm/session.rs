@@ -1,4 +1,10 @@
-//! The exported `Session`: one dump, opened once in a worker, then queried by the page.
+//! The exported `Session`: one dump, analyzed once in a worker, then queried by the page.
+//!
+//! `Session.open` runs the core (`analysis::analyze` + `report::build`) and keeps the
+//! `Analysis` for the page's queries. Every answer is a JSON string of a core type: the
+//! report is exactly `report::to_json` (what `heapscope analyze --format json` writes), the
+//! queries are the types of `crate::session` (schema/session.schema.json). Nothing here
+//! computes anything the core does not: it parses addresses, calls, serializes.
 //!
 //! The page runs one worker per dump and one `Session` per worker; dropping the worker is
 //! how a dump is closed or a run cancelled (wasm memory never shrinks, so a fresh worker
@@ -6,34 +12,68 @@
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::Blob;
 
+use crate::analysis::{self, Analysis, Options};
 use crate::error::{Error, ErrorKind};
+use crate::report::{self, Report, SourceInfo};
+use crate::session;
 use crate::source::{auto_decompress, looks_gzipped, ByteSource};
 
 use super::blob_source::{BlobSource, DEFAULT_CHUNK_SIZE};
-use super::progress::JsProgress;
-use super::scan::{scan, Summary};
+use super::progress::ProgressHandle;
+
+/// wasm32's address space: 65,536 pages of 64 KiB.
+pub const WASM_MAX_MEMORY: u64 = 4 << 30;
+
+/// Kept free beyond the analysis' own estimate: the read chunk, gzip windows, the report,
+/// its JSON and Markdown, query answers.
+pub const MEMORY_MARGIN: u64 = 160 << 20;
+
+/// The most a page's query may ask for in one answer.
+const MAX_PAGE: u32 = 10_000;
 
 /// Options the page passes to [`Session::open`] (camelCase keys; all optional).
 #[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct OpenOptions {
     /// Bytes per `FileReaderSync` read (default [`DEFAULT_CHUNK_SIZE`]).
     pub chunk_size: Option<u64>,
+    /// MAT's `keep_unreachable_objects`.
+    pub keep_unreachable: bool,
+    /// A lower memory limit than the one the wasm memory allows (bytes): lets a user (or a
+    /// test) see what a device with less memory would do. Never raises the limit.
+    pub memory_limit: Option<u64>,
+}
+
+/// Linear memory the module has now (bytes). It only grows.
+pub fn memory_bytes() -> u64 {
+    core::arch::wasm32::memory_size(0) as u64 * 65_536
+}
+
+/// What the analysis may still allocate: 4 GiB minus what this instance already has,
+/// minus [`MEMORY_MARGIN`], capped by `requested`.
+pub fn memory_limit(requested: Option<u64>) -> u64 {
+    let available = WASM_MAX_MEMORY.saturating_sub(memory_bytes()).saturating_sub(MEMORY_MARGIN);
+    requested.map_or(available, |r| r.min(available))
 }
 
 #[wasm_bindgen]
 pub struct Session {
-    summary: Summary,
+    /// None for a report opened from its JSON, without the dump.
+    analysis: Option<Analysis>,
+    report: Report,
+    report_json: String,
 }
 
 #[wasm_bindgen]
 impl Session {
-    /// Reads `file` (a `File` or any `Blob`, gzip-compressed or not) from start to end,
-    /// calling `on_progress({phase, bytesDone, bytesTotal, decodedBytes, objects})` a few
-    /// times a second. `options`: `{chunkSize?}` or undefined. Throws a
-    /// `{kind, offset, message, text}` object on failure. Works only in a Web Worker.
+    /// Analyzes `file` (a `File` or any `Blob`, gzip-compressed or not), calling
+    /// `on_progress({phase, bytesDone, bytesTotal, objects})` a few times a second.
+    /// `options`: `{chunkSize?, keepUnreachable?, memoryLimit?}` or undefined. Throws a
+    /// `{kind, offset, message, text}` object on failure (kind "memory" when the dump needs
+    /// more memory than the tab has, before allocating it). Works only in a Web Worker.
     pub fn open(
         file: Blob,
         options: JsValue,
@@ -48,31 +88,157 @@ impl Session {
         let chunk_size = options
             .chunk_size
             .map_or(DEFAULT_CHUNK_SIZE, |c| c.clamp(1, 1 << 30) as usize);
-        let mut blob = BlobSource::new(file, chunk_size)?;
+        let file_name = file.dyn_ref::<web_sys::File>().map(|f| f.name());
+        let file_bytes = file.size() as u64;
+        let mut progress = ProgressHandle::new(on_progress);
+        let mut blob = BlobSource::new(file, chunk_size)?.with_progress(progress.clone());
         let mut head = [0u8; 2];
         let n = blob.read_at(0, &mut head)?;
-        let compressed = looks_gzipped(&head[..n]);
-        let mut source = auto_decompress(Box::new(blob))?;
-        let mut progress = JsProgress::new(on_progress);
-        let summary = scan(source.as_mut(), compressed, &mut progress)?;
-        Ok(Session { summary })
+        let gzip = looks_gzipped(&head[..n]);
+        let source = auto_decompress(Box::new(blob))?;
+        let core_options = Options {
+            keep_unreachable: options.keep_unreachable,
+            memory_limit: Some(memory_limit(options.memory_limit)),
+        };
+        let analysis = analysis::analyze(source, &core_options, &mut progress)?;
+        let report = report::build(&analysis, &SourceInfo { file_name, file_bytes, gzip });
+        let report_json = report::to_json(&report);
+        Ok(Session { analysis: Some(analysis), report, report_json })
     }
 
-    /// What the pass over the file found: `{format, idSize, timestampMs, decodedBytes,
-    /// inputBytes, compressed, records, recordsByTag: [{tag, name, count, bytes}]}`.
-    pub fn summary(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.summary)
+    /// A report saved as JSON (by the page or `heapscope analyze --format json`), opened
+    /// without its dump: the report and the Markdown are available, the queries are not.
+    /// Throws a `{kind: "format", …}` object when the text is not such a report.
+    pub fn from_report_json(json: &str) -> Result<Session, JsValue> {
+        let report: Report = serde_json::from_str(json).map_err(|e| {
+            Error::format(
+                0,
+                format!("not a heapscope JSON report (schema version {}): {e}", report::SCHEMA_VERSION),
+            )
+        })?;
+        if report.schema_version != report::SCHEMA_VERSION {
+            return Err(Error::format(
+                0,
+                format!(
+                    "this report has schema version {}; this page reads version {}",
+                    report.schema_version,
+                    report::SCHEMA_VERSION
+                ),
+            )
+            .into());
+        }
+        let report_json = report::to_json(&report);
+        Ok(Session { analysis: None, report, report_json })
+    }
+
+    /// Whether the dump is here (false for a report opened from JSON).
+    pub fn has_dump(&self) -> bool {
+        self.analysis.is_some()
+    }
+
+    /// The report as `report::to_json` writes it (byte-identical to the CLI's JSON).
+    pub fn report_json(&self) -> String {
+        self.report_json.clone()
+    }
+
+    /// The report as Markdown (`report::markdown::render`).
+    pub fn markdown(&self) -> String {
+        report::markdown::render(&self.report)
+    }
+
+    /// `session::children`: a page of the children of `parent` (an address; none for the
+    /// top-level dominators) in the dominator tree, as JSON (`Children`).
+    pub fn children(&self, parent: Option<String>, offset: u32, limit: u32) -> Result<String, JsValue> {
+        let a = self.analysis()?;
+        let parent = parent.map(|p| object(a, &p)).transpose()?;
+        json(&session::children(a, parent, offset as usize, limit.min(MAX_PAGE) as usize))
+    }
+
+    /// `session::children_by_class`: the children of `parent` grouped by class, as JSON
+    /// (`ClassGroup[]`).
+    pub fn children_by_class(&self, parent: Option<String>, limit: u32) -> Result<String, JsValue> {
+        let a = self.analysis()?;
+        let parent = parent.map(|p| object(a, &p)).transpose()?;
+        json(&session::children_by_class(a, parent, limit.min(MAX_PAGE) as usize))
+    }
+
+    /// `session::instances` of the class whose class object is at `class_address` (a
+    /// histogram row's `class_address`), as JSON (`Instances`).
+    pub fn instances(&self, class_address: &str, offset: u32, limit: u32) -> Result<String, JsValue> {
+        let a = self.analysis()?;
+        let obj = object(a, class_address)?;
+        let class = a.class_represented_by(obj).ok_or_else(|| {
+            query_error(format!("{} is not a class object", class_address.trim()))
+        })?;
+        json(&session::instances(a, class, offset as usize, limit.min(MAX_PAGE) as usize))
+    }
+
+    /// `session::object_details`: the object's fields read back from the dump, as JSON
+    /// (`ObjectDetails`).
+    pub fn object_details(&mut self, address: &str) -> Result<String, JsValue> {
+        let a = self.analysis_mut()?;
+        let obj = object(a, address)?;
+        json(&session::object_details(a, obj)?)
+    }
+
+    /// `session::path_to_root`: a shortest reference path from a GC root to the object,
+    /// root first, as JSON (`PathStep[]`).
+    pub fn path_to_root(&mut self, address: &str) -> Result<String, JsValue> {
+        let a = self.analysis_mut()?;
+        let obj = object(a, address)?;
+        json(&session::path_to_root(a, obj)?)
+    }
+
+    /// `session::find`: the kept object at `address` as JSON (`ObjectRef`), or undefined.
+    pub fn find(&self, address: &str) -> Result<Option<String>, JsValue> {
+        let a = self.analysis()?;
+        match session::parse_address(address).and_then(|addr| session::find(a, addr)) {
+            Some(o) => Ok(Some(json(&report::build::object_ref(a, o))?)),
+            None => Ok(None),
+        }
+    }
+
+    fn analysis(&self) -> Result<&Analysis, JsValue> {
+        self.analysis.as_ref().ok_or_else(no_dump)
+    }
+
+    fn analysis_mut(&mut self) -> Result<&mut Analysis, JsValue> {
+        self.analysis.as_mut().ok_or_else(no_dump)
     }
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| {
-            JsValue::from(Error::io(format!(
-                "cannot hand the result to the page: {e}"
-            )))
-        })
+/// Linear memory of this wasm instance now (bytes): the peak, since it never shrinks.
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes_js() -> f64 {
+    memory_bytes() as f64
+}
+
+/// The memory limit `open` would give the analysis now (bytes), for the page to show.
+#[wasm_bindgen(js_name = memoryLimit)]
+pub fn memory_limit_js(requested: Option<f64>) -> f64 {
+    memory_limit(requested.filter(|r| *r >= 0.0).map(|r| r as u64)) as f64
+}
+
+/// The kept object at `address` ("0x1f00" or hex digits).
+fn object(a: &Analysis, address: &str) -> Result<u32, JsValue> {
+    let addr = session::parse_address(address)
+        .ok_or_else(|| query_error(format!("{:?} is not an address (hex, e.g. 0x7f3a1000)", address)))?;
+    session::find(a, addr).ok_or_else(|| {
+        query_error(format!("no object at 0x{addr:x} in this dump (or it is unreachable and was discarded)"))
+    })
+}
+
+fn no_dump() -> JsValue {
+    query_error("this needs the heap dump: the report was opened from its JSON (drop the dump to explore it)".into())
+}
+
+fn query_error(message: String) -> JsValue {
+    Error { kind: ErrorKind::Io, offset: None, message }.into()
+}
+
+fn json<T: Serialize>(value: &T) -> Result<String, JsValue> {
+    serde_json::to_string(value)
+        .map_err(|e| JsValue::from(Error::io(format!("cannot hand the result to the page: {e}"))))
 }
 
 /// The page's view of an [`Error`]: a plain object (it crosses `postMessage` intact).
@@ -92,12 +258,7 @@ impl From<Error> for JsValue {
             ErrorKind::Memory => "memory",
             ErrorKind::Cancelled => "cancelled",
         };
-        let js = JsError {
-            kind,
-            offset: e.offset,
-            message: &e.message,
-            text: e.to_string(),
-        };
+        let js = JsError { kind, offset: e.offset, message: &e.message, text: e.to_string() };
         js.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
             .unwrap_or_else(|_| JsValue::from_str(&e.to_string()))
     }

@@ -1,45 +1,182 @@
-// Test inputs and the facts a correct reader must report about them, computed here in
-// Node independently of the Rust code: the gunzipped size, the header, the top-level
-// record walk. (When the analysis core lands, report figures come from the native CLI.)
+// Test inputs written in Node: a tiny HPROF writer (the format is documented in
+// crate/src/records/*.rs), a crafted dump full of HTML and script, and a large sparse
+// dump for cancelling.
 import fs from 'node:fs';
-import path from 'node:path';
-import zlib from 'node:zlib';
 
-const TAGS = new Set([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x1c, 0x2c]);
+const TAG = { STRING: 0x01, LOAD_CLASS: 0x02, HEAP_DUMP_SEGMENT: 0x1c, HEAP_DUMP_END: 0x2c };
+export const TYPE = { OBJECT: 2, BOOLEAN: 4, CHAR: 5, FLOAT: 6, DOUBLE: 7, BYTE: 8, SHORT: 9, INT: 10, LONG: 11 };
+const SIZE = { [TYPE.BOOLEAN]: 1, [TYPE.CHAR]: 2, [TYPE.FLOAT]: 4, [TYPE.DOUBLE]: 8, [TYPE.BYTE]: 1, [TYPE.SHORT]: 2, [TYPE.INT]: 4, [TYPE.LONG]: 8 };
 
-/** Header and record counts of an HPROF file (.gz decoded first, all members). */
-export function nativeFacts(file) {
-  const raw = fs.readFileSync(file);
-  const compressed = raw[0] === 0x1f && raw[1] === 0x8b;
-  const data = compressed ? zlib.gunzipSync(raw) : raw;
-  const nul = data.indexOf(0);
-  const format = data.subarray(0, nul).toString('latin1');
-  let off = nul + 1;
-  const idSize = data.readUInt32BE(off);
-  const timestampMs = Number(data.readBigUInt64BE(off + 4));
-  off += 12;
-  let records = 0;
-  const byTag = new Map();
-  while (off < data.length) {
-    const tag = data[off];
-    const len = data.readUInt32BE(off + 5);
-    if (!TAGS.has(tag)) throw new Error(`${file}: unknown tag 0x${tag.toString(16)} at ${off}`);
-    off += 9 + len;
-    records++;
-    byTag.set(tag, (byTag.get(tag) ?? 0) + 1);
+/** Big-endian bytes, appended piece by piece. */
+class Bytes {
+  constructor(idSize) {
+    this.idSize = idSize;
+    this.parts = [];
+    this.length = 0;
   }
-  if (off !== data.length) throw new Error(`${file}: last record runs past the end`);
-  return {
-    name: path.basename(file),
-    inputBytes: raw.length,
-    decodedBytes: data.length,
-    compressed,
-    format,
-    idSize,
-    timestampMs,
-    records,
-    recordsByTag: [...byTag.entries()].sort((a, b) => a[0] - b[0]).map(([tag, count]) => ({ tag, count })),
-  };
+  push(buf) {
+    this.parts.push(buf);
+    this.length += buf.length;
+    return this;
+  }
+  u1(v) {
+    return this.push(Buffer.from([v & 0xff]));
+  }
+  u2(v) {
+    const b = Buffer.alloc(2);
+    b.writeUInt16BE(v);
+    return this.push(b);
+  }
+  u4(v) {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(v >>> 0);
+    return this.push(b);
+  }
+  id(v) {
+    const b = Buffer.alloc(this.idSize);
+    if (this.idSize === 8) b.writeBigUInt64BE(BigInt(v));
+    else b.writeUInt32BE(Number(v) >>> 0);
+    return this.push(b);
+  }
+  /** A value of HPROF basic type `type` (OBJECT: an id). */
+  value(type, v) {
+    if (type === TYPE.OBJECT) return this.id(v);
+    const b = Buffer.alloc(SIZE[type]);
+    if (type === TYPE.INT) b.writeInt32BE(v);
+    else if (type === TYPE.LONG) b.writeBigInt64BE(BigInt(v));
+    else if (type === TYPE.SHORT || type === TYPE.CHAR) b.writeUInt16BE(v);
+    else if (type === TYPE.FLOAT) b.writeFloatBE(v);
+    else if (type === TYPE.DOUBLE) b.writeDoubleBE(v);
+    else b.writeUInt8(v & 0xff);
+    return this.push(b);
+  }
+  toBuffer() {
+    return Buffer.concat(this.parts, this.length);
+  }
+}
+
+/** Writes a well-formed HPROF dump, record by record. */
+export class HprofWriter {
+  constructor({ idSize = 8, version = 'JAVA PROFILE 1.0.2', timestampMs = Date.UTC(2026, 0, 1) } = {}) {
+    this.idSize = idSize;
+    this.out = new Bytes(idSize);
+    this.out.push(Buffer.from(`${version}\0`, 'latin1')).u4(idSize);
+    const ts = Buffer.alloc(8);
+    ts.writeBigUInt64BE(BigInt(timestampMs));
+    this.out.push(ts);
+    this.nextString = 1;
+    this.strings = new Map();
+    this.segment = new Bytes(idSize);
+  }
+  record(tag, body) {
+    this.out.u1(tag).u4(0).u4(body.length).push(body);
+    return this;
+  }
+  /** The id of a STRING record holding `text` (written once). */
+  string(text) {
+    if (this.strings.has(text)) return this.strings.get(text);
+    const id = 0x10000 + this.nextString++;
+    this.record(TAG.STRING, new Bytes(this.idSize).id(id).push(Buffer.from(text, 'utf8')).toBuffer());
+    this.strings.set(text, id);
+    return id;
+  }
+  /**
+   * A class: LOAD_CLASS (name in the JVM's form, e.g. "java/lang/String" or "[B"), a
+   * CLASS_DUMP in the heap segment, and a sticky-class GC root.
+   * statics: [{name, type, value}]; fields: [{name, type}] (instance fields).
+   */
+  defineClass(id, name, { superId = 0, loaderId = 0, statics = [], fields = [] } = {}) {
+    const nameId = this.string(name);
+    const staticNames = statics.map((s) => this.string(s.name));
+    const fieldNames = fields.map((f) => this.string(f.name));
+    this.record(TAG.LOAD_CLASS, new Bytes(this.idSize).u4(id & 0xffff).id(id).u4(0).id(nameId).toBuffer());
+    const s = this.segment;
+    s.u1(0x20).id(id).u4(0).id(superId).id(loaderId).id(0).id(0).id(0).id(0).u4(0).u2(0);
+    s.u2(statics.length);
+    statics.forEach((st, i) => s.id(staticNames[i]).u1(st.type).value(st.type, st.value));
+    s.u2(fields.length);
+    fields.forEach((f, i) => s.id(fieldNames[i]).u1(f.type));
+    s.u1(0x05).id(id); // ROOT STICKY CLASS
+    return this;
+  }
+  /** INSTANCE DUMP: `values` in dump order ([{type, value}], own class's fields first). */
+  instance(id, classId, values) {
+    const body = new Bytes(this.idSize);
+    for (const v of values) body.value(v.type, v.value);
+    const bytes = body.toBuffer();
+    this.segment.u1(0x21).id(id).u4(0).id(classId).u4(bytes.length).push(bytes);
+    return this;
+  }
+  objectArray(id, classId, elements) {
+    this.segment.u1(0x22).id(id).u4(0).u4(elements.length).id(classId);
+    for (const e of elements) this.segment.id(e);
+    return this;
+  }
+  byteArray(id, bytes) {
+    this.segment.u1(0x23).id(id).u4(0).u4(bytes.length).u1(TYPE.BYTE).push(Buffer.from(bytes));
+    return this;
+  }
+  rootUnknown(id) {
+    this.segment.u1(0xff).id(id);
+    return this;
+  }
+  /** Writes the heap segment and the end record; returns the file's bytes. */
+  finish() {
+    this.record(TAG.HEAP_DUMP_SEGMENT, this.segment.toBuffer());
+    this.record(TAG.HEAP_DUMP_END, Buffer.alloc(0));
+    return this.out.toBuffer();
+  }
+}
+
+export const XSS = {
+  /** Displayed as `<script>alert(1)<.script>`: class names' "/" become "." (as in MAT). */
+  className: '<script>alert(1)</script>',
+  staticName: '<b onmouseover=window.__pwned=2>PAYLOAD</b>',
+  text: '<img src=x onerror=window.__pwned=1>',
+  fieldName: '<svg onload=window.__pwned=3>',
+};
+
+/**
+ * A small dump whose class names, field names and strings are HTML and script: a class
+ * `<script>alert(1)</script>` with a static String field holding `<img src=x onerror=…>`,
+ * and a class named like an <img> tag holding instances of itself.
+ */
+export function writeXssDump(file) {
+  const w = new HprofWriter({ idSize: 8 });
+  const OBJECT = 0x100;
+  const CLASS = 0x110;
+  const STRING = 0x120;
+  const BYTES = 0x130;
+  const EVIL = 0x140;
+  const IMG = 0x150;
+  const ARRAY = 0x160;
+  w.defineClass(OBJECT, 'java/lang/Object');
+  w.defineClass(CLASS, 'java/lang/Class', { superId: OBJECT });
+  w.defineClass(STRING, 'java/lang/String', { superId: OBJECT, fields: [{ name: 'value', type: TYPE.OBJECT }, { name: 'coder', type: TYPE.BYTE }] });
+  w.defineClass(BYTES, '[B', { superId: OBJECT });
+  w.defineClass(ARRAY, '[Ljava/lang/Object;', { superId: OBJECT });
+  w.defineClass(EVIL, XSS.className, {
+    superId: OBJECT,
+    statics: [
+      { name: XSS.staticName, type: TYPE.OBJECT, value: 0x1000 },
+      { name: 'holder', type: TYPE.OBJECT, value: 0x3000 },
+      { name: 'count', type: TYPE.INT, value: 42 },
+    ],
+  });
+  w.defineClass(IMG, '<img src=x onerror=window.__pwned=4>', { superId: OBJECT, fields: [{ name: XSS.fieldName, type: TYPE.OBJECT }] });
+  // The String: value = Latin-1 bytes of the payload, coder 0 (LATIN1).
+  w.instance(0x1000, STRING, [{ type: TYPE.OBJECT, value: 0x2000 }, { type: TYPE.BYTE, value: 0 }]);
+  w.byteArray(0x2000, Buffer.from(XSS.text, 'latin1'));
+  // An Object[] of <img…> instances, each pointing at the String, so there is a tree.
+  const imgs = [];
+  for (let i = 0; i < 50; i++) {
+    const id = 0x4000 + i * 0x20;
+    imgs.push(id);
+    w.instance(id, IMG, [{ type: TYPE.OBJECT, value: 0x1000 }]);
+  }
+  w.objectArray(0x3000, ARRAY, imgs);
+  fs.writeFileSync(file, w.finish());
+  return { stringAddress: '0x1000', bytesAddress: '0x2000', holderAddress: '0x3000' };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Opening the page in a fresh browser context while recording everything the page does
 // that a test may want to forbid: requests, console errors, CSP violations, page errors.
 export async function openPage(browser, url) {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   const requests = [];
   const problems = [];
   context.on('request', (r) => requests.push(r.url()));
@@ -71,16 +71,26 @@ export async function waitForOutcome(page, timeout = 120_000) {
   return page.evaluate(() => document.getElementById('main').dataset.mode);
 }
 
-/** The overview's file facts as {key: text}. */
-export async function fileFacts(page) {
-  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#file-facts [data-fact]')].map((el) => [el.dataset.fact, el.querySelector('dd').textContent])));
+/** The overview's facts as {key: {text, value}} (value: the exact number or string shown). */
+export async function overviewFacts(page) {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('#view-overview [data-fact]')].map((el) => [el.dataset.fact, { text: el.querySelector('dd').textContent, value: el.dataset.value }]),
+    ),
+  );
 }
 
-/** The overview's records-by-tag table as [{tag, count}]. */
-export async function recordsByTag(page) {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('#records-by-tag tbody tr')].map((tr) => ({ tag: Number(tr.dataset.tag), count: Number(tr.children[2].textContent.replace(/,/g, '')) })),
-  );
+/** Clicks `selector` and returns the downloaded file's text and suggested name. */
+export async function downloadText(page, selector) {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click(selector)]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), text: (await import('node:fs')).readFileSync(file, 'utf8') };
+}
+
+/** Shows view `id` by clicking its tab. */
+export async function showTab(page, id) {
+  await page.click(`#tab-${id}`);
+  await page.waitForFunction((v) => !document.getElementById(`view-${v}`).hidden, id);
 }
 
 export function formatCount(n) {

@@ -10,9 +10,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use heapscope::error::ErrorKind;
+use heapscope::analysis::{self, Options};
+use heapscope::report::{self, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, MemorySource};
-use heapscope::wasm::{scan, BlobSource, JsProgress, Session};
+use heapscope::wasm::{memory_bytes, memory_limit, BlobSource, Session, MEMORY_MARGIN, WASM_MAX_MEMORY};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -60,38 +61,120 @@ fn gzip_member(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A small well-formed HPROF stream: header, a string, a class, a heap dump segment, the end.
+/// A small but complete heap: java.lang.Object, Class, String, byte[], Object[], a class
+/// `demo.Holder` whose static `items` holds an Object[] of 30 `demo.Item`s, each with a
+/// String `name`. Ids are `id_size` bytes.
 fn tiny_hprof(id_size: u32) -> Vec<u8> {
-    let mut v = b"JAVA PROFILE 1.0.2\0".to_vec();
-    v.extend_from_slice(&id_size.to_be_bytes());
-    v.extend_from_slice(&1_700_000_000_123u64.to_be_bytes());
-    let mut record = |tag: u8, body: &[u8]| {
-        v.push(tag);
-        v.extend_from_slice(&0u32.to_be_bytes());
-        v.extend_from_slice(&(body.len() as u32).to_be_bytes());
-        v.extend_from_slice(body);
-    };
-    let id = |x: u64| {
+    let id = |x: u64| -> Vec<u8> {
         if id_size == 8 {
             x.to_be_bytes().to_vec()
         } else {
             (x as u32).to_be_bytes().to_vec()
         }
     };
-    record(0x01, &[id(7), b"java/lang/Object".to_vec()].concat());
-    record(
-        0x02,
-        &[
-            1u32.to_be_bytes().to_vec(),
-            id(0x100),
-            0u32.to_be_bytes().to_vec(),
-            id(7),
-        ]
-        .concat(),
-    );
-    record(0x1C, &pattern(70_000));
-    record(0x1C, &[]);
-    record(0x2C, &[]);
+    let mut v = b"JAVA PROFILE 1.0.2\0".to_vec();
+    v.extend_from_slice(&id_size.to_be_bytes());
+    v.extend_from_slice(&1_700_000_000_123u64.to_be_bytes());
+    let mut records: Vec<(u8, Vec<u8>)> = Vec::new();
+    let mut strings: Vec<&str> = Vec::new();
+    let mut string = |records: &mut Vec<(u8, Vec<u8>)>, text: &'static str| -> u64 {
+        if let Some(i) = strings.iter().position(|s| *s == text) {
+            return 0x10_000 + i as u64;
+        }
+        strings.push(text);
+        let sid = 0x10_000 + strings.len() as u64 - 1;
+        records.push((0x01, [id(sid), text.as_bytes().to_vec()].concat()));
+        sid
+    };
+    let mut seg: Vec<u8> = Vec::new();
+    // (class id, name, super, statics (name, type, value), instance fields (name, type))
+    let classes: [(u64, &str, u64, Vec<(&'static str, u8, u64)>, Vec<(&'static str, u8)>); 7] = [
+        (0x100, "java/lang/Object", 0, vec![], vec![]),
+        (0x110, "java/lang/Class", 0x100, vec![], vec![]),
+        (0x120, "java/lang/String", 0x100, vec![], vec![("value", 2), ("coder", 8)]),
+        (0x130, "[B", 0x100, vec![], vec![]),
+        (0x140, "[Ljava/lang/Object;", 0x100, vec![], vec![]),
+        (0x150, "demo/Holder", 0x100, vec![("items", 2, 0x3000), ("count", 10, 30)], vec![]),
+        (0x160, "demo/Item", 0x100, vec![], vec![("name", 2), ("size", 10)]),
+    ];
+    for (serial, (cid, name, sup, statics, fields)) in classes.iter().enumerate() {
+        let nid = string(&mut records, name);
+        records.push((0x02, [(serial as u32 + 1).to_be_bytes().to_vec(), id(*cid), 0u32.to_be_bytes().to_vec(), id(nid)].concat()));
+        seg.push(0x20);
+        seg.extend(id(*cid));
+        seg.extend(0u32.to_be_bytes());
+        seg.extend(id(*sup));
+        for _ in 0..5 {
+            seg.extend(id(0)); // loader, signers, protection domain, reserved ×2
+        }
+        seg.extend(0u32.to_be_bytes()); // instance size
+        seg.extend(0u16.to_be_bytes()); // constant pool
+        seg.extend((statics.len() as u16).to_be_bytes());
+        for (sname, ty, value) in statics {
+            let snid = string(&mut records, sname);
+            seg.extend(id(snid));
+            seg.push(*ty);
+            if *ty == 2 {
+                seg.extend(id(*value));
+            } else {
+                seg.extend((*value as u32).to_be_bytes());
+            }
+        }
+        seg.extend((fields.len() as u16).to_be_bytes());
+        for (fname, ty) in fields {
+            let fnid = string(&mut records, fname);
+            seg.extend(id(fnid));
+            seg.push(*ty);
+        }
+        seg.push(0x05); // ROOT STICKY CLASS
+        seg.extend(id(*cid));
+    }
+    let mut items = Vec::new();
+    for i in 0..30u64 {
+        let item = 0x4000 + i * 0x40;
+        let name = 0x8000 + i * 0x40;
+        let chars = 0xC000 + i * 0x40;
+        items.push(item);
+        // demo.Item: name (String), size (int)
+        seg.push(0x21);
+        seg.extend(id(item));
+        seg.extend(0u32.to_be_bytes());
+        seg.extend(id(0x160));
+        let body = [id(name), (i as u32 * 10).to_be_bytes().to_vec()].concat();
+        seg.extend((body.len() as u32).to_be_bytes());
+        seg.extend(body);
+        // java.lang.String: value (byte[]), coder (LATIN1)
+        seg.push(0x21);
+        seg.extend(id(name));
+        seg.extend(0u32.to_be_bytes());
+        seg.extend(id(0x120));
+        let body = [id(chars), vec![0u8]].concat();
+        seg.extend((body.len() as u32).to_be_bytes());
+        seg.extend(body);
+        let text = format!("item number {i:02}");
+        seg.push(0x23);
+        seg.extend(id(chars));
+        seg.extend(0u32.to_be_bytes());
+        seg.extend((text.len() as u32).to_be_bytes());
+        seg.push(8);
+        seg.extend(text.as_bytes());
+    }
+    seg.push(0x22);
+    seg.extend(id(0x3000));
+    seg.extend(0u32.to_be_bytes());
+    seg.extend((items.len() as u32).to_be_bytes());
+    seg.extend(id(0x140));
+    for it in &items {
+        seg.extend(id(*it));
+    }
+    records.push((0x1C, seg));
+    records.push((0x2C, Vec::new()));
+    for (tag, body) in records {
+        v.push(tag);
+        v.extend_from_slice(&0u32.to_be_bytes());
+        v.extend_from_slice(&(body.len() as u32).to_be_bytes());
+        v.extend_from_slice(&body);
+    }
     v
 }
 
@@ -202,169 +285,176 @@ fn gzip_blob_decodes_through_auto_decompress() {
     assert_eq!(plain.len(), Some(data.len() as u64));
 }
 
-#[wasm_bindgen_test]
-fn scan_counts_records_and_checks_the_header() {
-    for id_size in [4, 8] {
-        let bytes = tiny_hprof(id_size);
-        let mut src = MemorySource::new(bytes.clone());
-        let s = scan(&mut src, false, &mut JsProgress::new(None)).unwrap();
-        assert_eq!(s.format, "JAVA PROFILE 1.0.2");
-        assert_eq!(s.id_size, id_size);
-        assert_eq!(s.timestamp_ms, 1_700_000_000_123);
-        assert_eq!(s.decoded_bytes, bytes.len() as u64);
-        assert_eq!(s.records, 5);
-        let tags: Vec<(u8, u64)> = s.records_by_tag.iter().map(|t| (t.tag, t.count)).collect();
-        assert_eq!(tags, vec![(0x01, 1), (0x02, 1), (0x1C, 2), (0x2C, 1)]);
-        assert_eq!(s.records_by_tag[2].bytes, 70_000);
-    }
+/// The report the core itself makes of `bytes` (what the CLI would print), for comparison.
+fn native_report_json(bytes: &[u8], file_name: &str, file_bytes: u64, gzip: bool) -> String {
+    let src = auto_decompress(Box::new(MemorySource::new(bytes.to_vec()))).unwrap();
+    let a = analysis::analyze(src, &Options::default(), &mut analysis::NoProgress).unwrap();
+    let info = SourceInfo { file_name: Some(file_name.to_string()), file_bytes, gzip };
+    report::to_json(&report::build(&a, &info))
+}
+
+fn file_of(bytes: &[u8], name: &str) -> Blob {
+    let seq = Array::new();
+    seq.push(&Uint8Array::from(bytes));
+    web_sys::File::new_with_u8_array_sequence(&seq, name).expect("File").into()
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
 #[wasm_bindgen_test]
-fn scan_errors_name_the_byte_offset() {
-    let good = tiny_hprof(8);
-    let cases: Vec<(Vec<u8>, Option<u64>, &str)> = vec![
-        (Vec::new(), Some(0), "empty"),
-        (
-            b"PK\x03\x04 this is a zip file, not a dump".to_vec(),
-            Some(0),
-            "not an HPROF",
-        ),
-        (good[..25].to_vec(), Some(25), "inside the HPROF header"),
-        // Cut inside the 70,000-byte segment that starts at byte 31 + 24 + 30 = 85 + ...
-        (good[..50_000].to_vec(), Some(50_000), "truncated"),
-        (
-            good[..good.len() - 4].to_vec(),
-            Some(good.len() as u64 - 4),
-            "inside the header of a record",
-        ),
-        (
-            [&good[..], &[0x77, 0, 0, 0, 0, 0, 0, 0, 0][..]].concat(),
-            Some(good.len() as u64),
-            "unknown record tag 0x77",
-        ),
-    ];
-    for (bytes, offset, words) in cases {
-        let err = scan(
-            &mut MemorySource::new(bytes),
-            false,
-            &mut JsProgress::new(None),
-        )
-        .unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Format, "{err}");
-        assert_eq!(err.offset, offset, "{err}");
-        assert!(
-            err.to_string().contains(words),
-            "{err:?} should say {words:?}"
-        );
-    }
-    let mut bad_id = tiny_hprof(8);
-    bad_id[19..23].copy_from_slice(&5u32.to_be_bytes());
-    let err = scan(
-        &mut MemorySource::new(bad_id),
-        false,
-        &mut JsProgress::new(None),
-    )
-    .unwrap_err();
-    assert_eq!(err.offset, Some(19));
-}
-
-#[wasm_bindgen_test]
-fn session_open_reports_progress_and_summary_for_plain_and_gzip() {
-    let hprof = tiny_hprof(4);
+fn session_open_gives_the_cli_report_and_answers_queries() {
+    let hprof = tiny_hprof(8);
     let gz = gzip_member(&hprof);
-    for (file, compressed) in [(hprof.clone(), false), (gz.clone(), true)] {
+    for (bytes, name, gzip) in [(&hprof, "tiny.hprof", false), (&gz, "tiny.hprof.gz", true)] {
         let calls: Rc<RefCell<Vec<JsValue>>> = Rc::default();
         let sink = calls.clone();
-        let cb =
-            Closure::<dyn FnMut(JsValue)>::new(move |info: JsValue| sink.borrow_mut().push(info));
+        let cb = Closure::<dyn FnMut(JsValue)>::new(move |info: JsValue| sink.borrow_mut().push(info));
         let options = js_sys::Object::new();
         Reflect::set(&options, &"chunkSize".into(), &JsValue::from_f64(1000.0)).unwrap();
-        let session = Session::open(
-            blob_of(&[&file]),
-            options.into(),
-            Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()),
-        )
-        .unwrap_or_else(|e| panic!("open failed: {:?}", js_field(&e, "text")));
-        let summary = session.summary().unwrap();
-        assert_eq!(
-            js_field(&summary, "decodedBytes").as_f64(),
-            Some(hprof.len() as f64)
-        );
-        assert_eq!(
-            js_field(&summary, "inputBytes").as_f64(),
-            Some(file.len() as f64)
-        );
-        assert_eq!(js_field(&summary, "idSize").as_f64(), Some(4.0));
-        assert_eq!(js_field(&summary, "compressed").as_bool(), Some(compressed));
-        assert_eq!(
-            js_field(&summary, "format").as_string().as_deref(),
-            Some("JAVA PROFILE 1.0.2")
-        );
+        let mut session = Session::open(file_of(bytes, name), options.into(), Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()))
+            .unwrap_or_else(|e| panic!("open failed: {:?}", js_field(&e, "text")));
+        assert!(session.has_dump());
+
+        // The report: byte for byte what the core (and so `heapscope analyze --format json`) writes.
+        let report_json = session.report_json();
+        assert!(report_json == native_report_json(bytes, name, bytes.len() as u64, gzip), "{name}: report differs from the core's");
+        let report = json(&report_json);
+        assert_eq!(report["source"]["file_name"], name);
+        assert_eq!(report["source"]["gzip"], gzip);
+        assert_eq!(report["source"]["hprof_bytes"], hprof.len() as u64);
+        assert_eq!(report["overview"]["classes"], 7);
+        // 7 class objects + 30 items + 30 strings + 30 byte[] + 1 Object[].
+        assert_eq!(report["overview"]["objects"], 98);
+        assert!(session.markdown().starts_with("# Heap dump analysis: tiny.hprof"));
+
+        // Progress: the core's phases, input bytes against the file's size.
         let calls = calls.borrow();
-        let last = calls.last().expect("at least one progress report");
-        assert_eq!(
-            js_field(last, "phase").as_string().as_deref(),
-            Some("reading")
-        );
-        assert_eq!(
-            js_field(last, "bytesDone").as_f64(),
-            Some(file.len() as f64)
-        );
-        assert_eq!(
-            js_field(last, "bytesTotal").as_f64(),
-            Some(file.len() as f64)
-        );
-        assert_eq!(
-            js_field(last, "decodedBytes").as_f64(),
-            Some(hprof.len() as f64)
-        );
+        let phases: Vec<String> = calls.iter().map(|c| js_field(c, "phase").as_string().unwrap()).collect();
+        assert!(phases.iter().any(|p| p.starts_with("pass 1")), "{phases:?}");
+        assert!(phases.iter().any(|p| p.starts_with("pass 2")), "{phases:?}");
+        let last = calls.last().unwrap();
+        assert_eq!(js_field(last, "bytesTotal").as_f64(), Some(bytes.len() as f64));
+        assert!(js_field(last, "objects").as_f64().is_some());
+
+        // The dominator tree, a page at a time: the Holder class object retains everything.
+        let top = json(&session.children(None, 0, 3).unwrap());
+        assert_eq!(top["parent"], serde_json::Value::Null);
+        assert_eq!(top["nodes"].as_array().unwrap().len(), 3);
+        let holder = &top["nodes"][0]["object"];
+        assert_eq!(holder["class_of_object"], "demo.Holder");
+        let holder_addr = holder["address"].as_str().unwrap().to_string();
+        let kids = json(&session.children(Some(holder_addr.clone()), 0, 10).unwrap());
+        assert_eq!(kids["parent"], holder_addr.as_str());
+        assert_eq!(kids["nodes"][0]["object"]["class_name"], "java.lang.Object[]");
+        let items = json(&session.children(Some("0x3000".into()), 5, 10).unwrap());
+        assert_eq!(items["total"], 30);
+        assert_eq!(items["offset"], 5);
+        assert_eq!(items["nodes"].as_array().unwrap().len(), 10);
+        let groups = json(&session.children_by_class(Some("0x3000".into()), 5).unwrap());
+        assert_eq!(groups[0]["class_name"], "demo.Item");
+        assert_eq!(groups[0]["objects"], 30);
+
+        // Instances of a class, by its class object's address (a histogram row's).
+        let inst = json(&session.instances("0x160", 0, 7).unwrap());
+        assert_eq!(inst["class_name"], "demo.Item");
+        assert_eq!(inst["total"], 30);
+        assert_eq!(inst["objects"].as_array().unwrap().len(), 7);
+
+        // One object read back from the file: fields, a string's text, a class's statics.
+        let item = json(&session.object_details("0x4040").unwrap());
+        assert_eq!(item["object"]["class_name"], "demo.Item");
+        let fields = item["fields"].as_array().unwrap();
+        assert!(fields.iter().any(|f| f["name"] == "size" && f["value"] == "10"), "{fields:?}");
+        assert!(fields.iter().any(|f| f["name"] == "name" && f["reference"]["class_name"] == "java.lang.String"));
+        let name_addr = fields.iter().find(|f| f["name"] == "name").unwrap()["value"].as_str().unwrap().to_string();
+        let text = json(&session.object_details(&name_addr).unwrap());
+        assert_eq!(text["text"], "item number 01");
+        let class = json(&session.object_details("0x150").unwrap());
+        assert!(class["fields"].as_array().unwrap().iter().any(|f| f["name"] == "count" && f["value"] == "30" && f["is_static"] == true));
+
+        // The path from a GC root: the class (a sticky-class root) → items → [1] → the item.
+        let path = json(&session.path_to_root("0x4040").unwrap());
+        let steps = path.as_array().unwrap();
+        assert_eq!(steps.len(), 3, "{path}");
+        assert_eq!(steps[0]["gc_root"][0], "System Class");
+        assert_eq!(steps[0]["via"][0], "items");
+        assert_eq!(steps[1]["via"][0], "[1]");
+        assert_eq!(steps[2]["object"]["address"], "0x4040");
+
+        assert_eq!(json(&session.find("0x4040").unwrap().unwrap())["class_name"], "demo.Item");
+        assert_eq!(session.find("0x4041").unwrap(), None);
     }
+}
+
+#[wasm_bindgen_test]
+fn queries_name_what_is_wrong() {
+    let mut session = Session::open(file_of(&tiny_hprof(4), "t.hprof"), JsValue::UNDEFINED, None).unwrap();
+    for err in [
+        session.object_details("0x12345").unwrap_err(),
+        session.object_details("not an address").unwrap_err(),
+        session.children(Some("0x1".into()), 0, 5).unwrap_err(),
+        session.instances("0x4000", 0, 5).unwrap_err(),
+    ] {
+        let text = js_field(&err, "text").as_string().unwrap();
+        assert!(text.contains("address") || text.contains("no object") || text.contains("not a class"), "{text}");
+    }
+    // A saved report opens without its dump; the queries then say they need it.
+    let saved = Session::from_report_json(&session.report_json()).unwrap();
+    assert!(!saved.has_dump());
+    assert!(saved.report_json() == session.report_json());
+    assert!(saved.markdown() == session.markdown());
+    let err = saved.children(None, 0, 10).unwrap_err();
+    assert!(js_field(&err, "text").as_string().unwrap().contains("needs the heap dump"));
+    let err = Session::from_report_json("{\"not\": \"a report\"}").err().expect("error");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("format"));
 }
 
 #[wasm_bindgen_test]
 fn session_open_errors_are_plain_objects_with_offsets() {
     let hprof = tiny_hprof(8);
-    // Truncated plain file.
-    let err = Session::open(blob_of(&[&hprof[..40_000]]), JsValue::UNDEFINED, None)
-        .err()
-        .expect("error");
-    assert_eq!(
-        js_field(&err, "kind").as_string().as_deref(),
-        Some("format")
-    );
-    assert_eq!(js_field(&err, "offset").as_f64(), Some(40_000.0));
-    assert!(js_field(&err, "text")
-        .as_string()
-        .unwrap()
-        .starts_with("at byte 40000"));
+    // Not a dump: refused at byte 0.
+    let err = Session::open(file_of(b"PK\x03\x04 a zip, not a dump", "x.zip"), JsValue::UNDEFINED, None).err().expect("error");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("format"));
+    assert_eq!(js_field(&err, "offset").as_f64(), Some(0.0));
+    // Cut inside the header: an error naming the offset.
+    let err = Session::open(file_of(&hprof[..25], "cut.hprof"), JsValue::UNDEFINED, None).err().expect("error");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("format"));
+    assert!(js_field(&err, "text").as_string().unwrap().starts_with("at byte"));
+    // Cut inside the heap: a report of what came before, marked incomplete with the offset.
+    let cut = hprof.len() - 700;
+    let session = Session::open(file_of(&hprof[..cut], "cut.hprof"), JsValue::UNDEFINED, None)
+        .unwrap_or_else(|e| panic!("{:?}", js_field(&e, "text")));
+    let report = json(&session.report_json());
+    assert_eq!(report["complete"], false);
+    assert!(report["incomplete"]["offset"].as_u64().unwrap() <= cut as u64, "{}", report["incomplete"]);
     // Truncated gzip: the offset is in the decoded stream.
     let gz = gzip_member(&hprof);
-    let err = Session::open(blob_of(&[&gz[..gz.len() / 2]]), JsValue::UNDEFINED, None)
-        .err()
-        .expect("error");
-    assert_eq!(
-        js_field(&err, "kind").as_string().as_deref(),
-        Some("format")
-    );
-    assert!(js_field(&err, "offset").as_f64().is_some());
+    match Session::open(file_of(&gz[..gz.len() / 2], "cut.hprof.gz"), JsValue::UNDEFINED, None) {
+        Err(err) => assert!(js_field(&err, "offset").as_f64().is_some()),
+        Ok(s) => assert_eq!(json(&s.report_json())["complete"], false),
+    }
     // A progress callback that throws stops the run as "cancelled".
-    let cb = Closure::<dyn FnMut(JsValue) -> Result<(), JsValue>>::new(|_| {
-        Err(JsValue::from_str("stop"))
-    });
-    let err = Session::open(
-        blob_of(&[&hprof]),
-        JsValue::UNDEFINED,
-        Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()),
-    )
-    .err()
-    .expect("error");
-    assert_eq!(
-        js_field(&err, "kind").as_string().as_deref(),
-        Some("cancelled")
-    );
-    // Options of the wrong shape are an error, not a panic.
-    let err = Session::open(blob_of(&[&hprof]), JsValue::from_str("fast please"), None)
+    let cb = Closure::<dyn FnMut(JsValue) -> Result<(), JsValue>>::new(|_| Err(JsValue::from_str("stop")));
+    let err = Session::open(file_of(&hprof, "t.hprof"), JsValue::UNDEFINED, Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()))
         .err()
         .expect("error");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("cancelled"));
+    // Options of the wrong shape are an error, not a panic.
+    let err = Session::open(file_of(&hprof, "t.hprof"), JsValue::from_str("fast please"), None).err().expect("error");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("io"));
+}
+
+#[wasm_bindgen_test]
+fn a_dump_bigger_than_the_memory_limit_is_refused_before_allocating() {
+    let options = js_sys::Object::new();
+    Reflect::set(&options, &"memoryLimit".into(), &JsValue::from_f64(1000.0)).unwrap();
+    let err = Session::open(file_of(&tiny_hprof(8), "t.hprof"), options.into(), None).err().expect("error");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
+    // Without a requested limit, the limit is what the wasm memory can still grow by.
+    let limit = memory_limit(None);
+    assert!(limit + memory_bytes() + MEMORY_MARGIN <= WASM_MAX_MEMORY);
+    assert!(limit > 1 << 30, "a fresh instance can give the analysis more than 1 GiB ({limit})");
+    assert_eq!(memory_limit(Some(5)), 5);
 }

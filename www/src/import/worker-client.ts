@@ -1,14 +1,16 @@
-// The page's side of the worker: one worker per dump. A spare worker is started ahead of
-// time (so the wasm module is compiled before the user picks a file); opening a file hands
-// it the file, and cancelling terminates it at once. Whatever happens (done, error,
-// cancel), the next file gets a fresh worker.
-import type { AnalysisError, FromWorker, OpenOptions, Progress, Summary, ToWorker } from '../protocol';
-import { isAnalysisError } from '../protocol';
-
-export interface OpenResult {
-  summary: Summary;
-  seconds: number;
-}
+// The page's side of the worker: one worker per dump.
+//
+// At load the page fetches the worker's script and compiles the wasm module once, from its
+// own origin; every worker is then started from that script (a blob: URL) and handed the
+// compiled module, so opening the next file needs no network at all (the page keeps
+// working with the network cut after load). A spare worker is started ahead of time;
+// opening a file hands it the file, and cancelling terminates it at once. Whatever happens
+// (done, error, cancel), the next file gets a fresh worker. After a dump is opened, its
+// worker stays as the "holder" and answers queries until the next file.
+import workerUrl from '../worker.ts?worker&url';
+import wasmUrl from '../../pkg/heapscope_bg.wasm?url';
+import type { AnalysisError, FromWorker, OpenOptions, Opened, Progress, QueryMethod, ToWorker } from '../protocol';
+import { internalError, isAnalysisError } from '../protocol';
 
 export interface RunHandlers {
   onProgress(progress: Progress): void;
@@ -20,15 +22,58 @@ interface Run {
   settled: boolean;
 }
 
+interface Pending {
+  resolve(json: string | null): void;
+  reject(error: AnalysisError): void;
+}
+
+interface Holder {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  /** Set when the worker died or its wasm instance trapped. */
+  dead: AnalysisError | null;
+}
+
+interface Boot {
+  /** What `new Worker` is given: a blob: URL of the fetched script, or its URL. */
+  script: string;
+  module: WebAssembly.Module | null;
+}
+
 export const CANCELLED: AnalysisError = { kind: 'cancelled', offset: null, message: 'cancelled', text: 'cancelled' };
 
+async function compileWasm(url: string): Promise<WebAssembly.Module> {
+  const response = await fetch(url, { credentials: 'omit' });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type')?.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+async function fetchScript(url: string): Promise<string> {
+  const response = await fetch(url, { credentials: 'omit' });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return URL.createObjectURL(new Blob([await response.blob()], { type: 'text/javascript' }));
+}
+
+/** Fetches and compiles once; falls back to plain URLs (the worker then loads its own wasm). */
+async function bootstrap(): Promise<Boot> {
+  const url = new URL(workerUrl, document.baseURI).href;
+  if (import.meta.env.DEV) return { script: url, module: null }; // dev server: modules with imports
+  const [script, module] = await Promise.all([fetchScript(url).catch(() => url), compileWasm(new URL(wasmUrl, document.baseURI).href).catch(() => null)]);
+  return { script, module };
+}
+
 export class AnalysisClient {
-  private spare: Worker | null = null;
+  private readonly boot: Promise<Boot> = bootstrap();
+  private spare: Promise<Worker> | null = null;
   private failed = new WeakSet<Worker>();
   private run: Run | null = null;
-  /** The worker that holds the last opened dump (kept for queries once the core lands). */
-  private holder: Worker | null = null;
+  private holder: Holder | null = null;
+  private nextId = 1;
   private versionListeners: ((version: string) => void)[] = [];
+  private lostListeners: ((error: AnalysisError) => void)[] = [];
   private knownVersion: string | null = null;
 
   constructor() {
@@ -41,51 +86,36 @@ export class AnalysisClient {
     else this.versionListeners.push(listener);
   }
 
+  /** Calls `listener` when the worker holding the open dump dies (crash, out of memory). */
+  onDumpLost(listener: (error: AnalysisError) => void): void {
+    this.lostListeners.push(listener);
+  }
+
   /** True while a file is being read. */
   get busy(): boolean {
     return this.run !== null && !this.run.settled;
   }
 
-  /** Opens `file` in a fresh worker. Rejects with an AnalysisError (kind 'cancelled' on cancel). */
-  open(file: Blob, options: OpenOptions, handlers: RunHandlers): Promise<OpenResult> {
-    this.cancel();
-    this.closeDump();
-    const spare = this.spare && !this.failed.has(this.spare) ? this.spare : null;
-    if (this.spare && !spare) this.spare.terminate();
-    const worker = spare ?? this.createWorker();
-    this.spare = null;
-    return new Promise<OpenResult>((resolve, reject) => {
-      const run: Run = { worker, reject, settled: false };
-      this.run = run;
-      const finish = (): void => {
-        run.settled = true;
-        if (this.run === run) this.run = null;
-        this.prepareSpare();
-      };
-      worker.onmessage = (event: MessageEvent<FromWorker>) => {
-        if (run.settled) return;
-        const msg = event.data;
-        if (msg.type === 'progress') handlers.onProgress(msg.progress);
-        else if (msg.type === 'opened') {
-          finish();
-          this.holder = worker;
-          resolve({ summary: msg.summary, seconds: msg.seconds });
-        } else if (msg.type === 'error') {
-          finish();
-          worker.terminate(); // a worker that failed is never reused
-          reject(msg.error);
-        } else if (msg.type === 'ready') this.noteVersion(msg.version);
-      };
-      worker.onerror = (event: ErrorEvent) => {
-        if (run.settled) return;
-        event.preventDefault();
-        finish();
-        worker.terminate();
-        const message = `the analysis worker failed: ${event.message || 'it could not be started'}`;
-        reject({ kind: 'internal', offset: null, message, text: message });
-      };
-      const msg: ToWorker = { type: 'open', file, options };
-      worker.postMessage(msg);
+  /** Analyzes a dump in a fresh worker. Rejects with an AnalysisError ('cancelled' on cancel). */
+  open(file: Blob, options: OpenOptions, handlers: RunHandlers): Promise<Opened> {
+    return this.start({ type: 'open', file, options }, handlers);
+  }
+
+  /** Opens a saved JSON report (no dump) in a fresh worker, which checks it against the core's types. */
+  openReport(file: Blob): Promise<Opened> {
+    return this.start({ type: 'open-report', file }, { onProgress: () => {} });
+  }
+
+  /** Asks the worker holding the open dump; resolves with the answer's JSON text. */
+  query(method: QueryMethod, ...args: (string | number | null)[]): Promise<string | null> {
+    const holder = this.holder;
+    if (!holder) return Promise.reject(internalError('no dump is open'));
+    if (holder.dead) return Promise.reject(holder.dead);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      holder.pending.set(id, { resolve, reject });
+      const msg: ToWorker = { type: 'query', id, method, args };
+      holder.worker.postMessage(msg);
     });
   }
 
@@ -102,22 +132,105 @@ export class AnalysisClient {
 
   /** Frees the worker holding the last dump, with all its memory. */
   closeDump(): void {
-    this.holder?.terminate();
+    const holder = this.holder;
     this.holder = null;
+    if (!holder) return;
+    holder.worker.terminate();
+    for (const p of holder.pending.values()) p.reject(internalError('the dump was closed'));
+    holder.pending.clear();
+  }
+
+  private async start(msg: ToWorker, handlers: RunHandlers): Promise<Opened> {
+    this.cancel();
+    this.closeDump();
+    const spare = this.spare;
+    this.spare = null;
+    let worker = spare ? await spare : null;
+    if (worker && this.failed.has(worker)) {
+      worker.terminate();
+      worker = null;
+    }
+    worker ??= await this.createWorker();
+    const w = worker;
+    return new Promise<Opened>((resolve, reject) => {
+      const run: Run = { worker: w, reject, settled: false };
+      this.run = run;
+      const finish = (): void => {
+        run.settled = true;
+        if (this.run === run) this.run = null;
+        this.prepareSpare();
+      };
+      w.onmessage = (event: MessageEvent<FromWorker>) => {
+        if (run.settled) return;
+        const m = event.data;
+        if (m.type === 'progress') handlers.onProgress(m.progress);
+        else if (m.type === 'opened') {
+          finish();
+          this.hold(w);
+          resolve(m);
+        } else if (m.type === 'error') {
+          finish();
+          w.terminate(); // a worker that failed is never reused
+          reject(m.error);
+        } else if (m.type === 'ready') this.noteVersion(m.version);
+      };
+      w.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        if (run.settled) return;
+        finish();
+        w.terminate();
+        reject(internalError(`the analysis worker stopped: ${event.message || 'it could not be started'}. The page is ready for another file.`));
+      };
+      w.postMessage(msg);
+    });
+  }
+
+  /** Keeps `worker` (it holds the dump) to answer queries. */
+  private hold(worker: Worker): void {
+    const holder: Holder = { worker, pending: new Map(), dead: null };
+    this.holder = holder;
+    const lose = (error: AnalysisError): void => {
+      if (holder.dead) return;
+      holder.dead = error;
+      for (const p of holder.pending.values()) p.reject(error);
+      holder.pending.clear();
+      if (this.holder === holder) for (const l of this.lostListeners) l(error);
+    };
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      const m = event.data;
+      if (m.type !== 'answer' && m.type !== 'answer-error') return;
+      const p = holder.pending.get(m.id);
+      holder.pending.delete(m.id);
+      if (m.type === 'answer') p?.resolve(m.json);
+      else {
+        p?.reject(m.error);
+        if (m.fatal) {
+          worker.terminate();
+          lose(m.error);
+        }
+      }
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      worker.terminate();
+      lose(internalError(`the worker holding this dump stopped: ${event.message || 'unknown error'}`));
+    };
   }
 
   private prepareSpare(): void {
     if (this.spare) return;
     // Started when the page is idle, so it never competes with a running analysis.
-    const start = (): void => {
-      if (!this.spare && !this.busy) this.spare = this.createWorker();
-    };
-    if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 1000 });
-    else setTimeout(start, 50);
+    const spare = new Promise<Worker>((resolve) => {
+      const start = (): void => resolve(this.createWorker());
+      if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 1000 });
+      else setTimeout(start, 50);
+    });
+    this.spare = spare;
   }
 
-  private createWorker(): Worker {
-    const worker = new Worker(new URL('../worker.ts', import.meta.url), { type: 'module', name: 'heapscope' });
+  private async createWorker(): Promise<Worker> {
+    const boot = await this.boot;
+    const worker = new Worker(boot.script, { type: 'module', name: 'heapscope' });
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       if (event.data.type === 'ready') this.noteVersion(event.data.version);
     };
@@ -126,6 +239,8 @@ export class AnalysisClient {
       event.preventDefault();
       this.failed.add(worker);
     };
+    const init: ToWorker = { type: 'init', module: boot.module };
+    worker.postMessage(init);
     return worker;
   }
 

@@ -61,3 +61,18 @@ export function formatTimestamp(ms: number): string {
   if (!Number.isFinite(ms) || Number.isNaN(d.getTime())) return '–';
   return `${d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
 }
+
+/** Basis points (100 = 1%) as MAT prints percentages: 9798 → "97.98%". */
+export function formatBp(bp: number): string {
+  if (!Number.isFinite(bp)) return '–';
+  return `${Math.floor(bp / 100)}.${String(Math.round(bp) % 100).padStart(2, '0')}%`;
+}
+
+/** Binary units for heap sizes, as MAT and the Markdown report show them: "29.3 MiB". */
+export function formatMiB(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '–';
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  if (bytes >= 2 ** 10) return `${(bytes / 2 ** 10).toFixed(1)} KiB`;
+  return `${bytes} B`;
+}

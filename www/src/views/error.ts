@@ -1,6 +1,8 @@
-// The error panel: what went wrong, where (byte offset), with which file. The page stays
-// ready for the next file; the message is shown as text (it may quote bytes of the file).
+// The error panel: what went wrong, where (byte offset), with which file, and for a dump
+// too big for the tab, the command line that analyzes it. The page stays ready for the
+// next file; the message is shown as text (it may quote bytes of the file).
 import { byId, h, replaceChildren, setText } from '../lib/dom';
+import { cliCommand } from '../lib/cli';
 import { formatBytes, formatOffset } from '../lib/format';
 import type { AnalysisError } from '../protocol';
 
@@ -19,6 +21,7 @@ export function errorPanel(): HTMLElement {
     h('h2', { id: 'error-title' }),
     h('p', { id: 'error-where', class: 'where' }),
     h('p', { id: 'error-message', class: 'message' }),
+    h('div', { id: 'error-cli', class: 'cli', hidden: true }),
     h('p', { id: 'error-file', class: 'fine' }),
     h('p', { class: 'fine' }, 'You can drop or choose another file.'),
   );
@@ -38,6 +41,21 @@ export function showError(error: AnalysisError, file: { name: string; size: numb
     where.hidden = true;
   }
   setText(byId('error-message'), error.text || error.message);
+  const cli = byId('error-cli');
+  // Too big for the tab (or the tab ran out): the command line has no such limit.
+  const offerCli = error.kind === 'memory' || (error.kind === 'internal' && /memory/i.test(error.message));
+  if (offerCli && file) {
+    replaceChildren(
+      cli,
+      h('p', null, 'The command-line tool runs the same analysis natively, without the browser\'s 4 GiB limit:'),
+      h('pre', null, h('code', { id: 'error-cli-command' }, cliCommand(file.name))),
+      h('p', { class: 'fine' }, 'Build it with cargo build --release (target/release/heapscope); the Markdown report it writes has the same numbers as this page. Save it with --format json to open the report here.'),
+    );
+    cli.hidden = false;
+  } else {
+    replaceChildren(cli);
+    cli.hidden = true;
+  }
   setText(byId('error-file'), file ? `File: ${file.name} (${formatBytes(file.size)})` : '');
   root.hidden = false;
 }

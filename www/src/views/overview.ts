@@ -1,63 +1,85 @@
-// The overview: facts about the file from the worker's pass over it (all read from the
-// file, none estimated), then the heap summary once the analysis core provides it.
+// The overview: MAT's heap summary, GC roots by type (heapscope's name beside MAT's), the
+// objects discarded as unreachable, the dump's facts and the warnings. All from the report.
 import { h } from '../lib/dom';
-import { formatBytes, formatBytesExact, formatCount, formatDuration, formatRate, formatTimestamp } from '../lib/format';
-import type { Summary } from '../protocol';
-import { placeholder } from './placeholder';
-import { VIEWS } from './registry';
+import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
+import { facts, table, type DumpContext } from './common';
 
-export interface FileFacts {
-  name: string;
-  summary: Summary;
-  seconds: number;
-}
-
-function row(label: string, value: string, key: string): HTMLElement {
-  return h('div', { class: 'fact', 'data-fact': key }, h('dt', null, label), h('dd', null, value));
-}
-
-export function renderOverview({ name, summary: s, seconds }: FileFacts): HTMLElement {
-  const facts = h(
-    'dl',
-    { class: 'facts', id: 'file-facts' },
-    row('File', name, 'name'),
-    row('Size', formatBytesExact(s.inputBytes), 'input-bytes'),
-    row('Compression', s.compressed ? `gzip; ${formatBytesExact(s.decodedBytes)} of HPROF data` : 'none', 'compression'),
-    row('HPROF data', formatBytesExact(s.decodedBytes), 'decoded-bytes'),
-    row('Format', s.format, 'format'),
-    row('Identifier size', `${s.idSize} bytes`, 'id-size'),
-    row('Written', formatTimestamp(s.timestampMs), 'timestamp'),
-    row('Records', formatCount(s.records), 'records'),
-    row('Read in', `${formatDuration(seconds)} (${formatRate(s.inputBytes / Math.max(seconds, 1e-3))})`, 'read-time'),
+export function renderOverview(ctx: DumpContext): HTMLElement {
+  const r = ctx.report;
+  const o = r.overview;
+  const u = o.unreachable;
+  const bytes = (n: number): string => `${formatCount(n)} bytes (${formatMiB(n)})`;
+  const heap = facts('heap-facts', [
+    ['used-heap', 'Used heap', bytes(o.used_heap_bytes), o.used_heap_bytes],
+    ['objects', 'Objects', formatCount(o.objects), o.objects],
+    ['classes', 'Classes', formatCount(o.classes), o.classes],
+    ['class-loaders', 'Class loaders', formatCount(o.class_loaders), o.class_loaders],
+    ['gc-roots', 'GC roots', formatCount(o.gc_roots), o.gc_roots],
+    ['top-level-dominators', 'Top-level dominators', formatCount(o.top_level_dominators), o.top_level_dominators],
+    ['suspects', 'Leak suspects', formatCount(r.leak_suspects.suspects.length), r.leak_suspects.suspects.length],
+    [
+      'unreachable',
+      u.discarded ? 'Unreachable (discarded)' : 'Unreachable (kept)',
+      `${formatCount(u.objects)} objects, ${bytes(u.shallow_bytes)}`,
+      u.objects,
+    ],
+  ]);
+  const roots = table(
+    'gc-roots-by-type',
+    'GC roots by type (an object with two kinds counts in both)',
+    [{ label: 'Type (heapscope)' }, { label: 'Type (Eclipse MAT)' }, { label: 'Objects', num: true }],
+    o.gc_roots_by_type.map((t) => [t.name, t.mat_name === t.name ? h('span', { class: 'same' }, t.mat_name) : t.mat_name, formatCount(t.objects)]),
+    (i) => ({ 'data-root-type': o.gc_roots_by_type[i].name, 'data-objects': String(o.gc_roots_by_type[i].objects) }),
   );
-  const tags = h(
-    'table',
-    { class: 'records', id: 'records-by-tag' },
-    h('caption', null, 'Top-level records'),
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Tag'), h('th', null, 'Record'), h('th', { class: 'num' }, 'Count'), h('th', { class: 'num' }, 'Body bytes'))),
-    h(
-      'tbody',
-      null,
-      ...s.recordsByTag.map((t) =>
+  const unreachable = u.objects > 0
+    ? h(
+        'div',
+        null,
         h(
-          'tr',
-          { 'data-tag': t.tag },
-          h('td', { class: 'mono' }, `0x${t.tag.toString(16).padStart(2, '0')}`),
-          h('td', null, t.name),
-          h('td', { class: 'num' }, formatCount(t.count)),
-          h('td', { class: 'num', title: `${formatCount(t.bytes)} bytes` }, formatBytes(t.bytes)),
+          'p',
+          null,
+          `${formatCount(u.objects)} objects (${bytes(u.shallow_bytes)}) are not reachable from any GC root`,
+          u.discarded ? ' and were left out of every number on this page, as in Eclipse MAT (the command line keeps them with --keep-unreachable).' : '; they were kept, each entry point as a GC root "Unreachable".',
         ),
-      ),
-    ),
-  );
-  const overview = VIEWS.find((v) => v.id === 'overview');
+        table(
+          'unreachable-classes',
+          `Unreachable objects by class${u.classes.length >= 100 ? ' (the 100 biggest)' : ''}`,
+          [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }],
+          u.classes.map((c) => [c.class_name, formatCount(c.objects), formatCount(c.shallow_bytes)]),
+        ),
+      )
+    : h('p', null, 'Every object in the dump is reachable from a GC root.');
+  const src = r.source;
+  const d = r.dump;
+  const dump = facts('dump-facts', [
+    ['file', 'File', src.file_name ?? '(unnamed)', src.file_name ?? ''],
+    ['file-bytes', 'File size', formatBytesExact(src.file_bytes), src.file_bytes],
+    ['compression', 'Compression', src.gzip ? 'gzip' : 'none', src.gzip],
+    ['hprof-bytes', 'HPROF data', formatBytesExact(src.hprof_bytes), src.hprof_bytes],
+    ['format', 'Format', `${d.format} (${d.platform})`, d.format],
+    ['id-size', 'Identifier size', `${d.id_size} bytes${d.compressed_oops ? ', compressed oops' : ''}`, d.id_size],
+    ['alignment', 'Object alignment', `${d.object_alignment} bytes`, d.object_alignment],
+    ['timestamp', 'Written', formatTimestamp(d.timestamp_ms), d.timestamp_ms],
+    [
+      'records',
+      'Records',
+      `${formatCount(o.records.instances)} instances, ${formatCount(o.records.object_arrays)} object arrays, ${formatCount(o.records.primitive_arrays)} primitive arrays, ${formatCount(o.records.classes)} classes`,
+    ],
+    ['tool', 'Analyzed by', r.tool, r.tool],
+  ]);
   return h(
     'div',
     { class: 'overview' },
-    h('h3', null, 'File'),
-    facts,
-    tags,
-    h('h3', null, 'Heap'),
-    overview ? placeholder(overview) : null,
+    h('h3', null, 'Heap summary'),
+    heap,
+    h('h3', null, 'GC roots'),
+    roots,
+    h('h3', null, 'Unreachable objects'),
+    unreachable,
+    h('h3', null, 'Dump'),
+    dump,
+    r.warnings.length
+      ? h('div', null, h('h3', null, 'Warnings'), h('ul', { class: 'warnings', id: 'warnings' }, ...r.warnings.map((w) => h('li', null, w))))
+      : null,
   );
 }

@@ -1,9 +1,18 @@
-// The progress panel: phase, bytes read of the total, read rate, time left, elapsed time
-// and the Cancel button. Rates are computed here from the worker's byte counts.
+// The progress panel: phase, bytes read of the total, read rate, time left, elapsed time,
+// objects, the worker's memory, and the Cancel button. Rates are computed here from the
+// worker's byte counts. The analysis reads the file twice (pass 1: objects; pass 2:
+// references), then computes in memory (dominators, retained sizes, report).
 import { byId, h, setText } from '../lib/dom';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatRate } from '../lib/format';
+import { formatBytes, formatCount, formatDuration, formatMiB, formatPercent, formatRate } from '../lib/format';
 import { RateMeter } from '../lib/rate';
 import type { Progress } from '../protocol';
+
+/** Which read of the file a phase is (1 or 2), or 0 for the in-memory phases after them. */
+function passOf(phase: string): 0 | 1 | 2 {
+  if (phase.startsWith('pass 1')) return 1;
+  if (phase.startsWith('pass 2')) return 2;
+  return 0;
+}
 
 export class ProgressView {
   private readonly root = byId('progress');
@@ -11,14 +20,17 @@ export class ProgressView {
   private meter = new RateMeter();
   private started = 0;
   private timer: number | undefined;
+  private peakMemory = 0;
 
   constructor(onCancel: () => void) {
     byId('cancel-button').addEventListener('click', onCancel);
   }
 
-  start(fileName: string, size: number): void {
+  start(fileName: string, size: number, verb = 'Analyzing'): void {
     this.meter = new RateMeter();
     this.started = performance.now();
+    this.peakMemory = 0;
+    setText(byId('progress-verb'), `${verb} `);
     setText(byId('progress-file'), fileName);
     setText(byId('progress-phase'), 'starting');
     setText(byId('progress-bytes'), `0 B of ${formatBytes(size)}`);
@@ -26,6 +38,9 @@ export class ProgressView {
     setText(byId('progress-left'), '–');
     setText(byId('progress-elapsed'), '0.0 s');
     setText(byId('progress-objects'), '–');
+    setText(byId('progress-memory'), '–');
+    delete this.root.dataset.memoryBytes;
+    delete this.root.dataset.phase;
     this.bar.removeAttribute('value'); // indeterminate until the first report
     this.root.hidden = false;
     byId<HTMLButtonElement>('cancel-button').disabled = false;
@@ -36,21 +51,35 @@ export class ProgressView {
 
   update(p: Progress): void {
     const now = performance.now();
+    const pass = passOf(p.phase);
     this.meter.add(p.phase, p.bytesDone, now);
-    setText(byId('progress-phase'), p.phase);
+    setText(byId('progress-phase'), pass ? `${p.phase} (read ${pass} of 2)` : p.phase);
+    this.root.dataset.phase = p.phase;
     const total = p.bytesTotal;
     if (total !== null && total > 0) {
-      this.bar.max = total;
-      this.bar.value = Math.min(p.bytesDone, total);
-      setText(byId('progress-bytes'), `${formatBytes(p.bytesDone)} of ${formatBytes(total)} (${formatPercent(p.bytesDone / total)})`);
+      const done = Math.min(p.bytesDone, total);
+      this.bar.max = 2 * total;
+      this.bar.value = pass === 1 ? done : pass === 2 ? total + done : 2 * total;
+      setText(byId('progress-bytes'), pass ? `${formatBytes(done)} of ${formatBytes(total)} (${formatPercent(done / total)})` : `${formatBytes(total)}, read twice`);
     } else {
       this.bar.removeAttribute('value');
       setText(byId('progress-bytes'), formatBytes(p.bytesDone));
     }
     this.root.dataset.bytesDone = String(p.bytesDone);
-    setText(byId('progress-rate'), formatRate(this.meter.rate()));
-    setText(byId('progress-left'), formatDuration(this.meter.secondsLeft(total)));
+    const rate = this.meter.rate();
+    setText(byId('progress-rate'), pass ? formatRate(rate) : '–');
+    let left = NaN;
+    if (total !== null && rate > 0) {
+      // The second read goes at about the first one's speed (it skips array contents).
+      left = pass === 1 ? (total - p.bytesDone) / rate + total / rate : pass === 2 ? (total - p.bytesDone) / rate : NaN;
+    }
+    setText(byId('progress-left'), pass === 0 ? 'computing…' : formatDuration(left));
     setText(byId('progress-objects'), p.objects > 0 ? formatCount(p.objects) : '–');
+    this.peakMemory = Math.max(this.peakMemory, p.memoryBytes);
+    if (p.memoryBytes > 0) {
+      setText(byId('progress-memory'), formatMiB(p.memoryBytes));
+      this.root.dataset.memoryBytes = String(this.peakMemory);
+    }
     this.tick();
   }
 
@@ -76,9 +105,9 @@ export function progressPanel(): HTMLElement {
     h('div', { class: 'stat' }, h('dt', null, label), h('dd', { id }, '–'));
   return h(
     'section',
-    { id: 'progress', class: 'panel progress', hidden: true, 'aria-label': 'Progress' },
-    h('h2', null, 'Reading ', h('span', { id: 'progress-file', class: 'file-name' })),
-    h('progress', { id: 'progress-bar', max: 1 }),
+    { id: 'progress', class: 'panel progress', hidden: true, 'aria-label': 'Progress', 'aria-live': 'polite' },
+    h('h2', null, h('span', { id: 'progress-verb' }, 'Analyzing '), h('span', { id: 'progress-file', class: 'file-name' })),
+    h('progress', { id: 'progress-bar', max: 1, 'aria-label': 'Analysis progress' }),
     h(
       'dl',
       { class: 'stats' },
@@ -88,6 +117,7 @@ export function progressPanel(): HTMLElement {
       stat('Time left', 'progress-left'),
       stat('Elapsed', 'progress-elapsed'),
       stat('Objects', 'progress-objects'),
+      stat('Memory (wasm)', 'progress-memory'),
     ),
     h('button', { id: 'cancel-button', type: 'button', class: 'secondary' }, 'Cancel'),
   );

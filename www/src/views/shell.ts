@@ -1,10 +1,9 @@
 // The page's frame: header, the import area (drop zone, file picker, sample), progress,
-// errors, and the views of an opened dump with their navigation.
+// errors, and the views of an opened dump with their navigation and exports.
 import { byId, h, replaceChildren, setText } from '../lib/dom';
 import type { PageState, ViewId } from '../lib/state';
 import { errorPanel } from './error';
 import { progressPanel } from './progress';
-import { placeholder } from './placeholder';
 import { VIEWS } from './registry';
 
 export type PageMode = 'idle' | 'running' | 'done' | 'error';
@@ -29,14 +28,14 @@ export function renderShell(app: HTMLElement): void {
           'div',
           { class: 'actions' },
           h('button', { id: 'choose-button', type: 'button' }, 'Choose a heap dump…'),
-          h('input', { id: 'file-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true' }),
+          h('input', { id: 'file-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.hprof,.gz,.hprof.gz,.json,application/gzip,application/json,application/octet-stream' }),
           h('button', { id: 'sample-button', type: 'button', class: 'secondary' }, 'Try a sample'),
         ),
         h(
           'p',
           { class: 'fine' },
-          'HotSpot (JAVA PROFILE 1.0.1, 1.0.2) and Android ART (1.0.3) dumps, plain or gzip-compressed. ',
-          'Reading happens in a worker inside this tab; nothing is uploaded.',
+          'HotSpot (JAVA PROFILE 1.0.1, 1.0.2) and Android ART (1.0.3) dumps, plain or gzip-compressed, or a heapscope JSON report saved earlier. ',
+          'The analysis runs in a worker inside this tab; nothing is uploaded.',
         ),
         h('p', { id: 'notice', class: 'notice', hidden: true, role: 'status' }),
       ),
@@ -45,7 +44,21 @@ export function renderShell(app: HTMLElement): void {
       h(
         'section',
         { id: 'results', class: 'results', hidden: true },
-        h('h2', { id: 'dump-title', class: 'file-name' }),
+        h(
+          'div',
+          { class: 'results-head' },
+          h('h2', { id: 'dump-title', class: 'file-name' }),
+          h(
+            'div',
+            { class: 'exports', role: 'group', 'aria-label': 'Export the report' },
+            h('button', { id: 'export-json', type: 'button', class: 'secondary', title: 'The report as JSON (schema/report.schema.json), the same bytes as heapscope analyze --format json' }, 'Export JSON report'),
+            h('button', { id: 'export-markdown', type: 'button', class: 'secondary', title: 'The report as Markdown: system overview, leak suspects, top consumers' }, 'Export Markdown'),
+          ),
+        ),
+        h('p', { id: 'run-facts', class: 'fine' }),
+        h('div', { id: 'report-only', class: 'panel note', hidden: true, role: 'status' }),
+        h('div', { id: 'incomplete', class: 'panel warn', hidden: true, role: 'status' }),
+        h('div', { id: 'dump-lost', class: 'panel warn', hidden: true, role: 'alert' }),
         h(
           'nav',
           { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
@@ -59,7 +72,7 @@ export function renderShell(app: HTMLElement): void {
             { class: 'view', id: `view-${v.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${v.id}`, 'data-view': v.id, hidden: true },
             h('h2', null, v.title),
             v.usesSelection ? h('p', { class: 'selection', 'data-selection': '' }) : null,
-            h('div', { class: 'view-body' }, v.id === 'overview' ? null : placeholder(v)),
+            h('div', { class: 'view-body' }),
           ),
         ),
       ),
@@ -99,10 +112,27 @@ export function showView(state: PageState): void {
     tab.tabIndex = selected ? 0 : -1;
   }
   for (const el of document.querySelectorAll<HTMLElement>('[data-selection]')) {
-    setText(el, state.object ? `Selected object: ${state.object}` : 'No object selected (select one in another view, or put #object=0x… in the address).');
+    setText(el, state.object ? `Selected object: ${state.object}` : 'No object selected.');
   }
 }
 
 export function onTabClick(handler: (view: ViewId) => void): void {
   for (const v of VIEWS) byId(`tab-${v.id}`).addEventListener('click', () => handler(v.id));
+  // Arrow keys move between tabs, as in any tab list.
+  const ids = VIEWS.map((v) => v.id);
+  for (const v of VIEWS) {
+    byId(`tab-${v.id}`).addEventListener('keydown', (e) => {
+      const i = ids.indexOf(v.id);
+      const next = e.key === 'ArrowRight' ? ids[(i + 1) % ids.length] : e.key === 'ArrowLeft' ? ids[(i + ids.length - 1) % ids.length] : null;
+      if (!next) return;
+      e.preventDefault();
+      handler(next);
+      byId(`tab-${next}`).focus();
+    });
+  }
+}
+
+/** The body of view `id` (where its content goes). */
+export function viewBody(id: ViewId): HTMLElement {
+  return byId(`view-${id}`).querySelector('.view-body') as HTMLElement;
 }

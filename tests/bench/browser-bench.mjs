@@ -1,0 +1,109 @@
+// The page's analysis of big dumps in headless Chromium: drop-to-report time, time per
+// phase and peak wasm memory (the worker's WebAssembly.Memory size, sent with every
+// progress message and at the end), or the error when the tab cannot take the dump.
+// Not a test: a measurement.
+//
+//   npm run build
+//   node tests/bench/browser-bench.mjs DUMP...            (default: /work/big/big-1g.hprof)
+//   node tests/bench/browser-bench.mjs --cli DUMP...      (also time the native CLI on each)
+//
+// Make dumps with tests/bench/make-big.sh SIZE_GB DIR (e.g. 1, 2, 3, 4; needs SIZE_GB of free
+// disk each; ../shared/corpus/make-big.sh caps them at 2 GiB). Prints one line per dump,
+// with its phases, and a JSON summary at the end.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launchChromium } from '../e2e/helpers/browser.mjs';
+import { CLI } from '../e2e/helpers/cli.mjs';
+import { startServer } from '../e2e/helpers/server.mjs';
+
+const args = process.argv.slice(2);
+const withCli = args.includes('--cli');
+const dumps = args.filter((a) => !a.startsWith('--'));
+if (!dumps.length) dumps.push('/work/big/big-1g.hprof');
+for (const d of dumps) if (!fs.existsSync(d)) throw new Error(`${d} not found (make it with tests/bench/make-big.sh)`);
+
+const GiB = 2 ** 30;
+const MiB = 2 ** 20;
+const fmt = (bytes) => (bytes >= GiB ? `${(bytes / GiB).toFixed(2)} GiB` : `${(bytes / MiB).toFixed(0)} MiB`);
+
+async function benchOne(browser, url, file) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const foreign = [];
+  context.on('request', (r) => {
+    if (!r.url().startsWith(url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url());
+  });
+  // Phase changes and memory as the page shows them (the worker's progress messages).
+  await page.addInitScript(() => {
+    const w = window;
+    w.__phases = [];
+    w.__peak = 0;
+    new MutationObserver(() => {
+      const el = document.getElementById('progress');
+      if (!el) return;
+      const phase = el.dataset.phase;
+      if (phase && w.__phases[w.__phases.length - 1]?.phase !== phase) w.__phases.push({ phase, t: performance.now() });
+      w.__peak = Math.max(w.__peak, Number(el.dataset.memoryBytes || 0));
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-phase', 'data-memory-bytes'] });
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('version')?.textContent.length > 0);
+  const start = await page.evaluate(() => performance.now());
+  const t0 = Date.now();
+  await page.setInputFiles('#file-input', file);
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('main').dataset.mode) && document.getElementById('progress').hidden, null, { timeout: 60 * 60_000, polling: 250 });
+  const wall = (Date.now() - t0) / 1000;
+  const result = await page.evaluate((startMs) => {
+    const mode = document.getElementById('main').dataset.mode;
+    const facts = document.getElementById('run-facts');
+    const end = performance.now();
+    const phases = window.__phases.map((p, i, all) => ({ phase: p.phase, seconds: ((all[i + 1]?.t ?? end) - p.t) / 1000 }));
+    const firstPhase = window.__phases[0]?.t ?? end;
+    const objects = document.querySelector('#view-overview [data-fact="objects"]')?.dataset.value;
+    return {
+      mode,
+      workerSeconds: Number(facts?.dataset.seconds ?? NaN),
+      peakMemory: Math.max(Number(facts?.dataset.memoryBytes ?? 0), window.__peak),
+      phases,
+      startupSeconds: (firstPhase - startMs) / 1000,
+      objects: objects ? Number(objects) : null,
+      error: mode === 'error' ? { kind: document.getElementById('error').dataset.kind, text: document.getElementById('error-message').textContent } : null,
+    };
+  }, start);
+  await context.close();
+  return { file, bytes: fs.statSync(file).size, wall, foreign, ...result };
+}
+
+/** The native CLI on the same dump: exit status, wall seconds, peak RSS (GNU time). */
+function cliRun(file) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', CLI, 'analyze', file, '--format', 'json', '-o', '/dev/null'], { encoding: 'utf8' });
+  const [secs, kb] = (r.stderr ?? '').trim().split('\n').pop().split(' ');
+  return `exit ${r.status}, ${secs} s, peak RSS ${fmt(Number(kb) * 1024)}`;
+}
+
+const server = await startServer();
+const chromium = await launchChromium();
+const results = [];
+try {
+  for (const file of dumps) {
+    process.stdout.write(`${path.basename(file)} (${fmt(fs.statSync(file).size)}): `);
+    const r = await benchOne(chromium.browser, server.url, file);
+    results.push(r);
+    if (r.mode === 'done') {
+      const perObject = r.objects ? (r.peakMemory / r.objects).toFixed(1) : '?';
+      console.log(`report in ${r.wall.toFixed(1)} s (worker ${r.workerSeconds.toFixed(1)} s), peak wasm memory ${fmt(r.peakMemory)} (${perObject} B/object, ${r.objects?.toLocaleString('en-US')} objects)`);
+    } else {
+      console.log(`${r.error?.kind} error after ${r.wall.toFixed(1)} s, wasm memory ${fmt(r.peakMemory)}: ${r.error?.text}`);
+    }
+    for (const p of r.phases) console.log(`    ${p.phase.padEnd(30)} ${p.seconds.toFixed(1).padStart(7)} s`);
+    if (r.foreign.length) console.log(`    REQUESTS TO OTHER ORIGINS: ${r.foreign.join(', ')}`);
+    if (withCli && fs.existsSync(CLI)) {
+      console.log(`    native CLI: ${cliRun(file)}`);
+    }
+  }
+} finally {
+  await chromium.close();
+  await server.stop();
+}
+console.log(JSON.stringify(results.map(({ file, bytes, wall, workerSeconds, peakMemory, objects, mode, error, phases }) => ({ file, bytes, mode, wall, workerSeconds, peakMemory, objects, error, phases })), null, 1));

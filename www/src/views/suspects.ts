@@ -1,0 +1,96 @@
+// Leak suspects, as MAT's Leak Suspects report: each suspect's description, its
+// accumulation point, and the chain from the suspect down to it, every object a link.
+// Top consumers: the biggest objects, classes, class loaders and packages.
+import type { Consumer, ObjectRef, Suspect } from '../generated/report';
+import { h } from '../lib/dom';
+import { formatBp, formatCount, formatMiB } from '../lib/format';
+import { objectLink } from '../lib/objects';
+import { table, type DumpContext } from './common';
+
+function sizeText(bytes: number, bp: number): string {
+  return `${formatCount(bytes)} bytes (${formatMiB(bytes)}, ${formatBp(bp)} of the heap)`;
+}
+
+function objectRow(o: ObjectRef): (HTMLElement | string)[] {
+  return [objectLink(o), formatCount(o.shallow_bytes), formatCount(o.retained_bytes), formatBp(o.retained_bp)];
+}
+
+const OBJECT_COLUMNS = [{ label: 'Object' }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }];
+
+function suspect(s: Suspect, i: number): HTMLElement {
+  const chain = h('ol', { class: 'chain', 'data-chain': '' });
+  s.chain.forEach((o, k) => {
+    chain.appendChild(h('li', { 'data-address': o.address }, objectLink(o), ` — retains ${formatCount(o.retained_bytes)} bytes (${formatBp(o.retained_bp)})`));
+    if (s.chain_omitted > 0 && k === Math.floor(s.chain.length / 2) - 1) {
+      chain.appendChild(h('li', { class: 'omitted fine' }, `… ${formatCount(s.chain_omitted)} more objects in between …`));
+    }
+  });
+  const chainTitle = s.kind === 'single_object'
+    ? 'Dominator chain from the suspect to the accumulation point'
+    : 'Reference path shared by most members, from its GC root';
+  return h(
+    'article',
+    { class: 'suspect panel', 'data-suspect': String(i + 1), 'data-kind': s.kind, 'data-retained': String(s.retained_bytes) },
+    h('h3', null, `Problem suspect ${i + 1}`, h('span', { class: 'badge' }, s.kind === 'single_object' ? 'one object' : `${formatCount(s.instances)} objects of one class`)),
+    h('p', { class: 'description' }, s.description),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('div', { class: 'fact' }, h('dt', null, s.kind === 'single_object' ? 'Suspect' : 'Biggest member'), h('dd', null, objectLink(s.object))),
+      h('div', { class: 'fact' }, h('dt', null, 'Class'), h('dd', null, s.class_name)),
+      h('div', { class: 'fact' }, h('dt', null, 'Loaded by'), h('dd', null, s.loader)),
+      h('div', { class: 'fact' }, h('dt', null, 'Retains'), h('dd', null, sizeText(s.retained_bytes, s.retained_bp))),
+      s.accumulation_point
+        ? h(
+            'div',
+            { class: 'fact', 'data-accumulation-point': s.accumulation_point.address },
+            h('dt', null, 'Accumulation point'),
+            h('dd', null, objectLink(s.accumulation_point), ` — retains ${sizeText(s.accumulation_point.retained_bytes, s.accumulation_point.retained_bp)}`, ' · ', objectLink(s.accumulation_point, 'path', 'path from a GC root')),
+          )
+        : h('div', { class: 'fact' }, h('dt', null, 'Accumulation point'), h('dd', null, 'none: no single object holds most of it')),
+    ),
+    s.chain.length ? h('div', null, h('h4', null, chainTitle), chain) : null,
+  );
+}
+
+export function renderSuspects(ctx: DumpContext): HTMLElement {
+  const ls = ctx.report.leak_suspects;
+  return h(
+    'div',
+    { class: 'suspects' },
+    h('p', { class: 'fine' }, `A suspect is an object, or a group of top-level objects of one class, that retains more than 10% of the heap (${formatCount(ls.threshold_bytes)} bytes here), found as Eclipse MAT's Leak Suspects report finds them.`),
+    ls.suspects.length
+      ? h('div', { id: 'suspect-list' }, ...ls.suspects.map(suspect))
+      : h('p', { id: 'no-suspects', class: 'placeholder' }, 'No leak suspects: nothing retains more than 10% of the heap on its own.'),
+  );
+}
+
+function consumerTable(id: string, caption: string, what: string, rows: Consumer[]): HTMLElement {
+  if (!rows.length) return h('div', null, h('h4', null, caption), h('p', { class: 'fine' }, 'None above the threshold.'));
+  return h(
+    'div',
+    null,
+    h('h4', null, caption),
+    table(
+      id,
+      null,
+      [{ label: what }, { label: 'Objects', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }],
+      rows.map((c) => [c.name, formatCount(c.objects), formatCount(c.retained_bytes), formatBp(c.retained_bp)]),
+    ),
+  );
+}
+
+export function renderConsumers(ctx: DumpContext): HTMLElement {
+  const t = ctx.report.top_consumers;
+  return h(
+    'div',
+    { class: 'consumers' },
+    h('p', { class: 'fine' }, `The top-level objects of the dominator tree retaining more than 1% of the heap (${formatCount(t.threshold_bytes)} bytes), and the same objects grouped by class, class loader and package, as in Eclipse MAT's Top Consumers report.`),
+    t.objects.length
+      ? h('div', null, h('h4', null, 'Biggest objects'), table('consumers-objects', null, OBJECT_COLUMNS, t.objects.map(objectRow)))
+      : h('div', null, h('h4', null, 'Biggest objects'), h('p', { class: 'fine' }, 'None above the threshold.')),
+    consumerTable('consumers-classes', 'Biggest top-level dominator classes', 'Class', t.classes),
+    consumerTable('consumers-loaders', 'Biggest top-level dominator class loaders', 'Class loader', t.class_loaders),
+    consumerTable('consumers-packages', 'Biggest top-level dominator packages', 'Package', t.packages),
+  );
+}
