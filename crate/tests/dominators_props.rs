@@ -4,7 +4,7 @@
 
 use heapscope::dominators::brute::brute_force;
 use heapscope::dominators::{
-    cooper_harvey_kennedy, semi_nca, CsrGraph, UNREACHABLE, VIRTUAL_ROOT,
+    cooper_harvey_kennedy, semi_nca, semi_nca_tuned, CsrGraph, UNREACHABLE, VIRTUAL_ROOT,
 };
 use proptest::prelude::*;
 
@@ -67,11 +67,52 @@ fn arb_chains(max_n: usize) -> impl Strategy<Value = Spec> {
     })
 }
 
-/// Checks that everything agrees with the brute-force definition.
+/// Heap-like graphs made of ownership trees: most nodes have one owner (a random
+/// earlier node, so the trees hang off the roots), a few shared nodes are referenced
+/// from many places (like class objects and shared values), and a few random edges
+/// add back, cross and forward references, cycles and unreachable pieces. This is the
+/// shape the reduction to non-private nodes (and its hubs) is for.
+fn arb_trees(max_n: usize) -> impl Strategy<Value = Spec> {
+    (12..=max_n).prop_flat_map(|n| {
+        let node = 0..n as u32;
+        (
+            Just(n),
+            prop::collection::vec(node.clone(), 1..=3),
+            // Owner of each node i (taken modulo i; none for the first few, or when 0).
+            prop::collection::vec(0..=n as u32, n),
+            // Shared nodes, and for each node the shared node it points at (if any).
+            prop::collection::vec(node.clone(), 1..=4),
+            prop::collection::vec(0..=6u32, n),
+            prop::collection::vec((node.clone(), node), 0..=n / 6),
+        )
+            .prop_map(|(n, roots, owner, shared, pick, extra)| {
+                let mut edges = Vec::new();
+                for i in 1..n as u32 {
+                    let o = owner[i as usize];
+                    if o != 0 {
+                        edges.push((o % i, i));
+                    }
+                }
+                for (i, &k) in pick.iter().enumerate() {
+                    if let Some(&s) = shared.get(k as usize) {
+                        edges.push((i as u32, s));
+                    }
+                }
+                edges.extend(extra);
+                Spec { n, roots, edges }
+            })
+    })
+}
+
+/// Checks that everything agrees with the brute-force definition, Semi-NCA also with
+/// low hub thresholds (hubs then lose their bet often) and without hubs.
 fn check_agree(spec: &Spec) -> Result<(), TestCaseError> {
     let g = spec.graph();
     let expected = brute_force(&g);
     prop_assert_eq!(&semi_nca(&g).unwrap(), &expected, "semi_nca vs brute force");
+    for hubs in [0, 2, 3, 5] {
+        prop_assert_eq!(&semi_nca_tuned(&g, hubs).unwrap().0, &expected, "semi_nca with hub threshold {} vs brute force", hubs);
+    }
     prop_assert_eq!(&cooper_harvey_kennedy(&g).unwrap(), &expected, "CHK vs brute force");
     Ok(())
 }
@@ -131,6 +172,11 @@ mod dominators {
 
         #[test]
         fn chain_graphs_agree(spec in arb_chains(160)) {
+            check_agree(&spec)?;
+        }
+
+        #[test]
+        fn ownership_tree_graphs_agree(spec in arb_trees(60)) {
             check_agree(&spec)?;
         }
 

@@ -19,6 +19,11 @@
 //! until reaching a node `≤ sdom(w)` (Georgiadis, "Linear-Time Algorithms for Dominators
 //! and Related Problems", 2005).
 //!
+//! The search runs on the nodes that are not *private* (see [`super::private`]): a
+//! first scan over every edge finds the nodes owned by a single other node whose own
+//! references stay among what they own, GC roots and hubs; their immediate dominator is
+//! their owner, and the search skips them. On heap graphs that is ~98% of the nodes.
+//!
 //! # Complexity
 //!
 //! `O(m log n)` time in the worst case (path compression without balancing); the NCA
@@ -28,28 +33,36 @@
 //!
 //! # Memory
 //!
-//! With `n` nodes, `r` of them reachable, and `b` back/cross edges (edges `(v, w)` with
-//! `v > w` in preorder, not counting self-loops and edges into GC roots), the peak is
+//! With `n` nodes, `k` of them not private, `r` of those reachable, and `b` back/cross
+//! edges among them (edges `(v, w)` with `v > w` in preorder, not counting self-loops and
+//! edges into GC roots), the peak is
 //!
 //! ```text
-//! 4n + 12r + 4b bytes   (≈ 16 bytes per object + 4 per back/cross edge)
+//! 4n + n/4 + 12k + 4b bytes   (≈ 4.3 bytes per object when few nodes are kept)
 //! ```
 //!
-//! plus the DFS work stack (below). The output is the `4n`-byte preorder index,
-//! rewritten in place, so nothing is allocated after the predecessors are freed.
-//! Measured on a synthetic 20M-node heap graph with 1.5 edges per node: 17.2 bytes per
-//! node above the graph (see `examples/dominators_bench.rs`). The arrays and their reuse:
+//! plus the DFS work stack (below), and `n` bytes for the hub check when some hub is not
+//! under the virtual root (after the search's arrays are freed). The output is the
+//! `4n`-byte array that held the predecessor states, then the preorder index, rewritten
+//! in place, so nothing is allocated after the predecessors are freed. Measured on a
+//! 22M-object heap dump (`make-big.sh 1`): `k` = 0.42M, `b` = 0.36M, 4.5 bytes per
+//! object. Without private nodes (`k = r = n`) it is ≈ 16 bytes per object + 4 per
+//! back/cross edge. The arrays and their reuse:
 //!
 //! | array    | entries | lifetime and reuse |
 //! |----------|---------|--------------------|
-//! | `pre`    | `n` | node → preorder number, from the DFS to the end; then rewritten into the output |
+//! | `roots`  | `n` bits | GC roots, to the end of the search |
+//! | `into_hubs` | `n` bits | nodes with an edge into a hub, for the hub check |
+//! | `pre`    | `n` | predecessor states → private marks, then node → preorder number for the others; then rewritten into the output |
 //! | `parent` | `r` | DFS parent → forest ancestor (semidominators) → parent again → `idom` |
 //! | `semi`   | `r` | DFS path bookkeeping → smallest tree/forward predecessor → `sdom` → preorder → node |
 //! | `count`  | `r` | back/cross-edge counts → group offsets → min-`sdom` label; freed before the NCA pass |
 //! | `preds`  | `b` | back/cross sources grouped by target; freed after the semidominators |
 //!
-//! All five are alive from the predecessor fill to the end of the semidominator pass;
-//! from then on it is `4n + 8r` bytes (≈ 12 per object), including the output.
+//! (`parent`, `semi` and `count` are allocated for the `k` kept nodes and shrunk to `r`
+//! when many of those are unreachable.) All five are alive from the predecessor fill to
+//! the end of the semidominator pass; from then on it is `4n + 8r` bytes, including the
+//! output.
 //!
 //! The tricks that keep it there:
 //!
@@ -89,64 +102,126 @@
 //!
 //! # Passes
 //!
-//! The graph is scanned three times: the DFS, the predecessor fill, and the parent
-//! recovery. Keeping the parents in a fourth array would save the last scan (about 15% of
-//! the time) for 4 bytes per node; memory is the scarcer resource.
+//! The graph is scanned once whole (the private nodes) and three times over the kept
+//! nodes: the DFS, the predecessor fill, and the parent recovery. Keeping the parents in
+//! a fourth array would save the last scan for 4 bytes per kept node. When some hub is
+//! not immediately under the virtual root, the private nodes' edges are scanned once
+//! more to check it, and if a hub loses its bet the whole search runs again (twice at
+//! most; see [`semi_nca_tuned`]).
 //! [`Graph::for_each_successor`] must report the same successors every time.
 
-use super::{
-    alloc_error, check_node_count, try_filled, try_push, try_with_capacity, Graph, UNREACHABLE,
-    VIRTUAL_ROOT,
-};
+use super::private::{self, RootSet, PRIVATE};
+use super::{alloc_error, check_node_count, try_filled, try_push, try_with_capacity, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::Error;
 
-/// Flag bit: in `pre`, "this node is a GC root"; in `semi`, "this node has back/cross
-/// predecessors"; in `preds`, "first source of its group".
+/// Flag bit: in `semi`, "this node has back/cross predecessors"; in `preds`, "first
+/// source of its group". (In `pre`, the same bit marks private nodes, [`PRIVATE`].)
 const FLAG: u32 = 1 << 31;
 /// The number under the flag.
 const MASK: u32 = FLAG - 1;
+/// `pre` of a GC root not visited yet: flagged like a private node, so that edges into it
+/// are skipped like edges into private nodes (its predecessor part is not a node index).
+const ROOT_PENDING: u32 = u32::MAX;
 
 /// Immediate dominators of every node of `g` by the Semi-NCA algorithm.
 ///
 /// Returns `idom` indexed by node, as described in the [module docs](super). Fails only
 /// when memory runs out (or the graph has more than 2³¹ − 2 nodes).
 pub fn semi_nca<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
+    semi_nca_with_stats(g).map(|(idom, _)| idom)
+}
+
+/// What [`semi_nca_with_stats`] saw (of its last run, when it ran twice).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub nodes: usize,
+    /// Nodes that are not private (see [`super::private`]), reachable or not.
+    pub kept: usize,
+    /// Of those, the ones the search reached: the size of the per-node arrays.
+    pub searched: usize,
+    pub back_cross_edges: usize,
+    /// Hubs (see [`super::private`]), how many lost their bet, and the runs it took.
+    pub hubs: usize,
+    pub failed_hubs: usize,
+    pub runs: usize,
+}
+
+/// [`semi_nca`], also returning [`Stats`].
+pub fn semi_nca_with_stats<G: Graph>(g: &G) -> Result<(Vec<u32>, Stats), Error> {
+    semi_nca_tuned(g, private::HUB_PREDS)
+}
+
+/// [`semi_nca_with_stats`] with another hub threshold (2 to
+/// [`private::MAX_HUB_PREDS`], or 0 for no hubs): the result is the same, only the
+/// work differs. Tests use low thresholds to make hubs lose their bet often.
+#[doc(hidden)]
+pub fn semi_nca_tuned<G: Graph>(g: &G, hub_preds: u32) -> Result<(Vec<u32>, Stats), Error> {
     let n = g.node_count();
     check_node_count(n)?;
+    let roots = RootSet::new(g)?;
+    // Hubs that lose their bet are excluded and the search repeated; after two failed
+    // runs (rare: each run excludes every hub that failed) the last one goes without
+    // hubs, which needs no check.
+    let mut not_hubs: Vec<u32> = Vec::new();
+    for attempt in 0..3 {
+        let threshold = if attempt < 2 { hub_preds } else { 0 };
+        match run(g, &roots, threshold, &not_hubs)? {
+            Ok((idom, mut stats)) => {
+                stats.failed_hubs = not_hubs.len();
+                stats.runs = attempt + 1;
+                return Ok((idom, stats));
+            }
+            Err(failed) => {
+                not_hubs.extend(failed);
+                not_hubs.sort_unstable();
+            }
+        }
+    }
+    unreachable!("the run without hubs is not checked")
+}
 
-    let mut pre = try_filled(n, 0, "the preorder index")?;
-    let mut parent = try_with_capacity(n + 1, "the DFS parents")?;
-    let mut semi = try_with_capacity(n + 1, "the semidominators")?;
-    let mut count = try_with_capacity(n + 1, "the predecessor counts")?;
-    dfs(g, &mut pre, &mut parent, &mut semi, &mut count)?;
+/// One search over the nodes that are not private, with hubs (see [`super::private`])
+/// of `hub_preds` predecessors or more (none if 0) but never `not_hubs`; `Ok(Err(hubs))`
+/// when hubs lost their bet and the result is void.
+#[allow(clippy::type_complexity)]
+fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Result<Result<(Vec<u32>, Stats), Vec<u32>>, Error> {
+    let n = g.node_count();
+    let private::Reduced { out: mut pre, kept, hubs, into_hubs } = private::reduce(g, roots, hub_preds, not_hubs)?;
+    let mut parent = try_with_capacity(kept + 1, "the DFS parents")?;
+    let mut semi = try_with_capacity(kept + 1, "the semidominators")?;
+    let mut count = try_with_capacity(kept + 1, "the predecessor counts")?;
+    dfs(g, roots, &mut pre, &mut parent, &mut semi, &mut count)?;
     let r = parent.len() - 1;
-    if n - r > n / 8 {
+    if kept - r > kept / 8 {
         // Many unreachable nodes: give back what the DFS did not use.
         for v in [&mut parent, &mut semi, &mut count] {
             v.shrink_to_fit();
         }
     }
 
-    let preds = group_predecessors(g, &pre, &mut semi, &mut count)?;
+    let preds = group_predecessors(g, roots, &pre, &mut semi, &mut count)?;
+    let stats = Stats { nodes: n, kept, searched: r, back_cross_edges: preds.len(), hubs: hubs.len(), failed_hubs: 0, runs: 0 };
     let (mut ancestor, mut label) = (parent, count);
     semidominators(&mut semi, &mut ancestor, &mut label, &preds);
     drop(preds);
     drop(label);
 
     let mut idom = ancestor;
-    recover_parents(g, &pre, &mut idom);
+    recover_parents(g, roots, &pre, &mut idom);
     nearest_common_ancestors(&semi, &mut idom);
 
     // `semi` is dead: reuse it as preorder → node to translate the result in place.
     let mut vertex = semi;
     for (v, &p) in pre.iter().enumerate() {
-        let p = p & MASK;
-        if p != 0 {
+        if p != 0 && p & PRIVATE == 0 {
             vertex[p as usize] = v as u32;
         }
     }
     for p in pre.iter_mut() {
-        let w = *p & MASK;
+        let w = *p;
+        if w & PRIVATE != 0 {
+            continue;
+        }
         *p = if w == 0 {
             UNREACHABLE
         } else {
@@ -156,13 +231,26 @@ pub fn semi_nca<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
             }
         };
     }
-    Ok(pre)
+    drop(vertex);
+    drop(idom);
+    // Hubs under the virtual root need no check (see the private module's docs).
+    let suspects: Vec<u32> = hubs.into_iter().filter(|&h| pre[h as usize] != VIRTUAL_ROOT).collect();
+    let mut marks = if suspects.is_empty() { None } else { Some(private::private_marks(&pre)?) };
+    private::resolve(&mut pre);
+    if let Some(marks) = &mut marks {
+        let failed = private::failed_hubs(g, &pre, marks, &suspects, &into_hubs);
+        if !failed.is_empty() {
+            return Ok(Err(failed));
+        }
+    }
+    Ok(Ok((pre, stats)))
 }
 
-/// Depth-first search from the virtual root (preorder 0).
+/// Depth-first search from the virtual root (preorder 0) over the nodes that are not
+/// private.
 ///
-/// Fills `pre` (node → preorder, with [`FLAG`] on roots; 0 = not reached) and, indexed by
-/// preorder, `parent`, `semi` = the smallest tree/forward predecessor (the parent or
+/// Fills `pre` (node → preorder; 0 = not reached; private entries untouched) and, indexed
+/// by preorder, `parent`, `semi` = the smallest tree/forward predecessor (the parent or
 /// less), and `count` = the number of back/cross predecessors.
 ///
 /// The work stack holds nodes to visit. Visiting `w` pushes its unvisited successors as
@@ -171,6 +259,7 @@ pub fn semi_nca<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
 /// visited by a descendant of the segment's owner since it was pushed: a forward edge.
 fn dfs<G: Graph>(
     g: &G,
+    roots: &RootSet,
     pre: &mut [u32],
     parent: &mut Vec<u32>,
     semi: &mut Vec<u32>,
@@ -180,9 +269,10 @@ fn dfs<G: Graph>(
     let mut stack: Vec<u32> = Vec::new();
     let mut failed = None;
     g.for_each_root(|w| {
+        // Roots are never private: pre[w] is 0 until the root is pushed.
         let slot = &mut pre[w as usize];
         if *slot == 0 && failed.is_none() {
-            *slot = FLAG;
+            *slot = ROOT_PENDING;
             failed = try_push(&mut stack, w, WHAT).err();
         }
     });
@@ -198,15 +288,15 @@ fn dfs<G: Graph>(
     loop {
         if stack.len() > semi[cur as usize] as usize {
             let w = stack.pop().unwrap();
-            let pw = pre[w as usize] & MASK;
-            if pw != 0 {
+            let pw = pre[w as usize];
+            if pw != 0 && pw != ROOT_PENDING {
                 let s = &mut semi[pw as usize];
                 *s = (*s).min(cur);
                 continue;
             }
-            // Visit `w`. Capacities are n + 1, so these pushes never reallocate.
+            // Visit `w`. Capacities are kept + 1, so these pushes never reallocate.
             let p = parent.len() as u32;
-            pre[w as usize] |= p;
+            pre[w as usize] = p;
             parent.push(cur);
             semi.push(cur);
             count.push(0);
@@ -219,11 +309,12 @@ fn dfs<G: Graph>(
                     if failed.is_none() {
                         failed = try_push(&mut stack, x, WHAT).err();
                     }
-                } else if px & FLAG == 0 && px != p {
+                } else if px & PRIVATE == 0 && px != p && !roots.contains(x) {
                     // Visited before `w`, so numbered below it: a back or cross edge.
                     count[px as usize] += 1;
                 }
-                // px & FLAG: an edge into a GC root, irrelevant to dominators.
+                // Edges into private nodes (from their only predecessor) and into GC
+                // roots are irrelevant to dominators.
             });
             if let Some(e) = failed {
                 return Err(e);
@@ -250,6 +341,7 @@ fn dfs<G: Graph>(
 /// the `semi` of each target that has a group carry [`FLAG`]. `count` is garbage after.
 fn group_predecessors<G: Graph>(
     g: &G,
+    roots: &RootSet,
     pre: &[u32],
     semi: &mut [u32],
     count: &mut [u32],
@@ -271,13 +363,12 @@ fn group_predecessors<G: Graph>(
 
     // Fill each group from its end, so count[t] ends at its start.
     for (v, &pv) in pre.iter().enumerate() {
-        let pv = pv & MASK;
-        if pv == 0 {
+        if pv == 0 || pv & PRIVATE != 0 {
             continue;
         }
         g.for_each_successor(v as u32, |x| {
             let px = pre[x as usize];
-            if px & FLAG == 0 && px < pv {
+            if px < pv && !roots.contains(x) {
                 let c = &mut count[px as usize];
                 *c -= 1;
                 preds[*c as usize] = pv;
@@ -365,16 +456,15 @@ fn eval(ancestor: &mut [u32], label: &mut [u32], v: u32, w: u32) -> u32 {
 /// is its largest-numbered predecessor below it, since every predecessor numbered below
 /// it is one of its DFS ancestors (the DFS would otherwise have visited it from there).
 /// GC roots keep 0, the virtual root.
-fn recover_parents<G: Graph>(g: &G, pre: &[u32], parent: &mut [u32]) {
+fn recover_parents<G: Graph>(g: &G, roots: &RootSet, pre: &[u32], parent: &mut [u32]) {
     parent.fill(0);
     for (v, &pv) in pre.iter().enumerate() {
-        let pv = pv & MASK;
-        if pv == 0 {
+        if pv == 0 || pv & PRIVATE != 0 {
             continue;
         }
         g.for_each_successor(v as u32, |x| {
             let px = pre[x as usize];
-            if px & FLAG == 0 && px > pv {
+            if px & PRIVATE == 0 && px > pv && !roots.contains(x) {
                 let p = &mut parent[px as usize];
                 *p = (*p).max(pv);
             }

@@ -1,7 +1,7 @@
 //! Hand-made graphs with known dominators; every case runs all three algorithms.
 
 use super::brute::brute_force;
-use super::{cooper_harvey_kennedy, semi_nca, CsrGraph, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use super::{cooper_harvey_kennedy, semi_nca, semi_nca_tuned, CsrGraph, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::ErrorKind;
 
 const VR: u32 = VIRTUAL_ROOT;
@@ -13,6 +13,10 @@ fn check(n: usize, roots: &[u32], edges: &[(u32, u32)], expected: &[u32]) {
     assert_eq!(brute_force(&g), expected, "brute force");
     assert_eq!(semi_nca(&g).unwrap(), expected, "semi_nca");
     assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected, "cooper_harvey_kennedy");
+    // Without hubs, and with hubs of 2 or 3 predecessors (bets lost often).
+    for hubs in [0, 2, 3] {
+        assert_eq!(semi_nca_tuned(&g, hubs).unwrap().0, expected, "semi_nca, hub threshold {hubs}");
+    }
     // Dominators do not depend on the order of edges or roots.
     let rev_edges: Vec<_> = edges.iter().rev().copied().collect();
     let rev_roots: Vec<_> = roots.iter().rev().copied().collect();
@@ -140,6 +144,44 @@ fn root_that_is_also_referenced() {
 #[test]
 fn node_reached_from_two_roots_hangs_off_the_virtual_root() {
     check(4, &[0, 1], &[(0, 2), (1, 2), (2, 3)], &[VR, VR, VR, 2]);
+}
+
+/// A cycle of private nodes that nothing else points at is unreachable, and so is what
+/// hangs off it.
+#[test]
+fn closed_cycle_of_single_predecessor_nodes() {
+    // 0 root → 1; 2 ⇄ 3 → 4.
+    check(5, &[0], &[(0, 1), (2, 3), (3, 2), (3, 4)], &[VR, 0, UN, UN, UN]);
+}
+
+/// Private subtrees hanging off a node that dominates their hub: the hub's dominator
+/// in the reduced graph dominates every private node pointing at it, so the bet holds.
+#[test]
+fn hub_under_a_node_that_owns_its_referrers() {
+    // 0 root → 1 (owner) → 2, 3, 4 (each owned, each → 5 the shared node); 1 → 6 → 5.
+    let edges = [(0, 1), (1, 2), (1, 3), (1, 4), (2, 5), (3, 5), (4, 5), (1, 6), (6, 5)];
+    check(7, &[0], &edges, &[VR, 0, 1, 1, 1, 1, 1]);
+}
+
+/// A hub whose dominator in the reduced graph does not dominate a private node pointing
+/// at it: the bet is lost and the search runs again without that hub.
+#[test]
+fn hub_that_loses_its_bet() {
+    // r=0 → d=1 → h=3, d → e=2 → h; r → p=4 → u=5 → h. Without u, idom(h) would be d.
+    let edges = [(0, 1), (1, 3), (1, 2), (2, 3), (0, 4), (4, 5), (5, 3)];
+    check(6, &[0], &edges, &[VR, 0, 1, 0, 0, 4]);
+    let g = CsrGraph::from_edges(6, &[0], &edges);
+    let (_, stats) = semi_nca_tuned(&g, 3).unwrap();
+    assert_eq!((stats.failed_hubs, stats.runs), (1, 2), "{stats:?}");
+}
+
+/// A hub reachable only through private nodes: unreachable in the reduced graph.
+#[test]
+fn hub_reached_only_through_private_nodes() {
+    // Roots 0 and 1; 0 → 2 → 4, 1 → 3 → 4, 0 → 5 → 4: 4 has three owners' worth of
+    // private referrers, and two roots above them.
+    let edges = [(0, 2), (2, 4), (1, 3), (3, 4), (0, 5), (5, 4)];
+    check(6, &[0, 1], &edges, &[VR, VR, 0, 1, VR, 0]);
 }
 
 #[test]

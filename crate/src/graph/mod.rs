@@ -8,6 +8,7 @@
 //! native-stack and thread-block roots of a known thread are edges, not GC roots).
 //! References to identifiers that are not objects of the dump are dropped and counted.
 
+pub mod columns;
 pub mod csr;
 pub mod roots;
 
@@ -20,7 +21,8 @@ use crate::records::basic_type;
 use crate::records::cursor::be_id;
 use crate::records::heap::{ClassDump, Visitor};
 use crate::records::Cursor;
-use csr::Csr;
+use columns::{ClassColumn, SizeColumn};
+use csr::{Csr, CsrBuilder};
 use roots::GcRoots;
 
 /// Class index meaning "no class" (never stored for a live object after pass 2).
@@ -30,9 +32,9 @@ pub const NO_CLASS: u32 = u32::MAX;
 pub struct Heap {
     pub index: Index,
     /// Class index of every object (`java.lang.Class` for class objects).
-    pub class_of: Vec<u32>,
-    /// Shallow size of every object, in units of the object alignment.
-    pub size_units: Vec<u32>,
+    pub classes: ClassColumn,
+    /// Shallow size of every object.
+    pub sizes: SizeColumn,
     pub refs: Csr,
     /// Object index of each class's class object.
     pub class_object: Vec<u32>,
@@ -45,12 +47,18 @@ pub struct Heap {
 
 impl Heap {
     pub fn object_count(&self) -> usize {
-        self.class_of.len()
+        self.classes.len()
+    }
+
+    /// Class index of `obj`, or [`NO_CLASS`].
+    #[inline]
+    pub fn class_of(&self, obj: u32) -> u32 {
+        self.classes.get(obj)
     }
 
     #[inline]
     pub fn shallow(&self, obj: u32) -> u64 {
-        self.size_units[obj as usize] as u64 * self.index.layout.object_alignment as u64
+        self.sizes.get(obj)
     }
 
     pub fn class(&self, class: u32) -> &ClassInfo {
@@ -65,7 +73,7 @@ impl Heap {
     /// Calls `f` with every object `obj` references, the class edge first.
     #[inline]
     pub fn for_each_reference<F: FnMut(u32)>(&self, obj: u32, mut f: F) {
-        let c = self.class_of[obj as usize];
+        let c = self.classes.get(obj);
         if c != NO_CLASS {
             let co = self.class_object[c as usize];
             if co != NO_CLASS {
@@ -74,19 +82,39 @@ impl Heap {
         }
         self.refs.for_each(obj, f);
     }
+
+    /// Calls `f(v, t)` for every reference, objects in index order, each object's as
+    /// [`Heap::for_each_reference`] gives them (reads the lists sequentially).
+    #[inline]
+    pub fn for_each_edge<F: FnMut(u32, u32)>(&self, mut f: F) {
+        self.refs.scan(|v, targets| {
+            let c = self.classes.get(v);
+            if c != NO_CLASS {
+                let co = self.class_object[c as usize];
+                if co != NO_CLASS {
+                    f(v, co);
+                }
+            }
+            for t in targets {
+                f(v, t);
+            }
+        });
+    }
 }
 
 struct Pass2<'a> {
     index: &'a Index,
     ids: usize,
-    class_of: Vec<u32>,
-    size_units: Vec<u32>,
-    refs: Csr,
+    classes: ClassColumn,
+    sizes: SizeColumn,
+    refs: CsrBuilder,
     targets: Vec<u32>,
     /// The object array whose elements are arriving.
     array: Option<u32>,
     /// Thread object index → objects its stack holds.
-    locals: HashMap<u32, Vec<u32>>,
+    /// Thread object index → objects its stack holds, by thread (looked up per object:
+    /// a binary search in a few entries beats hashing).
+    locals: Vec<(u32, Vec<u32>)>,
     excluded_edges: Vec<(u32, u32)>,
     class_object: Vec<u32>,
     missing_refs: u64,
@@ -94,7 +122,6 @@ struct Pass2<'a> {
     /// One bit per object: its record was seen (see `claim`).
     claimed: Vec<u64>,
     unknown_class: HashMap<u64, u64>,
-    align: u64,
     tick: Tick<'a>,
     objects: u64,
 }
@@ -133,14 +160,11 @@ impl Pass2<'_> {
         }
     }
 
-    fn units(&self, bytes: u64) -> u32 {
-        (bytes / self.align).min(u32::MAX as u64) as u32
-    }
-
     /// Stores the collected references of `obj` in MAT's order: deduplicated and
     /// ascending, without the class object (whose edge is implicit and comes first).
     fn flush(&mut self, obj: u32, class_object: u32) -> Result<()> {
-        if let Some(extra) = self.locals.get(&obj) {
+        if let Ok(k) = self.locals.binary_search_by_key(&obj, |e| e.0) {
+            let extra = &self.locals[k].1;
             self.targets.extend_from_slice(extra);
         }
         self.targets.sort_unstable();
@@ -189,8 +213,8 @@ impl Visitor for Pass2<'_> {
         let Some(ci) = self.index.class_by_id.get(c.id) else { return Ok(()) };
         let info = &self.index.classes.classes[ci as usize];
         let jlc = self.index.java_lang_class.unwrap_or(NO_CLASS);
-        self.class_of[obj as usize] = jlc;
-        self.size_units[obj as usize] = self.units(info.class_object_size);
+        self.classes.set(obj, jlc);
+        self.sizes.set(obj, info.class_object_size);
         if c.super_id != 0 {
             self.target(c.super_id);
         }
@@ -230,8 +254,8 @@ impl Visitor for Pass2<'_> {
         };
         let table = &self.index.classes;
         let info = &table.classes[ci as usize];
-        self.class_of[obj as usize] = ci;
-        self.size_units[obj as usize] = self.units(info.instance_size);
+        self.classes.set(obj, ci);
+        self.sizes.set(obj, info.instance_size);
         let ids = self.ids;
         let (a, b) = info.refs;
         for k in a..b {
@@ -266,8 +290,8 @@ impl Visitor for Pass2<'_> {
             *self.unknown_class.entry(class_id).or_default() += 1;
             return self.tick();
         };
-        self.class_of[obj as usize] = ci;
-        self.size_units[obj as usize] = self.units(self.index.layout.object_array_size(len as u64));
+        self.classes.set(obj, ci);
+        self.sizes.set(obj, self.index.layout.object_array_size(len as u64));
         self.array = Some(obj);
         self.tick()
     }
@@ -288,7 +312,7 @@ impl Visitor for Pass2<'_> {
     fn object_array_end(&mut self) -> Result<()> {
         match self.array.take() {
             Some(obj) => {
-                let co = self.class_object_of(self.class_of[obj as usize]).unwrap_or(NO_CLASS);
+                let co = self.class_object_of(self.classes.get(obj)).unwrap_or(NO_CLASS);
                 self.flush(obj, co)
             }
             None => Ok(()),
@@ -301,9 +325,9 @@ impl Visitor for Pass2<'_> {
             *self.unknown_class.entry(ty as u64).or_default() += 1;
             return self.tick();
         };
-        self.class_of[obj as usize] = ci;
+        self.classes.set(obj, ci);
         let elem = basic_type::primitive_size(ty).unwrap_or(1);
-        self.size_units[obj as usize] = self.units(self.index.layout.primitive_array_size(elem, len as u64));
+        self.sizes.set(obj, self.index.layout.primitive_array_size(elem, len as u64));
         self.tick()
     }
 }
@@ -311,27 +335,24 @@ impl Visitor for Pass2<'_> {
 /// Runs pass 2 over `c` (rewound to offset 0) and builds the heap graph.
 pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
     let n = index.ids.len();
-    let alloc = |what: &str| Error::memory(format!("out of memory for the {what} of {n} objects"));
-    let mut class_of = Vec::new();
-    class_of.try_reserve_exact(n).map_err(|_| alloc("classes"))?;
-    class_of.resize(n, NO_CLASS);
-    let mut size_units = Vec::new();
-    size_units.try_reserve_exact(n).map_err(|_| alloc("sizes"))?;
-    size_units.resize(n, 0u32);
+    let classes = ClassColumn::new(n, index.classes.classes.len())?;
+    let sizes = SizeColumn::new(n, index.layout.object_alignment)?;
 
     let roots = GcRoots::resolve(&index)?;
-    let mut locals: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut by_thread: HashMap<u32, Vec<u32>> = HashMap::new();
     for &(thread, local) in &roots.thread_locals {
-        locals.entry(thread).or_default().push(local);
+        by_thread.entry(thread).or_default().push(local);
     }
+    let mut locals: Vec<(u32, Vec<u32>)> = by_thread.into_iter().collect();
+    locals.sort_unstable_by_key(|e| e.0);
 
     let class_object: Vec<u32> = index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
     let mut p = Pass2 {
         index: &index,
         ids: index.header.id_size as usize,
-        class_of,
-        size_units,
-        refs: Csr::new(n)?,
+        classes,
+        sizes,
+        refs: CsrBuilder::new(n)?,
         targets: Vec::new(),
         array: None,
         locals,
@@ -341,7 +362,6 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         duplicates: 0,
         claimed: vec![0u64; n.div_ceil(64)],
         unknown_class: HashMap::new(),
-        align: index.layout.object_alignment as u64,
         tick,
         objects: 0,
     };
@@ -354,27 +374,27 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
     }
 
-    let Pass2 { mut class_of, mut size_units, mut refs, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, .. } = p;
+    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, .. } = p;
     excluded_edges.sort_unstable();
     // Thread objects whose record never came still get their locals.
-    let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !refs.has(*t)).collect();
+    let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !builder.has(*t)).collect();
     pending.sort_unstable_by_key(|(t, _)| *t);
     for (t, l) in pending {
-        refs.set(t, &l)?;
+        builder.set(t, &l)?;
     }
-    refs.shrink();
+    let refs = builder.finish()?;
 
     let mut warnings = Vec::new();
     // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader.
     if let Some(zero) = index.ids.index_of(0) {
-        if class_of[zero as usize] == NO_CLASS {
+        if classes.get(zero) == NO_CLASS {
             if let Some(cl) = index.java_lang_classloader {
-                class_of[zero as usize] = cl;
-                size_units[zero as usize] =
-                    (index.classes.classes[cl as usize].instance_size / index.layout.object_alignment as u64) as u32;
+                classes.set(zero, cl);
+                sizes.set(zero, index.classes.classes[cl as usize].instance_size);
             }
         }
     }
+    sizes.finish();
     if missing_refs > 0 {
         warnings.push(format!("{missing_refs} references point to objects that are not in the dump; they were ignored"));
     }
@@ -387,5 +407,5 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
     }
 
-    Ok(Heap { index, class_of, size_units, refs, class_object, roots, excluded_edges, missing_refs, warnings })
+    Ok(Heap { index, classes, sizes, refs, class_object, roots, excluded_edges, missing_refs, warnings })
 }

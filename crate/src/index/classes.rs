@@ -188,6 +188,43 @@ impl ClassTable {
         &self.ref_offsets[a as usize..b as usize]
     }
 
+    /// For every class, whether it is `ancestor_name` or a subclass of it; linear in the
+    /// number of classes (each super chain is walked once, answers are shared).
+    pub fn all_extending(&self, ancestor_name: &str) -> Vec<bool> {
+        const UNKNOWN: u8 = 2;
+        let n = self.classes.len();
+        let mut state = vec![UNKNOWN; n];
+        let mut chain = Vec::new();
+        for start in 0..n {
+            chain.clear();
+            let mut cur = Some(start as u32);
+            let mut answer = 0u8;
+            while let Some(c) = cur {
+                let c = c as usize;
+                if state[c] != UNKNOWN {
+                    answer = state[c];
+                    break;
+                }
+                if self.classes[c].name == ancestor_name {
+                    answer = 1;
+                    break;
+                }
+                chain.push(c);
+                if chain.len() > n {
+                    break;
+                }
+                cur = self.classes[c].super_index;
+            }
+            for &c in &chain {
+                state[c] = answer;
+            }
+            if state[start] == UNKNOWN {
+                state[start] = answer;
+            }
+        }
+        state.into_iter().map(|s| s == 1).collect()
+    }
+
     /// Whether `class` is `ancestor_name` or a subclass of it.
     pub fn extends(&self, class: u32, ancestor_name: &str) -> bool {
         let mut cur = Some(class);

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::records::heap::{ClassDump, RootKind, Visitor, WalkEnd};
 use crate::records::{Cursor, Header};
 use classes::{ClassInfo, ClassTable, Layout};
-use ids::IdMap;
+use ids::{IdCollector, IdMap};
 use locate::Locator;
 use u64map::U64Map;
 
@@ -116,7 +116,7 @@ struct Pass1<'a> {
     class_names: HashMap<u64, u64>,
     classes: Vec<ClassInfo>,
     class_by_id: U64Map,
-    ids: Vec<u64>,
+    ids: IdCollector,
     roots: Vec<RootRecord>,
     threads: Vec<ThreadRecord>,
     counts: Counts,
@@ -130,9 +130,9 @@ struct Pass1<'a> {
 
 impl Pass1<'_> {
     #[inline]
-    fn object(&mut self, id: u64, offset: u64) {
-        self.ids.push(id);
+    fn object(&mut self, id: u64, offset: u64) -> Result<()> {
         self.locator.object(id, offset);
+        self.ids.push(id)
     }
 
 }
@@ -201,13 +201,12 @@ impl Visitor for Pass1<'_> {
 
     fn instance(&mut self, id: u64, _class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
         self.counts.instances += 1;
-        self.object(id, offset);
-        Ok(())
+        self.object(id, offset)
     }
 
     fn object_array(&mut self, id: u64, _class_id: u64, len: u32, offset: u64) -> Result<()> {
         self.counts.object_arrays += 1;
-        self.object(id, offset);
+        self.object(id, offset)?;
         if self.id_size == 8 && !self.compressed_oops {
             if let Some((start, end)) = self.prev_array {
                 if id > start && id < end {
@@ -221,8 +220,7 @@ impl Visitor for Pass1<'_> {
 
     fn primitive_array(&mut self, id: u64, _ty: u8, _len: u32, _has_data: bool, offset: u64) -> Result<()> {
         self.counts.primitive_arrays += 1;
-        self.object(id, offset);
-        Ok(())
+        self.object(id, offset)
     }
 }
 
@@ -235,7 +233,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         class_names: HashMap::new(),
         classes: Vec::new(),
         class_by_id: U64Map::with_capacity(1024),
-        ids: Vec::new(),
+        ids: IdCollector::default(),
         roots: Vec::new(),
         threads: Vec::new(),
         counts: Counts::default(),
@@ -245,12 +243,6 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         tick,
         locator: Locator::default(),
     };
-    if let Some(len) = c.source().len() {
-        // A realistic dump has ~50 bytes per object; reserving a fraction up front avoids
-        // most of the doubling copies without risking a huge reservation. The length is
-        // the file's (a sparse file can claim terabytes): a failed reservation is fine.
-        let _ = p.ids.try_reserve((len / 64) as usize);
-    }
     let end = crate::records::heap::walk(c, &header, &mut p, None)?;
     let stop_at = match &end {
         WalkEnd::Complete { .. } => None,
@@ -268,7 +260,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         }
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, mut warnings, locator, .. } = p;
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, warnings, locator, .. } = p;
 
     // Names.
     for c in classes.iter_mut() {
@@ -280,10 +272,12 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
 
     // Every class object is an object too, and MAT's pseudo object 0x0 stands for the
     // bootstrap class loader.
-    ids.extend(classes.iter().map(|c| c.id));
-    let object_alignment = object_alignment(&ids);
-    ids.push(0);
-    let ids = IdMap::build(ids)?;
+    for c in &classes {
+        ids.push(c.id)?;
+    }
+    let object_alignment = object_alignment(ids.iter());
+    ids.push(0)?;
+    let ids: IdMap = ids.finish()?;
 
     let ref_size = if header.id_size == 8 && compressed_oops { 4 } else { header.id_size };
     let layout = Layout { id_size: header.id_size, ref_size, object_alignment };
@@ -299,9 +293,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
             *slot = find(&format!("{p}[]"));
         }
     }
-    if let WalkEnd::Broken { error, .. } = &end {
-        warnings.push(format!("the dump is incomplete: {error}; the report covers the records before that point"));
-    }
+    // An incomplete dump is reported once, as the report's `incomplete` (not a warning).
     Ok(Index {
         header,
         layout,
@@ -323,10 +315,10 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
 }
 
 /// GCD of the differences between object addresses, clamped to [8, 256] (MAT's rule).
-fn object_alignment(ids: &[u64]) -> u32 {
-    let Some(&first) = ids.iter().find(|&&x| x != 0) else { return 8 };
+fn object_alignment(mut ids: impl Iterator<Item = u64>) -> u32 {
+    let Some(first) = ids.find(|&x| x != 0) else { return 8 };
     let mut g = 0u64;
-    for &x in ids {
+    for x in ids {
         if x == 0 {
             continue;
         }

@@ -20,7 +20,7 @@ fn hex(a: &Analysis, obj: u32) -> String {
 /// `java.lang.ClassLoader` (the pseudo object 0x0 included).
 pub fn class_loader_count(a: &Analysis) -> u64 {
     let table = &a.heap.index.classes;
-    let is_loader: Vec<bool> = (0..table.classes.len() as u32).map(|c| table.extends(c, "java.lang.ClassLoader")).collect();
+    let is_loader = table.all_extending("java.lang.ClassLoader");
     let jlc = a.heap.index.java_lang_class;
     a.classes
         .iter()

@@ -55,7 +55,7 @@ pub fn find(a: &Analysis) -> Vec<Suspect> {
     let top = a.top_level();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < top.len() && a.retained[top[i] as usize] > thr {
+    while i < top.len() && a.retained(top[i]) > thr {
         let v = top[i];
         let (ap, chain) = single_accumulation_point(a, v);
         out.push(Suspect {

@@ -1,0 +1,331 @@
+//! Private nodes: the part of a heap graph whose dominators need no search.
+//!
+//! A node `v` is *private* when it is not a GC root, has exactly one distinct predecessor
+//! `p` (self-loops aside), and no node of its *subtree* — `v` and, recursively, the
+//! nodes whose only predecessor is in the subtree — has an edge to a node with two or
+//! more predecessors, except GC roots and *hubs* (below). Then the subtree's edges lead
+//! only into the subtree itself, into GC roots (whose incoming edges never matter, see
+//! the [module docs](super)) and into hubs. Without the hubs, no path from the virtual
+//! root to a non-private node would pass through a private node, so removing the private
+//! nodes would change no other node's dominator; a private node is reachable exactly
+//! when `p` is, and then `idom(v) = p`.
+//!
+//! On heap graphs almost every object is private (strings and their arrays, map
+//! nodes, the elements of collections: anything owned by one object that refers only to
+//! objects it owns, to classes that are GC roots, and to hubs), so
+//! [`semi_nca`](fn@super::semi_nca) runs on the rest only: its per-node arrays are sized
+//! by the non-private nodes. Measured on a 22M-object heap dump: 98% private.
+//!
+//! # Hubs
+//!
+//! A hub is a node with [`HUB_PREDS`] predecessors or more that is not a GC root: in a
+//! heap, the class object of an application class (every instance points at its class
+//! object, which is not a GC root) or an object shared by many. Without hubs, an
+//! object is private only if its class is a GC root, and most objects of an application
+//! are not (measured: 1% private instead of 98%). The edges from private nodes into hubs
+//! are dropped too, and that is exact when, for each such edge `(u, x)`, `idom(x)`
+//! dominates `u`: adding or removing such an edge changes no dominator (a path through
+//! it reaches `u`, hence `idom(x)`, first). The search on the reduced graph gives each
+//! hub its dominator there; `failed_hubs` then checks every dropped edge into a hub
+//! not immediately under the virtual root (where the condition is trivial) by walking up
+//! the dominator tree from its source. Hubs that fail are excluded and the search runs
+//! again (the caller bounds the number of runs and finally runs without hubs, which
+//! needs no check).
+//!
+//! # One scan
+//!
+//! `reduce` reads every edge once, keeping per node (in the `u32` that becomes the
+//! output) its predecessor state — none, one (the predecessor itself), a count from 2
+//! up to [`HUB_PREDS`] — and a *dirty* flag: "the subtree has an edge to a node with
+//! many predecessors that is not a hub". A node is marked dirty when it has an edge to a
+//! node that has (or later gets) many predecessors, unless that node is a hub by then,
+//! and dirtiness climbs to the single predecessor of a dirty node, at the time either
+//! fact becomes known: marking stops at a node already dirty, so each node is climbed
+//! through once. Marks are justified by the final predecessor states except the few
+//! made before a node became a hub, which only keep a few more nodes than needed.
+//!
+//! # Encoding shared with Semi-NCA
+//!
+//! After `reduce`, `out[v]` is `PRIVATE`` | p` for a private node with predecessor
+//! `p`, and 0 for the others (Semi-NCA then numbers them). At the end, once Semi-NCA has
+//! written the non-private nodes' results, `resolve` turns each private entry into `p`
+//! or [`UNREACHABLE`], following chains of private nodes up to a node already resolved;
+//! a chain can also close on itself (a cycle nothing else points at), and is then
+//! unreachable.
+
+use super::{try_filled, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use crate::error::Error;
+
+/// Flag bit of a private node's entry; the predecessor is under it.
+pub(crate) const PRIVATE: u32 = 1 << 31;
+const MASK: u32 = PRIVATE - 1;
+/// Predecessors a node needs to be a hub (by default; at most [`MAX_HUB_PREDS`]).
+pub const HUB_PREDS: u32 = 32;
+pub const MAX_HUB_PREDS: u32 = 32;
+/// Predecessor states during the scan, above every node index (see
+/// [`super::MAX_NODES`]): none yet, `many + c` for `c` predecessors (2 ≤ c < the hub
+/// threshold, `many = HUB - threshold`), and [`HUB`].
+const NONE: u32 = MASK;
+const HUB: u32 = MASK - 1;
+/// During the scan the top bit is the dirty flag instead.
+const DIRTY: u32 = PRIVATE;
+
+/// One bit per node.
+pub(crate) struct NodeSet(Vec<u64>);
+
+/// The GC roots (successors of the virtual root).
+pub(crate) type RootSet = NodeSet;
+
+impl NodeSet {
+    pub(crate) fn empty(n: usize, what: &str) -> Result<NodeSet, Error> {
+        let mut bits = Vec::new();
+        bits.try_reserve_exact(n.div_ceil(64)).map_err(|_| super::alloc_error(n / 32, what))?;
+        bits.resize(n.div_ceil(64), 0u64);
+        Ok(NodeSet(bits))
+    }
+
+    pub(crate) fn new<G: Graph>(g: &G) -> Result<NodeSet, Error> {
+        let mut set = NodeSet::empty(g.node_count(), "the GC root set")?;
+        g.for_each_root(|r| set.insert(r));
+        Ok(set)
+    }
+
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, v: u32) {
+        self.0[v as usize / 64] |= 1 << (v % 64);
+    }
+
+    #[inline(always)]
+    pub(crate) fn contains(&self, v: u32) -> bool {
+        self.0[v as usize / 64] & (1 << (v % 64)) != 0
+    }
+
+    /// The members, ascending.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros();
+                    w &= w - 1;
+                    k as u32 * 64 + b
+                })
+            })
+        })
+    }
+}
+
+/// What [`reduce`] found.
+pub(crate) struct Reduced {
+    /// The array described in the module docs.
+    pub out: Vec<u32>,
+    /// Nodes that are not private.
+    pub kept: usize,
+    /// The hubs, ascending.
+    pub hubs: Vec<u32>,
+    /// The nodes with an edge into a hub: the only ones the hub check looks at.
+    pub into_hubs: NodeSet,
+}
+
+/// Finds the private nodes. Nodes with `hub_preds` predecessors or more are hubs (2 ≤
+/// `hub_preds` ≤ [`MAX_HUB_PREDS`]; 0 for none), except `not_hubs` (ascending).
+pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Result<Reduced, Error> {
+    let n = g.node_count();
+    let hubs = hub_preds != 0;
+    let hub_preds = hub_preds.clamp(2, MAX_HUB_PREDS);
+    let many = HUB - hub_preds;
+    debug_assert!(n as u64 <= (HUB - MAX_HUB_PREDS) as u64);
+    let mut out = try_filled(n, NONE, "the predecessor states")?;
+    let mut into_hubs = NodeSet::empty(n, "the hub check")?;
+
+    // Marks `y` dirty and climbs through single predecessors.
+    let mark = |out: &mut [u32], mut y: u32| {
+        loop {
+            let s = out[y as usize];
+            if s & DIRTY != 0 {
+                return;
+            }
+            out[y as usize] = s | DIRTY;
+            let p = s & MASK;
+            if p >= many {
+                return;
+            }
+            y = p;
+        }
+    };
+    let is_hub = |x: u32| hubs && not_hubs.binary_search(&x).is_err();
+
+    g.for_each_edge(|u, x| {
+        if x == u || roots.contains(x) {
+            return;
+        }
+        let s = out[x as usize];
+        let (p, dirty) = (s & MASK, s & DIRTY);
+        if p < many {
+            if p != u {
+                out[x as usize] = dirty | (many + 2);
+                mark(out.as_mut_slice(), p);
+                mark(out.as_mut_slice(), u);
+            }
+            // else: a duplicate edge.
+        } else if p == NONE {
+            out[x as usize] = dirty | u;
+            if dirty != 0 {
+                mark(out.as_mut_slice(), u);
+            }
+        } else {
+            // Counts edges, not distinct sources: duplicate edges can make a hub of
+            // a node with fewer predecessors, which is still checked like any other.
+            let p = if p < HUB { p + 1 } else { p };
+            out[x as usize] = dirty | p;
+            if p < HUB || !is_hub(x) {
+                mark(out.as_mut_slice(), u);
+            } else {
+                into_hubs.insert(u);
+            }
+        }
+    });
+
+    let mut kept = 0usize;
+    let mut hub_list = Vec::new();
+    for (v, s) in out.iter_mut().enumerate() {
+        let p = *s & MASK;
+        let root = roots.contains(v as u32);
+        if *s & DIRTY == 0 && p < many && !root {
+            *s = PRIVATE | p;
+        } else {
+            if p == HUB && !root && is_hub(v as u32) {
+                if hub_list.len() == hub_list.capacity() {
+                    hub_list.try_reserve(hub_list.len().max(64)).map_err(|_| super::alloc_error(hub_list.len(), "the hub list"))?;
+                }
+                hub_list.push(v as u32);
+            }
+            *s = 0;
+            kept += 1;
+        }
+    }
+    Ok(Reduced { out, kept, hubs: hub_list, into_hubs })
+}
+
+/// Before [`resolve`]: one byte per node, [`MARK_PRIVATE`] on the private nodes; the
+/// rest of the byte is [`failed_hubs`]'s memo.
+pub(crate) fn private_marks(out: &[u32]) -> Result<Vec<u8>, Error> {
+    let mut marks = Vec::new();
+    marks.try_reserve_exact(out.len()).map_err(|_| super::alloc_error(out.len() / 4, "the hub check"))?;
+    marks.extend(out.iter().map(|&s| if unresolved(s) { MARK_PRIVATE } else { 0 }));
+    Ok(marks)
+}
+
+pub(crate) const MARK_PRIVATE: u8 = 0x40;
+const MARK_KNOWN: u8 = 0x80;
+/// Hubs checked per scan: one memo bit each.
+const BATCH: usize = 6;
+const MARK_BITS: u8 = (1 << BATCH) - 1;
+
+/// After the search and [`resolve`] (`idom` final for the reduced graph): the hubs
+/// among `suspects` (hubs not immediately under the virtual root) that some reachable
+/// private node points at without being dominated by the hub's `idom`.
+///
+/// For each private node pointing at a suspect, walks up the dominator tree looking for
+/// the suspect's `idom`; the memo in `marks` (per node: which suspects' `idom`s are
+/// among its dominators) makes every walk stop at the first node already walked, so a
+/// scan costs `O(edges of private nodes + n)`.
+pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Vec<u32> {
+    let mut failed = Vec::new();
+    for batch in suspects.chunks(BATCH) {
+        // A suspect's dominator, or UNREACHABLE (then no walk ever finds it, as wanted:
+        // a reachable private node pointing at it would make it reachable).
+        let doms: Vec<u32> = batch.iter().map(|&h| idom[h as usize]).collect();
+        for m in marks.iter_mut() {
+            *m &= MARK_PRIVATE;
+        }
+        let mut lost = [false; BATCH];
+        for u in into_hubs.iter() {
+            if marks[u as usize] & MARK_PRIVATE == 0 || idom[u as usize] == UNREACHABLE {
+                continue;
+            }
+            g.for_each_successor(u, |x| {
+                if let Some(k) = batch.iter().position(|&h| h == x) {
+                    if !lost[k] && dominator_bits(idom, marks, &doms, u) & (1 << k) == 0 {
+                        lost[k] = true;
+                    }
+                }
+            });
+        }
+        failed.extend(batch.iter().zip(lost).filter(|(_, l)| *l).map(|(&h, _)| h));
+    }
+    failed
+}
+
+/// Bit `k` set when `doms[k]` dominates `u` (or is `u`); memoised in `marks`.
+fn dominator_bits(idom: &[u32], marks: &mut [u8], doms: &[u32], u: u32) -> u8 {
+    let own = |y: u32| doms.iter().enumerate().fold(0u8, |b, (k, &d)| if d == y { b | 1 << k } else { b });
+    // Up to the first node walked before (or past the top); each node is one of the
+    // doms at most once on the way, so the bits of the path add up without overlap.
+    let mut y = u;
+    let mut path = 0u8;
+    let above = loop {
+        if y == VIRTUAL_ROOT || y == UNREACHABLE {
+            break 0;
+        }
+        let m = marks[y as usize];
+        if m & MARK_KNOWN != 0 {
+            break m & MARK_BITS;
+        }
+        path ^= own(y);
+        y = idom[y as usize];
+    };
+    let total = above | path;
+    // Down again from `u`, recording each node's bits.
+    let (mut z, mut bits) = (u, total);
+    while z != y {
+        marks[z as usize] = (marks[z as usize] & MARK_PRIVATE) | MARK_KNOWN | bits;
+        bits ^= own(z);
+        z = idom[z as usize];
+    }
+    total
+}
+
+/// Whether `s` is a private entry not resolved yet (`VIRTUAL_ROOT` and `UNREACHABLE`
+/// also have the top bit, but their payloads are not node indices).
+#[inline(always)]
+fn unresolved(s: u32) -> bool {
+    s & PRIVATE != 0 && s != UNREACHABLE && s != VIRTUAL_ROOT
+}
+
+/// Replaces every private entry by its predecessor, or [`UNREACHABLE`] when the chain of
+/// private predecessors above it does not end at a reachable node.
+pub(crate) fn resolve(out: &mut [u32]) {
+    for v in 0..out.len() {
+        if !unresolved(out[v]) {
+            continue;
+        }
+        // Climb to the first resolved node, with Brent's cycle detection: the chain may
+        // end in a loop of private nodes.
+        let (mut hare, mut tortoise) = (v as u32, v as u32);
+        let (mut power, mut steps) = (1u64, 0u64);
+        let reachable = loop {
+            let s = out[hare as usize];
+            if !unresolved(s) {
+                break s != UNREACHABLE;
+            }
+            hare = s & MASK;
+            steps += 1;
+            if hare == tortoise {
+                break false;
+            }
+            if steps == power {
+                tortoise = hare;
+                power *= 2;
+                steps = 0;
+            }
+        };
+        // Resolve the chain (for a loop, up to where it closes).
+        let mut y = v as u32;
+        while unresolved(out[y as usize]) {
+            let p = out[y as usize] & MASK;
+            out[y as usize] = if reachable { p } else { UNREACHABLE };
+            y = p;
+        }
+    }
+}
