@@ -21,6 +21,17 @@ pub struct Options {
     pub keep_unreachable: bool,
     /// Refuse to start the memory-heavy phases when their estimated peak exceeds this.
     pub memory_limit: Option<u64>,
+    /// Which exact algorithm computes the dominator tree (both give the same tree).
+    pub dominators: DominatorAlgorithm,
+}
+
+/// The dominator algorithm: Semi-NCA (near-linear, lean, the default) or
+/// Cooper–Harvey–Kennedy (the design's iterative algorithm, kept to cross-check).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DominatorAlgorithm {
+    #[default]
+    SemiNca,
+    CooperHarveyKennedy,
 }
 
 /// Where the analysis is, for progress displays.
@@ -305,7 +316,11 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         }
         roots.sort_unstable_by_key(|&(o, _)| o);
     }
-    let (idom, dominator_stats) = dominators::semi_nca_with_stats(&HeapGraph { heap: &heap, roots: &roots, filter })?;
+    let graph = HeapGraph { heap: &heap, roots: &roots, filter };
+    let (idom, dominator_stats) = match options.dominators {
+        DominatorAlgorithm::SemiNca => dominators::semi_nca_with_stats(&graph)?,
+        DominatorAlgorithm::CooperHarveyKennedy => (dominators::cooper_harvey_kennedy(&graph)?, dominators::Stats::default()),
+    };
 
     let mut unreachable = vec![ClassStats::default(); heap.index.classes.classes.len()];
     for v in 0..n {

@@ -176,7 +176,7 @@ fn compare_objects(expected_gz: &Path, actual_tsv: &str, out: &mut Vec<String>) 
 
 fn run_case(case: &Case) -> Result<usize, String> {
     let src = support::open_dump(&case.dump);
-    let options = Options { keep_unreachable: case.keep, memory_limit: None };
+    let options = Options { keep_unreachable: case.keep, ..Options::default() };
     let analysis = analyze(src, &options, &mut NoProgress).map_err(|e| format!("analysis failed: {e}"))?;
     let actual = parity::json(&analysis);
     let expected: Value = serde_json::from_slice(&std::fs::read(&case.expected).unwrap()).unwrap();
@@ -289,5 +289,36 @@ fn comparison_catches_a_one_byte_difference() {
         let mut found = Vec::new();
         compare(&expected, &bad, &mut found);
         assert!(!found.is_empty(), "changing {path:?} by one byte went unnoticed");
+    }
+}
+
+/// Both dominator algorithms give the same immediate dominator for every object of every
+/// corpus dump (with and without unreachable objects kept).
+#[test]
+fn semi_nca_and_cooper_harvey_kennedy_agree_on_every_corpus_dump() {
+    use heapscope::analysis::DominatorAlgorithm;
+    let Some(corpus) = corpus_dir() else { return };
+    let mut dumps: Vec<PathBuf> = ["dumps", "android"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(corpus.join(d)).unwrap().filter_map(|e| Some(e.ok()?.path())))
+        .filter(|p| p.to_string_lossy().ends_with(".hprof.gz"))
+        .collect();
+    dumps.sort();
+    assert!(!dumps.is_empty(), "no dumps in {}", corpus.display());
+    for dump in &dumps {
+        for keep in [false, true] {
+            let run = |dominators| {
+                let options = Options { keep_unreachable: keep, dominators, ..Options::default() };
+                analyze(support::open_dump(dump), &options, &mut NoProgress).unwrap()
+            };
+            let (a, b) = (run(DominatorAlgorithm::SemiNca), run(DominatorAlgorithm::CooperHarveyKennedy));
+            assert_eq!(a.object_count(), b.object_count());
+            let mut kept = 0;
+            for v in 0..a.object_count() as u32 {
+                assert_eq!(a.immediate_dominator(v), b.immediate_dominator(v), "{} (keep={keep}): object 0x{:x}", dump.display(), a.address(v));
+                kept += a.is_kept(v) as u64;
+            }
+            assert!(kept > 0, "{}: no object kept", dump.display());
+        }
     }
 }

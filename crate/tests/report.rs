@@ -7,7 +7,7 @@ mod support;
 use std::path::Path;
 
 use heapscope::analysis::{analyze, NoProgress, Options};
-use heapscope::report::{self, markdown, Report, SourceInfo};
+use heapscope::report::{self, html, markdown, Report, SourceInfo};
 
 fn repo_file(rel: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
@@ -112,4 +112,55 @@ fn android_roots_keep_their_own_names_with_mats_beside() {
     assert_eq!(get("Debugger"), Some(("Unknown".into(), 107)));
     assert_eq!(get("VM Internal"), Some(("Unknown".into(), 7)));
     assert_eq!(get("System Class"), Some(("System Class".into(), 1106)));
+}
+
+/// The tags of an HTML text, in order (`<p class="x">` gives "p", `</p>` gives "/p").
+fn tags(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let end = rest.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(rest.len());
+        out.push(rest[..end].to_ascii_lowercase());
+    }
+    out
+}
+
+#[test]
+fn html_report_has_the_markdown_content_and_only_its_own_markup() {
+    let Some(mut r) = report_of("s03_threadlocal_leak_serial", "dumps") else { return };
+    let page = html::render(&r);
+    for needle in [
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        "<title>Heap dump analysis: s03_threadlocal_leak_serial.hprof.gz</title>",
+        "<h2>System Overview</h2>",
+        "<tr><td>Used heap</td><td class=\"num\">15,296,832 bytes (14.6 MiB)</td></tr>",
+        "<tr><td>System Class</td><td class=\"num\">755</td></tr>",
+        "<h3>Problem Suspect 2</h3>",
+        "<p><strong>Accumulation point:</strong> byte[][] @ 0xfd5edd58 — retains",
+        "<h3>Biggest Packages</h3>",
+    ] {
+        assert!(page.contains(needle), "HTML lacks {needle:?}:\n{page}");
+    }
+    // Same blocks as the Markdown: one table per Markdown table.
+    let md = markdown::render(&r);
+    assert_eq!(page.matches("<table>").count(), md.matches("\n|---").count() + md.matches("\n|--:").count());
+
+    // Names from the dump that are markup stay text.
+    let hostile = "<script>alert(1)</script><img src=x onerror=\"alert(2)\">' & \"";
+    r.histogram[0].class_name = hostile.into();
+    r.leak_suspects.suspects[0].description = hostile.into();
+    r.source.file_name = Some(hostile.into());
+    r.warnings.push(hostile.into());
+    let page = html::render(&r);
+    let allowed = [
+        "!doctype", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "p", "strong", "table", "thead", "tbody", "tr", "th",
+        "td", "ul", "li", "footer",
+    ];
+    for tag in tags(&page) {
+        let name = tag.trim_start_matches('/');
+        assert!(allowed.contains(&name), "unexpected tag <{tag}> in the HTML report");
+    }
+    let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(2)&quot;&gt;&#39; &amp; &quot;";
+    assert_eq!(page.matches(escaped).count(), 5, "title, heading, histogram row, suspect, warning");
 }

@@ -921,6 +921,32 @@ fn unreadable_inputs_and_usage_errors() {
     }
 }
 
+#[test]
+fn report_format_follows_the_flag_then_the_extension() {
+    let dir = TempDir::new("robust-formats");
+    let dump = dir.path().join("d.hprof");
+    std::fs::write(&dump, base_dump().into_bytes()).unwrap();
+    let cases: [(&str, Option<&str>, &str); 6] = [
+        ("r.md", None, "# Heap dump analysis: d.hprof\n"),
+        ("r.json", None, "{\n  \"schema_version\""),
+        ("r.html", None, "<!DOCTYPE html>\n"),
+        ("r.HTM", None, "<!DOCTYPE html>\n"),
+        ("r.txt", None, "# Heap dump analysis: d.hprof\n"),
+        ("r.txt", Some("html"), "<!DOCTYPE html>\n"),
+    ];
+    for (name, format, start) in cases {
+        let out = dir.path().join(name);
+        let mut args = vec!["analyze", dump.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        if let Some(f) = format {
+            args.extend(["--format", f]);
+        }
+        let run = heapscope(&args, dir.path(), MEMORY_LIMIT_KIB);
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with(start), "{args:?} wrote {:?}", &text[..text.len().min(80)]);
+    }
+}
+
 /// Writes the synthetic dumps as seeds for the fuzz targets (../fuzz/seeds):
 /// `cargo test --release --test robustness -- --ignored write_fuzz_seeds`.
 #[test]

@@ -12,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     for keep_unreachable in [false, true] {
         let src = auto_decompress(Box::new(MemorySource::new(data.to_vec()))).unwrap();
-        let options = Options { keep_unreachable, memory_limit: Some(1 << 30) };
+        let options = Options { keep_unreachable, memory_limit: Some(1 << 30), ..Options::default() };
         match analyze(src, &options, &mut NoProgress) {
             Ok(a) => {
                 if let Some(e) = &a.incomplete {

@@ -1,5 +1,5 @@
 // Corpus dumps analyzed in the page give the CLI's numbers, and every view works on them:
-// an Android ART dump, gzip'd and plain HotSpot dumps; the exported JSON and Markdown are
+// an Android ART dump, gzip'd and plain HotSpot dumps; the exported JSON, Markdown and HTML are
 // the CLI's byte for byte; the dominator tree expands, the treemap draws and zooms, the
 // inspector and the path read the dump; a saved JSON report opens without its dump.
 import assert from 'node:assert/strict';
@@ -42,6 +42,9 @@ async function expectCliNumbers(page, file) {
   assert.ok(json.text === cliReport(file, 'json'), `${path.basename(file)}: the exported JSON differs from heapscope analyze --format json`);
   const md = await downloadText(page, '#export-markdown');
   assert.ok(md.text === cliReport(file, 'md'), `${path.basename(file)}: the exported Markdown differs from heapscope analyze --format md`);
+  const html = await downloadText(page, '#export-html');
+  assert.equal(html.name, `${path.basename(file).replace(/(\.hprof)?(\.gz)?$/, '')}.html`);
+  assert.ok(html.text === cliReport(file, 'html'), `${path.basename(file)}: the exported HTML differs from heapscope analyze --format html`);
   return { cli, json: json.text };
 }
 
@@ -197,6 +200,7 @@ describe('corpus dumps in the page equal the CLI', { skip: CORPUS_MISSING }, () 
       // Its exports are the same bytes again.
       assert.ok((await downloadText(page, '#export-json')).text === json);
       assert.ok((await downloadText(page, '#export-markdown')).text === cliReport(file, 'md'));
+      assert.ok((await downloadText(page, '#export-html')).text === cliReport(file, 'html'));
     });
   });
 });

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, test } from 'node:test';
-import { cliJson } from './helpers/cli.mjs';
+import { cliJson, cliReport } from './helpers/cli.mjs';
 import { harness } from './helpers/harness.mjs';
 import { XSS, makeBigDump, writeXssDump } from './helpers/hprof.mjs';
-import { openFile, overviewFacts, resetRecording, showTab } from './helpers/page.mjs';
+import { downloadText, openFile, overviewFacts, resetRecording, showTab } from './helpers/page.mjs';
 import { CORPUS_MISSING, REPO } from './helpers/paths.mjs';
 
 const h = harness();
@@ -167,6 +167,17 @@ describe('cancel and errors', () => {
       assert.equal(await page.evaluate(() => window.__pwned), undefined);
       assert.equal(await page.locator('#results img, #results svg, #results script, #results b').count(), 0);
       assert.equal(await page.evaluate(() => document.scripts.length), await page.evaluate(() => window.__scripts));
+
+      // The exported HTML report, opened as a page: the names are text there too.
+      const html = await downloadText(page, '#export-html');
+      assert.ok(html.text === cliReport(file, 'html'));
+      await page.goto('about:blank');
+      await page.setContent(html.text);
+      await page.waitForTimeout(300);
+      assert.equal(await page.evaluate(() => window.__pwned), undefined);
+      assert.equal(await page.locator('main img, main svg, main script, main b').count(), 0);
+      assert.equal(await page.evaluate(() => document.scripts.length), 0);
+      assert.ok((await page.locator('main').textContent()).includes(shownName));
     });
   });
 

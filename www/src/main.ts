@@ -201,20 +201,25 @@ byId('export-json').addEventListener('click', () => {
   download(open.ctx.reportJson, `${baseName(open.ctx.report.source.file_name ?? open.ctx.fileName)}.json`, 'application/json');
 });
 
-const markdownButton = byId<HTMLButtonElement>('export-markdown');
-markdownButton.addEventListener('click', async () => {
-  if (!open) return;
-  const o = open;
-  markdownButton.disabled = true;
-  try {
-    const md = await o.ctx.q.markdown();
-    download(md, `${baseName(o.ctx.report.source.file_name ?? o.ctx.fileName)}.md`, 'text/markdown');
-  } catch (e) {
-    showError(isAnalysisError(e) ? e : internalError(String(e)), null);
-  } finally {
-    markdownButton.disabled = false;
-  }
-});
+/** The Markdown and HTML exports: rendered by the core in the worker, as the CLI does. */
+function wireRenderedExport(id: string, render: (q: Queries) => Promise<string>, extension: string, type: string): void {
+  const button = byId<HTMLButtonElement>(id);
+  button.addEventListener('click', async () => {
+    if (!open) return;
+    const o = open;
+    button.disabled = true;
+    try {
+      const text = await render(o.ctx.q);
+      download(text, `${baseName(o.ctx.report.source.file_name ?? o.ctx.fileName)}.${extension}`, type);
+    } catch (e) {
+      showError(isAnalysisError(e) ? e : internalError(String(e)), null);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+wireRenderedExport('export-markdown', (q) => q.markdown(), 'md', 'text/markdown');
+wireRenderedExport('export-html', (q) => q.html(), 'html', 'text/html');
 
 wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFile: (f) => void openFile(f) });
 byId('choose-button').addEventListener('click', () => byId<HTMLInputElement>('file-input').click());

@@ -36,6 +36,7 @@ export interface AnalysisError {
 /** The session methods the page may call (crate/src/wasm/session.rs). */
 export type QueryMethod =
   | 'markdown'
+  | 'html'
   | 'children'
   | 'children_by_class'
   | 'instances'

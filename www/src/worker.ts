@@ -107,6 +107,9 @@ function query(id: number, method: QueryMethod, args: (string | number | null)[]
       case 'markdown':
         json = s.markdown();
         break;
+      case 'html':
+        json = s.html();
+        break;
       case 'children':
         json = s.children(opt(0), num(1), num(2));
         break;

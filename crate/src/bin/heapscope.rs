@@ -5,25 +5,28 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use heapscope::analysis::{self, Analysis, Options, Progress, ProgressInfo};
+use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options, Progress, ProgressInfo};
 use heapscope::error::{Error, ErrorKind};
 use heapscope::source::{auto_decompress, FileSource};
 
 const USAGE: &str = "\
 usage:
-  heapscope analyze DUMP [-o OUT] [--format md|json] [--keep-unreachable] [--timings]
-  heapscope parity DUMP -o OUT.json [--objects OUT.tsv] [--keep-unreachable]
+  heapscope analyze DUMP [-o OUT] [--format md|json|html] [--keep-unreachable] [--timings] [--dominators semi-nca|chk]
+  heapscope parity DUMP -o OUT.json [--objects OUT.tsv] [--keep-unreachable] [--dominators semi-nca|chk]
   heapscope inspect DUMP ADDRESS [--keep-unreachable]
   heapscope schema [--session]
 
 DUMP is an .hprof or .hprof.gz file (HotSpot or Android). `analyze` writes the report
-as Markdown (default) or JSON, to OUT (format from its extension) or to stdout.
+as Markdown (default), JSON or a self-contained HTML page, to OUT (format from its
+extension: .json, .html, else Markdown) or to stdout.
 `parity` writes the numbers Eclipse MAT computes, in the form of
 ../shared/corpus/expected/, for compare_expected.py. `inspect` prints one object as
 JSON: its fields read back from the dump, its dominator, and a shortest reference path
 from a GC root. `schema` prints the JSON Schema of the report (or of the queries). A dump that ends early still gets a report of what it holds, marked
 incomplete, and exit status 1.
 --timings prints wall time, CPU time and peak memory per phase on stderr.
+--dominators semi-nca|chk picks the dominator algorithm (Semi-NCA by default;
+Cooper-Harvey-Kennedy gives the same tree, more slowly, for cross-checking).
 Exit status: 0 success, 1 bad input, 2 usage error.";
 
 struct Args {
@@ -35,6 +38,7 @@ struct Args {
     keep_unreachable: bool,
     address: Option<u64>,
     timings: bool,
+    dominators: DominatorAlgorithm,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -49,7 +53,7 @@ fn parse_args() -> Result<Args, String> {
             Some("--session") => true,
             Some(x) => return Err(format!("unexpected argument {x:?}")),
         };
-        return Ok(Args { command, dump: PathBuf::new(), out: None, objects: None, format: None, keep_unreachable: session, address: None, timings: false });
+        return Ok(Args { command, dump: PathBuf::new(), out: None, objects: None, format: None, keep_unreachable: session, address: None, timings: false, dominators: DominatorAlgorithm::SemiNca });
     }
     if command != "analyze" && command != "parity" && command != "inspect" {
         return Err(format!("unknown command {command:?}"));
@@ -57,19 +61,27 @@ fn parse_args() -> Result<Args, String> {
     let mut dump = None;
     let mut address = None;
     let (mut out, mut objects, mut format, mut keep, mut timings) = (None, None, None, false, false);
+    let mut dominators = DominatorAlgorithm::SemiNca;
     while let Some(a) = it.next() {
         match a.as_str() {
             "-o" | "--output" => out = Some(PathBuf::from(it.next().ok_or("-o needs a file name")?)),
             "--objects" => objects = Some(PathBuf::from(it.next().ok_or("--objects needs a file name")?)),
             "--format" | "-f" => {
-                let f = it.next().ok_or("--format needs md or json")?;
-                if f != "md" && f != "json" {
-                    return Err(format!("unknown format {f:?}: expected md or json"));
+                let f = it.next().ok_or("--format needs md, json or html")?;
+                if f != "md" && f != "json" && f != "html" {
+                    return Err(format!("unknown format {f:?}: expected md, json or html"));
                 }
                 format = Some(f);
             }
             "--keep-unreachable" => keep = true,
             "--timings" => timings = true,
+            "--dominators" => {
+                dominators = match it.next().as_deref() {
+                    Some("semi-nca") => DominatorAlgorithm::SemiNca,
+                    Some("chk") => DominatorAlgorithm::CooperHarveyKennedy,
+                    other => return Err(format!("--dominators takes semi-nca or chk, not {other:?}")),
+                }
+            }
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown option {s:?}")),
             s => {
@@ -93,7 +105,7 @@ fn parse_args() -> Result<Args, String> {
     if command == "parity" && (format.is_some()) {
         return Err("parity writes JSON; --format does not apply".into());
     }
-    Ok(Args { command, dump, out, objects, format, keep_unreachable: keep, address, timings })
+    Ok(Args { command, dump, out, objects, format, keep_unreachable: keep, address, timings, dominators })
 }
 
 /// Progress on stderr when it is a terminal; per-phase timings with `--timings`.
@@ -197,7 +209,7 @@ fn run(args: &Args) -> Result<(), Error> {
     let file_bytes = std::fs::metadata(&args.dump).map(|m| m.len()).unwrap_or(0);
     let src = auto_decompress(Box::new(FileSource::open(&args.dump)?))?;
     let gzip = src.len().is_none();
-    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None };
+    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators: args.dominators };
     let tty = std::io::stderr().is_terminal();
     let mut meter = Meter::new(tty, args.timings);
     let analysis = analysis::analyze(src, &options, &mut meter);
@@ -239,11 +251,19 @@ fn run(args: &Args) -> Result<(), Error> {
                 gzip,
             };
             let report = heapscope::report::build(&analysis, &info);
-            let json = match args.format.as_deref() {
-                Some(f) => f == "json",
-                None => args.out.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))),
+            let format = match args.format.as_deref() {
+                Some(f) => f.to_string(),
+                None => match args.out.as_ref().and_then(|o| o.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase()) {
+                    Some(e) if e == "json" => "json".into(),
+                    Some(e) if e == "html" || e == "htm" => "html".into(),
+                    _ => "md".into(),
+                },
             };
-            let text = if json { heapscope::report::to_json(&report) } else { heapscope::report::markdown::render(&report) };
+            let text = match format.as_str() {
+                "json" => heapscope::report::to_json(&report),
+                "html" => heapscope::report::html::render(&report),
+                _ => heapscope::report::markdown::render(&report),
+            };
             match &args.out {
                 Some(out) => write_file(out, text.as_bytes())?,
                 None => {

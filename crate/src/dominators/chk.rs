@@ -11,7 +11,8 @@
 //! idom(b) = intersect of the predecessors p of b whose idom is defined
 //! ```
 //!
-//! until nothing changes, where `intersect(a, b)` walks two fingers up the current `idom`
+//! until nothing changes (the first round in reverse postorder, then alternating
+//! direction), where `intersect(a, b)` walks two fingers up the current `idom`
 //! tree, always moving the one with the smaller postorder number, until they meet
 //! (Cooper, Harvey & Kennedy, "A Simple, Fast Dominance Algorithm", 2001).
 //!
@@ -23,7 +24,11 @@
 //! list `d` long and from outside it cost `k · d` per round. Predecessors are stored in
 //! increasing postorder, deepest first, so the running intersection only climbs; that
 //! makes the classic bad case — a list whose nodes all point at one shared object —
-//! linear. [`semi_nca`](fn@super::semi_nca) is the default; this is the independent check.
+//! linear. Back edges are the other bad shape: a ring of `k` objects linked both ways and
+//! entered at one point needs `k` rounds in reverse postorder, each learning one node;
+//! a sweep in postorder carries that news around in one round, but its finger walks
+//! still cost `k²/2` (24 s for the corpus's 100,000-object garbage ring kept with
+//! `--keep-unreachable`). [`semi_nca`](fn@super::semi_nca) is the default; this is the independent check.
 //!
 //! # Memory
 //!
@@ -94,13 +99,19 @@ pub fn cooper_harvey_kennedy<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
             idom[b] = r;
         }
     }
+    // The first round runs in reverse postorder, so every node's DFS parent is settled
+    // before it; later rounds alternate direction, because a back edge carries news
+    // against reverse postorder one node per round (a ring of k objects entered at one
+    // point would take k rounds), and the reverse sweep carries it all the way at once.
+    // Any order converges to the same fixed point.
+    let mut round = 0u32;
     let mut changed = true;
     while changed {
         changed = false;
-        for b in (0..r as usize).rev() {
+        let mut step = |b: usize| {
             let preds = &sources[off[b] as usize..off[b + 1] as usize];
             if preds.is_empty() {
-                continue;
+                return;
             }
             let mut new = UNDEF;
             for &p in preds {
@@ -112,7 +123,13 @@ pub fn cooper_harvey_kennedy<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
                 idom[b] = new;
                 changed = true;
             }
+        };
+        if round % 2 == 0 {
+            (0..r as usize).rev().for_each(&mut step);
+        } else {
+            (0..r as usize).for_each(&mut step);
         }
+        round += 1;
     }
     drop(sources);
 

@@ -277,3 +277,21 @@ fn long_path_compression() {
     assert_eq!(semi_nca(&g).unwrap(), expected);
     assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
 }
+
+/// A ring linked both ways and entered at node 0, like a garbage `LinkedList` kept with
+/// `--keep-unreachable`: every node is reached around both sides, so 0 dominates all.
+/// Iterating in reverse postorder only would learn one node per round.
+#[test]
+fn doubly_linked_ring() {
+    let n = 3_000u32;
+    let mut edges = Vec::new();
+    for i in 0..n {
+        edges.push((i, (i + 1) % n));
+        edges.push(((i + 1) % n, i));
+    }
+    let g = CsrGraph::from_edges(n as usize, &[0], &edges);
+    let expected: Vec<u32> = (0..n).map(|i| if i == 0 { VR } else { 0 }).collect();
+    assert_eq!(semi_nca(&g).unwrap(), expected);
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
+    assert_eq!(brute_force(&g), expected);
+}

@@ -1,7 +1,10 @@
 //! What the analysis says, in the forms people and tools read: the [`model::Report`]
-//! (JSON, with a JSON Schema), its Markdown rendering, and the MAT-parity output.
+//! (JSON, with a JSON Schema), the document for people rendered as Markdown or HTML, and
+//! the MAT-parity output.
 
 pub mod build;
+pub mod document;
+pub mod html;
 pub mod markdown;
 pub mod model;
 pub mod parity;

@@ -99,6 +99,7 @@ impl Session {
         let core_options = Options {
             keep_unreachable: options.keep_unreachable,
             memory_limit: Some(memory_limit(options.memory_limit)),
+            ..Options::default()
         };
         let analysis = analysis::analyze(source, &core_options, &mut progress)?;
         let report = report::build(&analysis, &SourceInfo { file_name, file_bytes, gzip });
@@ -144,6 +145,11 @@ impl Session {
     /// The report as Markdown (`report::markdown::render`).
     pub fn markdown(&self) -> String {
         report::markdown::render(&self.report)
+    }
+
+    /// The report as a self-contained HTML file (`report::html::render`).
+    pub fn html(&self) -> String {
+        report::html::render(&self.report)
     }
 
     /// `session::children`: a page of the children of `parent` (an address; none for the

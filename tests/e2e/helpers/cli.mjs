@@ -1,5 +1,5 @@
 // The native CLI's answers, to check the page against: `heapscope analyze DUMP --format json`
-// (and md). The binary is built by scripts/test-all.sh before the browser tests.
+// (and md, html). The binary is built by scripts/test-all.sh before the browser tests.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ export const CLI = process.env.HEAPSCOPE_CLI || path.join(REPO, 'target/release/
 
 const cache = new Map();
 
-/** The CLI's output for `file` in `format` ('json' or 'md'), as text. Exit 1 (incomplete dump) is fine. */
+/** The CLI's output for `file` in `format` ('json', 'md' or 'html'), as text. Exit 1 (incomplete dump) is fine. */
 export function cliReport(file, format = 'json') {
   const key = `${format}\0${file}`;
   if (cache.has(key)) return cache.get(key);

@@ -55,4 +55,9 @@ export class Queries {
   markdown(): Promise<string> {
     return this.client.query('markdown').then((text) => text ?? '');
   }
+
+  /** The report as one HTML file with no script and nothing to fetch. */
+  html(): Promise<string> {
+    return this.client.query('html').then((text) => text ?? '');
+  }
 }

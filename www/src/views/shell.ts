@@ -53,6 +53,7 @@ export function renderShell(app: HTMLElement): void {
             { class: 'exports', role: 'group', 'aria-label': 'Export the report' },
             h('button', { id: 'export-json', type: 'button', class: 'secondary', title: 'The report as JSON (schema/report.schema.json), the same bytes as heapscope analyze --format json' }, 'Export JSON report'),
             h('button', { id: 'export-markdown', type: 'button', class: 'secondary', title: 'The report as Markdown: system overview, leak suspects, top consumers' }, 'Export Markdown'),
+            h('button', { id: 'export-html', type: 'button', class: 'secondary', title: 'The same report as one self-contained HTML page (no script, nothing fetched)' }, 'Export HTML'),
           ),
         ),
         h('p', { id: 'run-facts', class: 'fine' }),

@@ -1,0 +1,316 @@
+//! The report as a document for people: MAT's System Overview, Leak Suspects and Top
+//! Consumers on one page, as a small tree of headings, paragraphs and tables that the
+//! [Markdown](super::markdown) and [HTML](super::html) renderers write out.
+//!
+//! Built from the [`Report`] alone, so a saved JSON report renders the same way. Text in
+//! the tree is plain, unescaped text: each renderer escapes all of it for its format,
+//! because class names, strings and loader names come from the dump and may contain any
+//! markup.
+
+use super::build::{format_bp, format_bytes};
+use super::model::*;
+
+const HISTOGRAM_ROWS: usize = 25;
+const UNREACHABLE_ROWS: usize = 20;
+const TOP_OBJECTS: usize = 20;
+
+/// A run of text in a paragraph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inline {
+    Text(String),
+    Strong(String),
+}
+
+/// How a table column is aligned: numbers right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// Level 1 to 3.
+    Heading(u8, String),
+    Paragraph(Vec<Inline>),
+    /// A call-out (the incomplete-dump warning).
+    Note(Vec<Inline>),
+    Table { columns: Vec<(String, Align)>, rows: Vec<Vec<String>> },
+    List(Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// The document's title (also its first heading).
+    pub title: String,
+    pub blocks: Vec<Block>,
+}
+
+/// Text escaped for an output format: `special` writes the format's escape for a
+/// character and says whether it did; line breaks and tabs become spaces (a name cannot
+/// break a table row) and other control characters U+FFFD.
+pub(super) fn escape_with(s: &str, special: impl Fn(char, &mut String) -> bool) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for ch in s.chars() {
+        if special(ch, &mut out) {
+            continue;
+        }
+        match ch {
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Writes runs of text, escaped, with the format's markers around strong runs.
+pub(super) fn write_inlines(out: &mut String, parts: &[Inline], escape: fn(&str) -> String, strong: (&str, &str)) {
+    for part in parts {
+        match part {
+            Inline::Text(s) => out.push_str(&escape(s)),
+            Inline::Strong(s) => {
+                out.push_str(strong.0);
+                out.push_str(&escape(s));
+                out.push_str(strong.1);
+            }
+        }
+    }
+}
+
+/// Binary units, as MAT shows heap sizes: "29.3 MiB".
+fn binary_units(n: u64) -> String {
+    if n >= 1 << 30 {
+        format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64)
+    } else if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
+    } else if n >= 1 << 10 {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    } else {
+        format!("{n} B")
+    }
+}
+
+fn object_label(o: &ObjectRef) -> String {
+    match &o.class_of_object {
+        Some(c) => format!("class {c} @ {}", o.address),
+        None => format!("{} @ {}", o.class_name, o.address),
+    }
+}
+
+fn text(s: impl Into<String>) -> Vec<Inline> {
+    vec![Inline::Text(s.into())]
+}
+
+fn columns(spec: &[(&str, Align)]) -> Vec<(String, Align)> {
+    spec.iter().map(|&(name, align)| (name.to_string(), align)).collect()
+}
+
+struct Builder {
+    blocks: Vec<Block>,
+}
+
+impl Builder {
+    fn heading(&mut self, level: u8, s: impl Into<String>) {
+        self.blocks.push(Block::Heading(level, s.into()));
+    }
+    fn paragraph(&mut self, s: impl Into<String>) {
+        self.blocks.push(Block::Paragraph(text(s)));
+    }
+    fn object_table(&mut self, rows: &[ObjectRef]) {
+        use Align::*;
+        self.blocks.push(Block::Table {
+            columns: columns(&[("Object", Left), ("Shallow Heap", Right), ("Retained Heap", Right), ("% of Heap", Right)]),
+            rows: rows
+                .iter()
+                .map(|o| vec![object_label(o), format_bytes(o.shallow_bytes), format_bytes(o.retained_bytes), format_bp(o.retained_bp)])
+                .collect(),
+        });
+    }
+    fn consumer_table(&mut self, title: &str, what: &str, rows: &[Consumer]) {
+        use Align::*;
+        self.heading(3, title);
+        if rows.is_empty() {
+            self.paragraph("None above the threshold.");
+            return;
+        }
+        self.blocks.push(Block::Table {
+            columns: columns(&[(what, Left), ("Objects", Right), ("Retained Heap", Right), ("% of Heap", Right)]),
+            rows: rows
+                .iter()
+                .map(|c| vec![c.name.clone(), format_bytes(c.objects), format_bytes(c.retained_bytes), format_bp(c.retained_bp)])
+                .collect(),
+        });
+    }
+}
+
+/// The document for a report.
+pub fn document(r: &Report) -> Document {
+    use Align::*;
+    let title = format!("Heap dump analysis: {}", r.source.file_name.as_deref().unwrap_or("heap dump"));
+    let mut b = Builder { blocks: Vec::new() };
+    b.heading(1, title.clone());
+    b.paragraph(format!(
+        "{} · {} · {} · {}-byte ids{} · object alignment {}",
+        r.tool,
+        r.dump.format,
+        r.dump.platform,
+        r.dump.id_size,
+        if r.dump.compressed_oops { ", compressed oops" } else { "" },
+        r.dump.object_alignment
+    ));
+    if let Some(inc) = &r.incomplete {
+        b.blocks.push(Block::Note(vec![
+            Inline::Strong("Incomplete dump.".into()),
+            Inline::Text(format!(
+                " Reading stopped at byte {}: {}. Everything below covers the records before that point.",
+                format_bytes(inc.offset),
+                inc.message
+            )),
+        ]));
+    }
+
+    let o = &r.overview;
+    b.heading(2, "System Overview");
+    b.heading(3, "Heap Summary");
+    let summary = vec![
+        ("Used heap".to_string(), format!("{} bytes ({})", format_bytes(o.used_heap_bytes), binary_units(o.used_heap_bytes))),
+        ("Objects".into(), format_bytes(o.objects)),
+        ("Classes".into(), format_bytes(o.classes)),
+        ("Class loaders".into(), format_bytes(o.class_loaders)),
+        ("GC roots".into(), format_bytes(o.gc_roots)),
+        ("Top-level dominators".into(), format_bytes(o.top_level_dominators)),
+        (
+            format!("Unreachable objects ({})", if o.unreachable.discarded { "discarded" } else { "kept" }),
+            format!("{} objects, {} bytes", format_bytes(o.unreachable.objects), format_bytes(o.unreachable.shallow_bytes)),
+        ),
+        ("Dump file".into(), format!("{} bytes{}", format_bytes(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" })),
+        ("HPROF data".into(), format!("{} bytes", format_bytes(r.source.hprof_bytes))),
+    ];
+    b.blocks.push(Block::Table {
+        columns: columns(&[("", Left), ("", Right)]),
+        rows: summary.into_iter().map(|(k, v)| vec![k, v]).collect(),
+    });
+
+    b.heading(3, "GC Roots by Type");
+    b.blocks.push(Block::Table {
+        columns: columns(&[("Type", Left), ("Objects", Right)]),
+        rows: o
+            .gc_roots_by_type
+            .iter()
+            .map(|t| {
+                let name = if t.name == t.mat_name { t.name.clone() } else { format!("{} (MAT: {})", t.name, t.mat_name) };
+                vec![name, format_bytes(t.objects)]
+            })
+            .collect(),
+    });
+
+    if o.unreachable.objects > 0 {
+        b.heading(3, "Unreachable Objects");
+        b.paragraph(format!(
+            "{} objects ({} bytes) are not reachable from any GC root{}.",
+            format_bytes(o.unreachable.objects),
+            format_bytes(o.unreachable.shallow_bytes),
+            if o.unreachable.discarded { " and were left out of every number above and below, as in Eclipse MAT" } else { "" }
+        ));
+        b.blocks.push(Block::Table {
+            columns: columns(&[("Class", Left), ("Objects", Right), ("Shallow Heap", Right)]),
+            rows: o
+                .unreachable
+                .classes
+                .iter()
+                .take(UNREACHABLE_ROWS)
+                .map(|c| vec![c.class_name.clone(), format_bytes(c.objects), format_bytes(c.shallow_bytes)])
+                .collect(),
+        });
+    }
+
+    b.heading(3, "Classes by Retained Heap");
+    b.paragraph(format!(
+        "Top {} of {} classes. Retained heap is MAT's quick lower bound.",
+        HISTOGRAM_ROWS.min(r.histogram.len()),
+        r.histogram.len()
+    ));
+    b.blocks.push(Block::Table {
+        columns: columns(&[("#", Right), ("Class", Left), ("Instances", Right), ("Shallow Heap", Right), ("Retained Heap", Right)]),
+        rows: r
+            .histogram
+            .iter()
+            .take(HISTOGRAM_ROWS)
+            .enumerate()
+            .map(|(i, h)| {
+                vec![
+                    (i + 1).to_string(),
+                    h.class_name.clone(),
+                    format_bytes(h.instances),
+                    format_bytes(h.shallow_bytes),
+                    format_bytes(h.retained_bytes_min),
+                ]
+            })
+            .collect(),
+    });
+
+    b.heading(2, "Leak Suspects");
+    if r.leak_suspects.suspects.is_empty() {
+        b.paragraph(format!(
+            "No object or group of objects retains more than {} bytes (10% of the used heap).",
+            format_bytes(r.leak_suspects.threshold_bytes)
+        ));
+    }
+    for (i, s) in r.leak_suspects.suspects.iter().enumerate() {
+        b.heading(3, format!("Problem Suspect {}", i + 1));
+        b.paragraph(s.description.clone());
+        let point = match (&s.kind, &s.accumulation_point) {
+            (_, Some(ap)) => format!(" {} — retains {} bytes ({}).", object_label(ap), format_bytes(ap.retained_bytes), format_bp(ap.retained_bp)),
+            (SuspectKind::SingleObject, None) => {
+                " none — no single object below the suspect holds 70% of its memory within 1,000 steps.".into()
+            }
+            (SuspectKind::GroupOfObjects, None) => " none — the members are not held by one common object.".into(),
+        };
+        b.blocks.push(Block::Paragraph(vec![Inline::Strong("Accumulation point:".into()), Inline::Text(point)]));
+        if !s.chain.is_empty() {
+            b.paragraph(match s.kind {
+                SuspectKind::SingleObject => "Dominator chain from the suspect to the accumulation point:",
+                SuspectKind::GroupOfObjects => "Reference path shared by most members, from its GC root:",
+            });
+            let head = if s.chain_omitted > 0 { 20 } else { s.chain.len() };
+            let mut rows = Vec::with_capacity(s.chain.len() + 1);
+            for (d, c) in s.chain.iter().enumerate() {
+                if d == head && s.chain_omitted > 0 {
+                    rows.push(vec!["…".into(), format!("{} more", format_bytes(s.chain_omitted)), String::new(), String::new(), String::new()]);
+                }
+                let depth = if d < head { d as u64 } else { d as u64 + s.chain_omitted };
+                rows.push(vec![
+                    depth.to_string(),
+                    object_label(c),
+                    format_bytes(c.shallow_bytes),
+                    format_bytes(c.retained_bytes),
+                    format_bp(c.retained_bp),
+                ]);
+            }
+            b.blocks.push(Block::Table {
+                columns: columns(&[("Depth", Right), ("Object", Left), ("Shallow Heap", Right), ("Retained Heap", Right), ("% of Heap", Right)]),
+                rows,
+            });
+        }
+    }
+
+    let t = &r.top_consumers;
+    b.heading(2, "Top Consumers");
+    b.paragraph(format!("Top-level dominators retaining more than {} bytes (1% of the used heap).", format_bytes(t.threshold_bytes)));
+    b.heading(3, "Biggest Objects");
+    if t.objects.is_empty() {
+        b.paragraph("None above the threshold.");
+    } else {
+        b.object_table(&t.objects[..t.objects.len().min(TOP_OBJECTS)]);
+    }
+    b.consumer_table("Biggest Classes", "Class", &t.classes);
+    b.consumer_table("Biggest Class Loaders", "Class loader", &t.class_loaders);
+    b.consumer_table("Biggest Packages", "Package", &t.packages);
+
+    if !r.warnings.is_empty() {
+        b.heading(2, "Warnings");
+        b.blocks.push(Block::List(r.warnings.clone()));
+    }
+    Document { title, blocks: b.blocks }
+}
