@@ -18,7 +18,7 @@ use crate::graph::roots::name as root_name;
 use crate::records::basic_type;
 use crate::records::cursor::{be_id, be_u16, be_u32, be_u64, Cursor};
 use crate::records::heap::{walk_span, ClassDump, Visitor};
-use crate::report::build::{loader_label, object_ref};
+use crate::report::build::{loader_label, object_ref, package_of};
 use crate::report::model::ObjectRef;
 
 /// Array elements and string characters shown at most.
@@ -53,6 +53,30 @@ pub struct ClassGroup {
     pub retained_bytes: u64,
     /// The biggest members (at most 20).
     pub largest: Vec<TreeNode>,
+}
+
+/// What the histogram's classes are grouped by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HistogramGrouping {
+    /// The package of the class name (arrays count as their element class).
+    Package,
+    /// The class's loader.
+    ClassLoader,
+}
+
+/// Classes of the histogram taken together: one package or one class loader.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct HistogramGroup {
+    /// The package ("<default package>" for none) or the loader ("<system class
+    /// loader>" or "ClassName @ 0x…"), as in the histogram rows.
+    pub name: String,
+    pub classes: u64,
+    pub instances: u64,
+    pub shallow_bytes: u64,
+    /// MAT's quick retained size for the group: the retained sizes of its objects that
+    /// no other object of the group dominates, summed (a lower bound).
+    pub retained_bytes_min: u64,
 }
 
 /// A field (or static field, or array element) and its value, for display.
@@ -175,6 +199,52 @@ pub fn children_by_class(a: &Analysis, parent: Option<u32>, limit: usize) -> Vec
     out.sort_by(|x, y| y.retained_bytes.cmp(&x.retained_bytes).then(x.class_name.cmp(&y.class_name)));
     out.truncate(limit);
     out
+}
+
+/// The histogram grouped by package or class loader, over the classes the histogram lists
+/// (those whose class object is kept), largest retained first. One walk of the dominator
+/// tree: linear in the objects.
+pub fn histogram_groups(a: &Analysis, by: HistogramGrouping) -> Vec<HistogramGroup> {
+    let classes = a.class_count();
+    let mut ids: std::collections::BTreeMap<String, u32> = Default::default();
+    // Group of each class; classes without a row stay outside every group.
+    let mut group_of = vec![u32::MAX; classes];
+    for (c, g) in group_of.iter_mut().enumerate() {
+        let c = c as u32;
+        if !a.class_object(c).is_some_and(|o| a.is_kept(o)) {
+            continue;
+        }
+        let name = match by {
+            HistogramGrouping::Package => match package_of(a.class_name(c)) {
+                "" => "<default package>".to_string(),
+                p => p.to_string(),
+            },
+            HistogramGrouping::ClassLoader => loader_label(a, c),
+        };
+        let next = ids.len() as u32;
+        *g = *ids.entry(name).or_insert(next);
+    }
+    let mut groups: Vec<HistogramGroup> = vec![
+        HistogramGroup { name: String::new(), classes: 0, instances: 0, shallow_bytes: 0, retained_bytes_min: 0 };
+        ids.len()
+    ];
+    for (name, &g) in &ids {
+        groups[g as usize].name = name.clone();
+    }
+    for (c, &g) in group_of.iter().enumerate() {
+        if let Some(row) = groups.get_mut(g as usize) {
+            row.classes += 1;
+            row.instances += a.classes[c].instances;
+            row.shallow_bytes += a.classes[c].shallow;
+        }
+    }
+    let group_of_object = |v: u32| group_of.get(a.class_of(v) as usize).copied().unwrap_or(u32::MAX);
+    let mins = crate::retained::class_min_retained(&a.tree, &a.retained, group_of_object, groups.len());
+    for (row, min) in groups.iter_mut().zip(mins) {
+        row.retained_bytes_min = min;
+    }
+    groups.sort_by(|x, y| y.retained_bytes_min.cmp(&x.retained_bytes_min).then(y.shallow_bytes.cmp(&x.shallow_bytes)).then(x.name.cmp(&y.name)));
+    groups
 }
 
 /// Instances of class `class`, largest retained first.
@@ -583,6 +653,8 @@ pub fn path_to_root(a: &mut Analysis, obj: u32) -> Result<Vec<PathStep>> {
 pub struct SessionTypes {
     pub children: Children,
     pub class_groups: Vec<ClassGroup>,
+    pub histogram_groups: Vec<HistogramGroup>,
+    pub histogram_grouping: HistogramGrouping,
     pub details: ObjectDetails,
     pub path: Vec<PathStep>,
     pub instances: Instances,

@@ -206,7 +206,7 @@ describe('corpus dumps in the page equal the CLI', { skip: CORPUS_MISSING }, () 
 });
 
 describe('the histogram', () => {
-  test('sorts by every column, filters by name, and stays virtualized with 20,000 classes', async () => {
+  test('sorts by every column, filters by name, groups by package, and stays virtualized with 20,000 classes', async () => {
     // A dump with 20,000 classes, one instance each (instance sizes differ by class).
     const file = path.join(h.tmp, 'many_classes.hprof');
     const w = new HprofWriter({ idSize: 8 });
@@ -263,6 +263,38 @@ describe('the histogram', () => {
       // Selecting a class lists its objects (a query on the dump).
       await page.click('#histogram-body .vrow[data-index="0"]');
       await page.waitForSelector('#histogram-instances a.obj');
+
+      // Grouped by package: one row per package with the sums of its classes' rows.
+      await page.fill('#histogram-filter', '');
+      await page.selectOption('#histogram-group', 'package');
+      const packageOf = (name) => {
+        const base = name.replace(/(\[\])+$/, '');
+        return base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : '<default package>';
+      };
+      const packages = new Map();
+      for (const r of cli.histogram) {
+        const p = packages.get(packageOf(r.class_name)) ?? { classes: 0, instances: 0 };
+        p.classes += 1;
+        p.instances += r.instances;
+        packages.set(packageOf(r.class_name), p);
+      }
+      await page.waitForFunction((n) => document.getElementById('histogram-count').dataset.rows === String(n), packages.size);
+      assert.equal(await page.locator('#histogram-table button[data-sort="classes"]').textContent(), 'Classes');
+      const shown = await page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+      assert.equal(shown.length, packages.size);
+      for (const [name, classes, instances] of shown) {
+        const p = packages.get(name);
+        assert.ok(p, `package ${name} is one of the report's`);
+        assert.deepEqual([classes, instances], [p.classes.toLocaleString('en-US'), p.instances.toLocaleString('en-US')], name);
+      }
+      // Selecting a package lists its classes; the chip goes back to all of them.
+      await page.click('#histogram-body .vrow[data-group="gen.p7"]');
+      await page.waitForFunction((n) => document.getElementById('histogram-count').dataset.rows === String(n), packages.get('gen.p7').classes);
+      assert.match(await page.locator('#histogram-scope').textContent(), /Package: gen\.p7/);
+      assert.equal(await cell(0, 1), cli.histogram[0].loader);
+      await page.click('#histogram-scope');
+      assert.equal(await count(), cli.histogram.length);
+      assert.ok(await page.locator('#histogram-scope').isHidden());
     });
   });
 });

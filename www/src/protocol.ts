@@ -39,6 +39,7 @@ export type QueryMethod =
   | 'html'
   | 'children'
   | 'children_by_class'
+  | 'histogram_groups'
   | 'instances'
   | 'object_details'
   | 'path_to_root'

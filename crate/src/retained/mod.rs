@@ -324,7 +324,8 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
 
 /// MAT's quick retained size per class ("retained heap" of the histogram, a lower bound):
 /// the sum of the retained sizes of the class's objects that have no object of the same
-/// class above them in the dominator tree.
+/// class above them in the dominator tree. `class_of` may map objects to any groups
+/// (packages, loaders) numbered below `classes`; other values are in no group.
 pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn(u32) -> u32, classes: usize) -> Vec<u64> {
     let mut sum = vec![0u64; classes];
     let mut active = vec![0u32; classes];

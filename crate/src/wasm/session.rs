@@ -168,6 +168,18 @@ impl Session {
         json(&session::children_by_class(a, parent, limit.min(MAX_PAGE) as usize))
     }
 
+    /// `session::histogram_groups` by "package" or "class_loader", as JSON
+    /// (`HistogramGroup[]`).
+    pub fn histogram_groups(&self, by: &str) -> Result<String, JsValue> {
+        let a = self.analysis()?;
+        let by = match by {
+            "package" => session::HistogramGrouping::Package,
+            "class_loader" => session::HistogramGrouping::ClassLoader,
+            other => return Err(query_error(format!("cannot group the histogram by {other:?}"))),
+        };
+        json(&session::histogram_groups(a, by))
+    }
+
     /// `session::instances` of the class whose class object is at `class_address` (a
     /// histogram row's `class_address`), as JSON (`Instances`).
     pub fn instances(&self, class_address: &str, offset: u32, limit: u32) -> Result<String, JsValue> {

@@ -10,6 +10,8 @@ export interface SessionTypes {
   children: Children;
   class_groups: ClassGroup[];
   details: ObjectDetails;
+  histogram_grouping: HistogramGrouping;
+  histogram_groups: HistogramGroup[];
   instances: Instances;
   path: PathStep[];
 }
@@ -45,6 +47,26 @@ export interface FieldValue {
   /** The value as text: "42", "true", "'x'", "null", or the address of the reference. */
   value: string;
 }
+
+/** Classes of the histogram taken together: one package or one class loader. */
+export interface HistogramGroup {
+  classes: number;
+  instances: number;
+  /**
+   * The package ("<default package>" for none) or the loader ("<system class
+   * loader>" or "ClassName @ 0x…"), as in the histogram rows.
+   */
+  name: string;
+  /**
+   * MAT's quick retained size for the group: the retained sizes of its objects that
+   * no other object of the group dominates, summed (a lower bound).
+   */
+  retained_bytes_min: number;
+  shallow_bytes: number;
+}
+
+/** What the histogram's classes are grouped by. */
+export type HistogramGrouping = "package" | "class_loader";
 
 /** A page of a class's instances, largest retained first. */
 export interface Instances {

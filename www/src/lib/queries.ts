@@ -2,7 +2,7 @@
 // answer is the JSON of a Rust type of crate/src/session.rs, parsed here; the worker does
 // the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef } from '../generated/report';
-import type { Children, ClassGroup, Instances, ObjectDetails, PathStep } from '../generated/session';
+import type { Children, ClassGroup, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep } from '../generated/session';
 import type { AnalysisClient } from '../import/worker-client';
 import type { QueryMethod } from '../protocol';
 
@@ -32,6 +32,11 @@ export class Queries {
   /** The children of `parent` grouped by class, largest group first. */
   childrenByClass(parent: string | null, limit: number): Promise<ClassGroup[]> {
     return this.ask('children_by_class', [parent, limit], true);
+  }
+
+  /** The histogram's classes grouped by package or class loader, largest retained first. */
+  histogramGroups(by: HistogramGrouping): Promise<HistogramGroup[]> {
+    return this.ask('histogram_groups', [by], true);
   }
 
   /** A page of the instances of the class whose class object is at `classAddress`. */

@@ -1,23 +1,45 @@
 // The class histogram: one row per class (report.histogram), sortable by every column,
 // filtered by name, and virtualized (only the rows in view exist in the DOM, so tens of
 // thousands of classes scroll smoothly). Selecting a row lists the class's biggest
-// instances (a query on the dump).
+// instances (a query on the dump). Grouped by package or class loader (a query: the
+// group's retained size needs the dominator tree), selecting a group lists its classes.
 import type { HistogramRow } from '../generated/report';
-import type { Instances } from '../generated/session';
+import type { HistogramGrouping, Instances } from '../generated/session';
 import { h, replaceChildren, setText } from '../lib/dom';
 import { formatCount, formatMiB } from '../lib/format';
 import { objectLink } from '../lib/objects';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
 
-type Key = 'class_name' | 'loader' | 'instances' | 'shallow_bytes' | 'retained_bytes_min';
+/** A class row of the report, or a group of classes (then `classes` is set). */
+type Row = HistogramRow & { classes?: number };
+type Key = 'class_name' | 'loader' | 'classes' | 'instances' | 'shallow_bytes' | 'retained_bytes_min';
+type Grouping = 'class' | HistogramGrouping;
+interface Column {
+  key: Key;
+  label: string;
+  num: boolean;
+  title?: string;
+}
 
-const COLUMNS: { key: Key; label: string; num: boolean; title?: string }[] = [
-  { key: 'class_name', label: 'Class name', num: false },
-  { key: 'loader', label: 'Class loader', num: false },
+const TAIL: Column[] = [
   { key: 'instances', label: 'Objects', num: true },
   { key: 'shallow_bytes', label: 'Shallow heap', num: true },
   { key: 'retained_bytes_min', label: 'Retained heap (≥)', num: true, title: "MAT's quick retained size: a lower bound" },
 ];
+const CLASSES: Column = { key: 'classes', label: 'Classes', num: true };
+const COLUMNS_BY: Record<Grouping, Column[]> = {
+  class: [{ key: 'class_name', label: 'Class name', num: false }, { key: 'loader', label: 'Class loader', num: false }, ...TAIL],
+  package: [{ key: 'class_name', label: 'Package', num: false }, CLASSES, ...TAIL],
+  class_loader: [{ key: 'class_name', label: 'Class loader', num: false }, CLASSES, ...TAIL],
+};
+const NOUN: Record<Grouping, string> = { class: 'classes', package: 'packages', class_loader: 'class loaders' };
+
+/** Package of a class name, as the core's `package_of`: arrays count as their element class. */
+export function packageOf(className: string): string {
+  const base = className.replace(/(\[\])+$/, '');
+  const dot = base.lastIndexOf('.');
+  return dot < 0 ? '<default package>' : base.slice(0, dot);
+}
 
 /** Height of one row in CSS pixels (the stylesheet's .vrow height). */
 const ROW = 28;
@@ -25,13 +47,23 @@ const OVERSCAN = 8;
 const INSTANCES_PAGE = 50;
 
 export class HistogramView {
-  private rows: HistogramRow[];
-  /** Each row's position in the report (ties keep the report's order). */
-  private rank = new Map<HistogramRow, number>();
-  private view: HistogramRow[];
+  /** The report's class rows. */
+  private readonly classRows: HistogramRow[];
+  /** The rows of the current grouping (the class rows, or the groups once they came). */
+  private rows: Row[];
+  /** Each row's position in its list (ties keep that order). */
+  private rank = new Map<Row, number>();
+  private view: Row[];
+  private grouping: Grouping = 'class';
+  private columns: Column[] = COLUMNS_BY.class;
+  /** Only the classes of one group (after selecting a group). */
+  private scope: { by: HistogramGrouping; name: string } | null = null;
   private sortKey: Key = 'retained_bytes_min';
   private descending = true;
   private filter = '';
+  private readonly filterInput: HTMLInputElement;
+  private readonly groupSelect: HTMLSelectElement;
+  private readonly scopeChip: HTMLButtonElement;
   private readonly body: HTMLElement;
   private readonly spacer: HTMLElement;
   private readonly count: HTMLElement;
@@ -43,41 +75,51 @@ export class HistogramView {
   readonly root: HTMLElement;
 
   constructor(private readonly ctx: DumpContext) {
-    this.rows = ctx.report.histogram;
+    this.classRows = ctx.report.histogram;
+    this.rows = this.classRows;
     this.rows.forEach((r, i) => this.rank.set(r, i));
     this.view = this.rows.slice();
-    const filter = h('input', { id: 'histogram-filter', type: 'search', placeholder: 'class name contains…', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'Filter classes by name' });
+    const filter = h('input', { id: 'histogram-filter', type: 'search', placeholder: 'name contains…', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'Filter rows by name' });
+    this.filterInput = filter;
     let timer = 0;
     filter.addEventListener('input', () => {
       window.clearTimeout(timer);
       timer = window.setTimeout(() => this.setFilter(filter.value), 80);
     });
+    const option = (value: Grouping, label: string) =>
+      h('option', ctx.hasDump || value === 'class' ? { value } : { value, disabled: true, title: 'Needs the dump: drop it again' }, label);
+    this.groupSelect = h('select', { id: 'histogram-group', 'aria-label': 'Group the histogram by' }, option('class', 'class'), option('package', 'package'), option('class_loader', 'class loader'));
+    this.groupSelect.addEventListener('change', () => this.setGrouping(this.groupSelect.value as Grouping));
+    this.scopeChip = h('button', { id: 'histogram-scope', type: 'button', class: 'secondary chip', hidden: true, title: 'Show every class again' });
+    this.scopeChip.addEventListener('click', () => this.setScope(null));
     this.count = h('span', { id: 'histogram-count', class: 'fine', 'aria-live': 'polite' });
-    this.heads = COLUMNS.map((c) => {
-      const b = h('button', { type: 'button', class: `vcell head${c.num ? ' num' : ''}`, 'data-sort': c.key, title: c.title ?? `Sort by ${c.label.toLowerCase()}` }, c.label);
-      b.addEventListener('click', () => this.sortBy(c.key));
+    this.heads = this.columns.map((c) => {
+      const b = h('button', { type: 'button', class: `vcell head${c.num ? ' num' : ''}`, 'data-sort': c.key }, c.label);
+      b.addEventListener('click', () => this.sortBy(b.dataset.sort as Key));
       return b;
     });
+    this.labelHeads();
     this.spacer = h('div', { class: 'vspacer' });
     this.body = h('div', { class: 'vbody', id: 'histogram-body', tabindex: 0, role: 'rowgroup' }, this.spacer);
     this.body.addEventListener('scroll', () => this.schedule(), { passive: true });
     this.body.addEventListener('click', (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.vrow');
       if (row?.dataset.classAddress) this.select(row.dataset.classAddress);
+      else if (row?.dataset.group && this.grouping !== 'class') this.setScope({ by: this.grouping, name: row.dataset.group });
     });
     this.body.addEventListener('keydown', (e) => this.key(e));
     this.instances = h('div', { id: 'histogram-instances', class: 'instances' });
     this.root = h(
       'div',
       { class: 'histogram' },
-      h('div', { class: 'toolbar' }, h('label', null, 'Filter ', filter), this.count),
+      h('div', { class: 'toolbar' }, h('label', null, 'Filter ', filter), h('label', null, 'Group by ', this.groupSelect), this.scopeChip, this.count),
       h(
         'div',
         { class: 'vtable', id: 'histogram-table', role: 'grid', 'aria-label': 'Class histogram' },
         h('div', { class: 'vrow vhead', role: 'row' }, ...this.heads),
         this.body,
       ),
-      h('p', { class: 'fine' }, 'Select a class to list its biggest objects. Retained heap is the lower bound Eclipse MAT shows before "calculate precise retained size".'),
+      h('p', { class: 'fine' }, 'Select a class to list its biggest objects, or a package or class loader to list its classes. Retained heap is the lower bound Eclipse MAT shows before "calculate precise retained size": for a group, the objects of the group that no other object of the group dominates.'),
       this.instances,
     );
     this.apply();
@@ -89,11 +131,73 @@ export class HistogramView {
     this.apply();
   }
 
+  /** Shows the classes, or asks the worker for the groups and shows them. */
+  private setGrouping(by: Grouping): void {
+    this.grouping = by;
+    this.groupSelect.value = by;
+    this.scope = null;
+    this.scopeChip.hidden = true;
+    this.columns = COLUMNS_BY[by];
+    if (!this.columns.some((c) => c.key === this.sortKey)) this.sortKey = 'retained_bytes_min';
+    this.labelHeads();
+    this.selected = null;
+    replaceChildren(this.instances);
+    if (by === 'class') {
+      this.setRows(this.classRows);
+      return;
+    }
+    this.setRows([]);
+    setText(this.count, `Grouping by ${by === 'package' ? 'package' : 'class loader'}…`);
+    this.ctx.q.histogramGroups(by).then(
+      (groups) => {
+        if (this.grouping !== by) return;
+        this.setRows(groups.map((g) => ({ class_name: g.name, class_address: '', loader: '', classes: g.classes, instances: g.instances, shallow_bytes: g.shallow_bytes, retained_bytes_min: g.retained_bytes_min })));
+      },
+      (e) => {
+        if (this.grouping === by) replaceChildren(this.instances, queryFailed(e));
+      },
+    );
+  }
+
+  /** Shows only the classes of one package or loader (null: all classes again). */
+  private setScope(scope: { by: HistogramGrouping; name: string } | null): void {
+    if (scope) {
+      this.setGrouping('class');
+      this.scope = scope;
+      setText(this.scopeChip, `${scope.by === 'package' ? 'Package' : 'Loader'}: ${scope.name} ×`);
+      this.scopeChip.hidden = false;
+      this.filterInput.value = '';
+      this.filter = '';
+    } else {
+      this.scope = null;
+      this.scopeChip.hidden = true;
+    }
+    this.apply();
+  }
+
+  private setRows(rows: Row[]): void {
+    this.rows = rows;
+    this.rank = new Map(rows.map((r, i) => [r, i]));
+    this.apply();
+  }
+
+  /** Puts the current grouping's column names and keys on the header buttons and cells. */
+  private labelHeads(): void {
+    this.columns.forEach((c, i) => {
+      const b = this.heads[i];
+      setText(b, c.label);
+      b.dataset.sort = c.key;
+      b.title = c.title ?? `Sort by ${c.label.toLowerCase()}`;
+      b.classList.toggle('num', c.num);
+      for (const row of this.pool) row.children[i].classList.toggle('num', c.num);
+    });
+  }
+
   private sortBy(key: Key): void {
     if (this.sortKey === key) this.descending = !this.descending;
     else {
       this.sortKey = key;
-      this.descending = COLUMNS.find((c) => c.key === key)?.num ?? false;
+      this.descending = this.columns.find((c) => c.key === key)?.num ?? false;
     }
     this.apply();
   }
@@ -101,12 +205,14 @@ export class HistogramView {
   /** Filters and sorts, then redraws from the top. */
   private apply(): void {
     const f = this.filter;
-    const rows = f ? this.rows.filter((r) => r.class_name.toLowerCase().includes(f)) : this.rows.slice();
+    const scope = this.scope;
+    const inScope = (r: Row): boolean => !scope || (scope.by === 'package' ? packageOf(r.class_name) === scope.name : r.loader === scope.name);
+    const rows = this.rows.filter((r) => inScope(r) && (!f || r.class_name.toLowerCase().includes(f)));
     const key = this.sortKey;
     const dir = this.descending ? -1 : 1;
-    const num = COLUMNS.find((c) => c.key === key)?.num;
+    const num = this.columns.find((c) => c.key === key)?.num;
     rows.sort((a, b) => {
-      const c = num ? (a[key] as number) - (b[key] as number) : compareText(a[key] as string, b[key] as string);
+      const c = num ? ((a[key] as number) ?? 0) - ((b[key] as number) ?? 0) : compareText(a[key] as string, b[key] as string);
       // Ties keep the report's order (by retained, then shallow, then name).
       return c !== 0 ? c * dir : (this.rank.get(a) ?? 0) - (this.rank.get(b) ?? 0);
     });
@@ -124,7 +230,7 @@ export class HistogramView {
     }
     setText(
       this.count,
-      `${formatCount(rows.length)} of ${formatCount(this.rows.length)} classes · ${formatCount(objects)} objects · ${formatCount(shallow)} bytes shallow (${formatMiB(shallow)})`,
+      `${formatCount(rows.length)} of ${formatCount(this.rows.length)} ${NOUN[this.grouping]} · ${formatCount(objects)} objects · ${formatCount(shallow)} bytes shallow (${formatMiB(shallow)})`,
     );
     this.count.dataset.rows = String(rows.length);
     this.spacer.style.height = `${rows.length * ROW}px`;
@@ -148,7 +254,7 @@ export class HistogramView {
     const last = Math.min(this.view.length, Math.ceil((this.body.scrollTop + height) / ROW) + OVERSCAN);
     const needed = last - first;
     while (this.pool.length < needed) {
-      const row = h('div', { class: 'vrow', role: 'row' }, ...COLUMNS.map((c) => h('div', { class: `vcell${c.num ? ' num' : ''}`, role: 'gridcell' })));
+      const row = h('div', { class: 'vrow', role: 'row' }, ...this.columns.map((c) => h('div', { class: `vcell${c.num ? ' num' : ''}`, role: 'gridcell' })));
       this.pool.push(row);
       this.body.appendChild(row);
     }
@@ -163,14 +269,21 @@ export class HistogramView {
       row.hidden = false;
       row.style.transform = `translateY(${index * ROW}px)`;
       row.dataset.index = String(index);
-      row.dataset.classAddress = r.class_address;
+      const group = r.classes !== undefined;
+      if (group) {
+        delete row.dataset.classAddress;
+        row.dataset.group = r.class_name;
+      } else {
+        delete row.dataset.group;
+        row.dataset.classAddress = r.class_address;
+      }
       row.setAttribute('aria-rowindex', String(index + 2));
-      row.setAttribute('aria-selected', String(r.class_address === this.selected));
+      row.setAttribute('aria-selected', String(!group && r.class_address === this.selected));
       const cells = row.children;
       setText(cells[0], r.class_name);
-      (cells[0] as HTMLElement).title = `${r.class_name} (class object @ ${r.class_address})`;
-      setText(cells[1], r.loader);
-      (cells[1] as HTMLElement).title = r.loader;
+      (cells[0] as HTMLElement).title = group ? `${r.class_name}: select to list its classes` : `${r.class_name} (class object @ ${r.class_address})`;
+      setText(cells[1], group ? formatCount(r.classes ?? 0) : r.loader);
+      (cells[1] as HTMLElement).title = group ? '' : r.loader;
       setText(cells[2], formatCount(r.instances));
       setText(cells[3], formatCount(r.shallow_bytes));
       setText(cells[4], formatCount(r.retained_bytes_min));
@@ -180,7 +293,7 @@ export class HistogramView {
   private key(e: KeyboardEvent): void {
     const page = Math.max(1, Math.floor(this.body.clientHeight / ROW) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
-    if (e.key in moves || e.key === 'Home' || e.key === 'End') {
+    if ((e.key in moves || e.key === 'Home' || e.key === 'End') && this.grouping === 'class') {
       e.preventDefault();
       const current = this.selected ? this.view.findIndex((r) => r.class_address === this.selected) : -1;
       let next = e.key === 'Home' ? 0 : e.key === 'End' ? this.view.length - 1 : Math.max(0, current + moves[e.key]);
@@ -197,7 +310,7 @@ export class HistogramView {
   private select(classAddress: string): void {
     this.selected = classAddress;
     this.draw();
-    const row = this.rows.find((r) => r.class_address === classAddress);
+    const row = this.classRows.find((r) => r.class_address === classAddress);
     if (!row) return;
     const title = h('h3', null, `Objects of ${row.class_name}`);
     if (!this.ctx.hasDump) {

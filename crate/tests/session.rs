@@ -1,0 +1,96 @@
+//! The page's queries on corpus dumps, checked against independent computations.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
+use heapscope::report::build::{loader_label, package_of};
+use heapscope::session::{histogram_groups, HistogramGrouping};
+
+fn analysis_of(dir: &str, name: &str) -> Option<Analysis> {
+    let corpus = support::corpus_dir()?;
+    let path = corpus.join(dir).join(format!("{name}.hprof.gz"));
+    Some(analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).unwrap())
+}
+
+/// The group's quick retained size by definition: every kept object of the group with no
+/// object of the same group among its dominators counts with its retained size. Walks
+/// each object's dominator chain (quadratic in the depth: small dumps only).
+fn groups_by_definition(a: &Analysis, key: impl Fn(u32) -> Option<String>) -> BTreeMap<String, (u64, u64, u64, u64)> {
+    let mut out: BTreeMap<String, (u64, u64, u64, u64)> = BTreeMap::new();
+    for c in 0..a.class_count() as u32 {
+        if a.class_object(c).is_some_and(|o| a.is_kept(o)) {
+            let e = out.entry(key(c).unwrap()).or_default();
+            e.0 += 1;
+            e.1 += a.classes[c as usize].instances;
+            e.2 += a.classes[c as usize].shallow;
+        }
+    }
+    let group_of_object = |v: u32| {
+        let c = a.class_of(v);
+        a.class_object(c).filter(|&o| a.is_kept(o)).and_then(|_| key(c))
+    };
+    for v in 0..a.object_count() as u32 {
+        if !a.is_kept(v) {
+            continue;
+        }
+        let Some(g) = group_of_object(v) else { continue };
+        let mut up = a.immediate_dominator(v).flatten();
+        let mut covered = false;
+        while let Some(d) = up {
+            if group_of_object(d).as_deref() == Some(g.as_str()) {
+                covered = true;
+                break;
+            }
+            up = a.immediate_dominator(d).flatten();
+        }
+        if !covered {
+            out.get_mut(&g).unwrap().3 += a.retained(v);
+        }
+    }
+    out
+}
+
+#[test]
+fn histogram_groups_equal_their_definition() {
+    for (dir, name) in [("dumps", "s02_static_map_leak_serial"), ("dumps", "s08_many_classes_serial_all"), ("android", "ahat_test_dump_8e3b7d7")] {
+        let Some(a) = analysis_of(dir, name) else { return };
+        for by in [HistogramGrouping::Package, HistogramGrouping::ClassLoader] {
+            let groups = histogram_groups(&a, by);
+            let expected = groups_by_definition(&a, |c| {
+                Some(match by {
+                    HistogramGrouping::Package => match package_of(a.class_name(c)) {
+                        "" => "<default package>".to_string(),
+                        p => p.to_string(),
+                    },
+                    HistogramGrouping::ClassLoader => loader_label(&a, c),
+                })
+            });
+            let got: BTreeMap<String, (u64, u64, u64, u64)> =
+                groups.iter().map(|g| (g.name.clone(), (g.classes, g.instances, g.shallow_bytes, g.retained_bytes_min))).collect();
+            assert_eq!(got.len(), groups.len(), "{name} {by:?}: group names are unique");
+            assert_eq!(got, expected, "{name} {by:?}");
+            assert!(groups.windows(2).all(|w| w[0].retained_bytes_min >= w[1].retained_bytes_min), "{name} {by:?}: largest first");
+            // Every object is in one group and no group's lower bound exceeds the heap.
+            assert_eq!(groups.iter().map(|g| g.instances).sum::<u64>(), a.classes.iter().map(|c| c.instances).sum::<u64>());
+            assert!(groups.iter().all(|g| g.retained_bytes_min <= a.used_heap));
+        }
+    }
+}
+
+#[test]
+fn loaders_of_the_many_classes_dump() {
+    // s08: 200 + 300 generated classes in two named loaders that stay reachable.
+    let Some(a) = analysis_of("dumps", "s08_many_classes_serial_all") else { return };
+    let groups = histogram_groups(&a, HistogramGrouping::ClassLoader);
+    let gen: Vec<_> = groups.iter().filter(|g| g.name.starts_with("corpus.ClassGen$GenLoader @ ")).collect();
+    let mut counts: Vec<u64> = gen.iter().map(|g| g.classes).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, vec![200, 300], "{gen:?}");
+    let packages = histogram_groups(&a, HistogramGrouping::Package);
+    let classes = |name: &str| packages.iter().find(|g| g.name == name).map(|g| g.classes);
+    assert_eq!(classes("dyn.kept"), Some(200));
+    assert_eq!(classes("dyn.leaked"), Some(300));
+    assert_eq!(classes("dyn.garbage"), None, "the garbage loader's classes are unreachable");
+}
