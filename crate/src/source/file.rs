@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::ByteSource;
+use super::{read_fully, ByteSource};
 use crate::error::{Error, Result};
 
 pub struct FileSource {
@@ -59,14 +59,6 @@ impl ByteSource for FileSource {
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         self.file.seek(SeekFrom::Start(offset.min(self.len)))?;
         self.pos = offset.min(self.len);
-        let mut filled = 0;
-        while filled < buf.len() {
-            let n = self.read(&mut buf[filled..])?;
-            if n == 0 {
-                break;
-            }
-            filled += n;
-        }
-        Ok(filled)
+        read_fully(self, buf)
     }
 }

@@ -4,14 +4,34 @@
 //! `gzip -c a b > c` does too, so after a member's trailer another header may follow:
 //! the decoded stream is the concatenation of all members. Nothing is buffered beyond one
 //! input chunk and miniz_oxide's 32 KiB window; `rewind` restarts decoding from byte 0.
+//!
+//! Gzip has no index, so reaching a decoded offset means decoding everything before it.
+//! While decoding, the source keeps a *checkpoint* every 32 MiB of output: a copy of the
+//! decoder (its window and tables, about 43 KB) with the input and output positions.
+//! `skip` and `read_at` then start from the nearest checkpoint at or before the target
+//! instead of from byte 0: reading one object of a 4 GB dump (the inspector) decodes at
+//! most 32 MiB, and pass 2 jumps over long runs it does not need. At most 256 checkpoints
+//! are kept (the spacing doubles when they run out), so they never take more than 11 MB.
 
 use miniz_oxide::inflate::stream::{inflate, InflateState};
 use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
 
-use super::ByteSource;
+use super::{read_fully, ByteSource};
 use crate::error::{Error, Result};
 
 const INPUT_CHUNK: usize = 256 * 1024;
+/// Decoded bytes between checkpoints at first (doubled whenever `MAX_CHECKPOINTS` is hit).
+const CHECKPOINT_SPACING: u64 = 32 << 20;
+const MAX_CHECKPOINTS: usize = 256;
+
+/// The decoder as it was after producing `out_pos` bytes from `in_pos` compressed bytes,
+/// inside a member's deflate data.
+struct Checkpoint {
+    out_pos: u64,
+    in_pos: u64,
+    members: u64,
+    state: Box<InflateState>,
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
@@ -41,10 +61,18 @@ pub struct GzipSource {
     /// corrupt stream gets every byte that could be decoded (a dump cut off mid-way
     /// still gets its partial report).
     pending: Option<Error>,
+    /// In increasing `out_pos`, `spacing` apart or more.
+    checkpoints: Vec<Checkpoint>,
+    spacing: u64,
 }
 
 impl GzipSource {
     pub fn new(inner: Box<dyn ByteSource>) -> GzipSource {
+        GzipSource::with_checkpoint_spacing(inner, CHECKPOINT_SPACING)
+    }
+
+    /// With checkpoints every `spacing` decoded bytes (tests use small ones).
+    pub(crate) fn with_checkpoint_spacing(inner: Box<dyn ByteSource>, spacing: u64) -> GzipSource {
         GzipSource {
             inner,
             state: InflateState::new_boxed(DataFormat::Raw),
@@ -57,7 +85,61 @@ impl GzipSource {
             out_pos: 0,
             in_pos: 0,
             pending: None,
+            checkpoints: Vec::new(),
+            spacing: spacing.max(1),
         }
+    }
+
+    /// Keeps a checkpoint when decoding has gone `spacing` past the last one.
+    fn maybe_checkpoint(&mut self) {
+        let last = self.checkpoints.last().map_or(0, |c| c.out_pos);
+        if self.out_pos < last + self.spacing {
+            return;
+        }
+        if self.checkpoints.len() == MAX_CHECKPOINTS {
+            // Keep every other one: the spacing doubles, the memory stays bounded.
+            let mut i = 0;
+            self.checkpoints.retain(|_| {
+                i += 1;
+                i % 2 == 0
+            });
+            self.spacing *= 2;
+            let last = self.checkpoints.last().map_or(0, |c| c.out_pos);
+            if self.out_pos < last + self.spacing {
+                return;
+            }
+        }
+        self.checkpoints.push(Checkpoint { out_pos: self.out_pos, in_pos: self.in_pos, members: self.members, state: self.state.clone() });
+    }
+
+    /// Moves to the latest checkpoint at or before decoded offset `target` when that is
+    /// ahead of the current position (or the position is past `target`). Returns whether
+    /// it moved.
+    fn jump_towards(&mut self, target: u64) -> Result<bool> {
+        if self.pending.is_some() {
+            return Ok(false);
+        }
+        let k = self.checkpoints.partition_point(|c| c.out_pos <= target);
+        let Some(cp) = k.checked_sub(1).map(|i| &self.checkpoints[i]) else { return Ok(false) };
+        if cp.out_pos <= self.out_pos && self.out_pos <= target {
+            return Ok(false);
+        }
+        let (out_pos, in_pos, members) = (cp.out_pos, cp.in_pos, cp.members);
+        self.state = cp.state.clone();
+        self.inner.rewind()?;
+        if self.inner.skip(in_pos)? < in_pos {
+            // The input changed under us; decode from the start instead.
+            self.rewind()?;
+            return Ok(false);
+        }
+        self.in_start = 0;
+        self.in_end = 0;
+        self.inner_eof = false;
+        self.stage = Stage::Body;
+        self.members = members;
+        self.out_pos = out_pos;
+        self.in_pos = in_pos;
+        Ok(true)
     }
 
     fn err(&self, what: &str) -> Error {
@@ -186,6 +268,32 @@ impl ByteSource for GzipSource {
         }
     }
 
+    fn skip(&mut self, n: u64) -> Result<u64> {
+        let start = self.out_pos;
+        let target = start.saturating_add(n);
+        self.jump_towards(target)?;
+        let mut scratch = [0u8; 32 * 1024];
+        while self.out_pos < target {
+            let want = (target - self.out_pos).min(scratch.len() as u64) as usize;
+            if self.read(&mut scratch[..want])? == 0 {
+                break;
+            }
+        }
+        Ok(self.out_pos - start)
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        // Start from the nearest checkpoint, else from here, else from byte 0.
+        if !self.jump_towards(offset)? && self.out_pos > offset {
+            self.rewind()?;
+        }
+        let gap = offset - self.out_pos;
+        if self.skip(gap)? < gap {
+            return Ok(0);
+        }
+        read_fully(self, buf)
+    }
+
     fn rewind(&mut self) -> Result<()> {
         self.inner.rewind()?;
         self.state.reset(DataFormat::Raw);
@@ -236,7 +344,7 @@ impl GzipSource {
                     let progress = r.bytes_consumed > 0 || r.bytes_written > 0;
                     match r.status {
                         Ok(MZStatus::StreamEnd) => self.stage = Stage::Trailer,
-                        Ok(_) | Err(MZError::Buf) if progress => {}
+                        Ok(_) | Err(MZError::Buf) if progress => self.maybe_checkpoint(),
                         Ok(_) | Err(MZError::Buf) => {
                             // No progress: out of input, or (defensively) a decoder that
                             // will not move; either way stop instead of spinning.
@@ -318,5 +426,91 @@ mod tests {
         let mut all = [0u8; 17];
         assert_eq!(src.read(&mut all).unwrap(), 17);
         assert_eq!(&all, b"hello hello hello");
+    }
+
+    /// 3 MB in two members: runs of noise and repeats far back (so decoding after a
+    /// checkpoint needs the window it saved).
+    fn sample() -> (Vec<u8>, Vec<u8>) {
+        let mut data = Vec::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        while data.len() < 3_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x % 3 == 0 && data.len() > 40_000 {
+                let from = data.len() - 30_000 + (x % 1000) as usize;
+                let run: Vec<u8> = data[from..from + 2000].to_vec();
+                data.extend(run);
+            } else {
+                data.extend((0..1500).map(|i| (x >> (i % 56)) as u8));
+            }
+        }
+        let split = 1_234_567;
+        let mut gz = member(&data[..split]);
+        gz.extend(member(&data[split..]));
+        (data, gz)
+    }
+
+    #[test]
+    fn reads_at_any_offset_through_checkpoints() {
+        let (data, gz) = sample();
+        for spacing in [64 * 1024, 1000] {
+            let mut src = GzipSource::with_checkpoint_spacing(Box::new(MemorySource::new(gz.clone())), spacing);
+            let mut x = 12345u64;
+            for k in 0..300 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let offset = if k == 0 { data.len() as u64 - 10 } else { (x >> 20) % data.len() as u64 };
+                let mut buf = [0u8; 300];
+                let n = src.read_at(offset, &mut buf).unwrap();
+                let end = (offset as usize + 300).min(data.len());
+                assert_eq!(&buf[..n], &data[offset as usize..end], "spacing {spacing}, offset {offset}");
+            }
+            // Checkpoints stay bounded (the 1000-byte spacing had to thin them out).
+            assert!(!src.checkpoints.is_empty() && src.checkpoints.len() <= MAX_CHECKPOINTS);
+            assert!(src.checkpoints.windows(2).all(|w| w[1].out_pos - w[0].out_pos >= src.spacing));
+            // A sequential pass after all that still gives every byte.
+            src.rewind().unwrap();
+            let mut all = Vec::new();
+            let mut buf = vec![0u8; 77_777];
+            loop {
+                let n = src.read(&mut buf).unwrap();
+                if n == 0 {
+                    break;
+                }
+                all.extend_from_slice(&buf[..n]);
+            }
+            assert!(all == data);
+        }
+    }
+
+    #[test]
+    fn skip_jumps_to_checkpoints_and_lands_exactly() {
+        let (data, gz) = sample();
+        let mut src = GzipSource::with_checkpoint_spacing(Box::new(MemorySource::new(gz)), 100_000);
+        assert_eq!(src.skip(data.len() as u64 + 5).unwrap(), data.len() as u64, "skip stops at the end");
+        for target in [5u64, 999_999, 1_234_560, 2_500_001, 2_999_000] {
+            src.rewind().unwrap();
+            assert_eq!(src.skip(target).unwrap(), target);
+            assert_eq!(src.out_pos, target);
+            let mut buf = [0u8; 100];
+            let n = src.read(&mut buf).unwrap();
+            assert_eq!(&buf[..n], &data[target as usize..(target as usize + 100).min(data.len())]);
+        }
+    }
+
+    #[test]
+    fn truncated_stream_with_checkpoints_still_fails_cleanly() {
+        let (data, gz) = sample();
+        let cut = gz[..gz.len() * 2 / 3].to_vec();
+        let mut src = GzipSource::with_checkpoint_spacing(Box::new(MemorySource::new(cut)), 50_000);
+        let mut buf = [0u8; 64];
+        // Past the cut: an error (or a short read), never a panic or a hang.
+        match src.read_at(data.len() as u64 - 100, &mut buf) {
+            Ok(n) => assert!(n < 64),
+            Err(e) => assert_eq!(e.kind, crate::error::ErrorKind::Format),
+        }
+        // Before the cut, through a checkpoint: the right bytes.
+        let n = src.read_at(1_000_000, &mut buf).unwrap();
+        assert_eq!(&buf[..n], &data[1_000_000..1_000_064]);
     }
 }

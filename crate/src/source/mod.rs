@@ -65,16 +65,21 @@ pub trait ByteSource {
         if skipped < offset {
             return Ok(0);
         }
-        let mut filled = 0;
-        while filled < buf.len() {
-            let got = self.read(&mut buf[filled..])?;
-            if got == 0 {
-                break;
-            }
-            filled += got;
-        }
-        Ok(filled)
+        read_fully(self, buf)
     }
+}
+
+/// Reads until `buf` is full or the source ends; returns how many bytes were read.
+pub(crate) fn read_fully<S: ByteSource + ?Sized>(src: &mut S, buf: &mut [u8]) -> Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let got = src.read(&mut buf[filled..])?;
+        if got == 0 {
+            break;
+        }
+        filled += got;
+    }
+    Ok(filled)
 }
 
 /// True when the first bytes look like a gzip member (magic 1f 8b).
