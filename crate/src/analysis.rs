@@ -212,6 +212,14 @@ impl Analysis {
     }
 }
 
+impl Analysis {
+    /// The graph the dominator tree was computed on (objects, references MAT follows, the
+    /// GC roots including "Unreachable" ones), for running another algorithm on it.
+    pub fn dominator_graph(&self) -> impl Graph + '_ {
+        HeapGraph { heap: &self.heap, roots: &self.roots, filter: self.heap.classes.any_missing() }
+    }
+}
+
 struct HeapGraph<'a> {
     heap: &'a Heap,
     roots: &'a [(u32, RootKinds)],

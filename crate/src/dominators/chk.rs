@@ -52,6 +52,13 @@ const UNDEF: u32 = u32::MAX;
 /// Returns `idom` indexed by node, as described in the [module docs](super); the same
 /// array as [`semi_nca`](fn@super::semi_nca).
 pub fn cooper_harvey_kennedy<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
+    Ok(cooper_harvey_kennedy_bounded(g, u64::MAX)?.expect("an unbounded run finishes"))
+}
+
+/// [`cooper_harvey_kennedy`], giving up (`Ok(None)`) once the rounds have taken more than
+/// `max_steps` steps (nodes visited plus finger moves): a caller that only wants the
+/// cross-check when it is affordable bounds the quadratic cases.
+pub fn cooper_harvey_kennedy_bounded<G: Graph>(g: &G, max_steps: u64) -> Result<Option<Vec<u32>>, Error> {
     let n = g.node_count();
     check_node_count(n)?;
 
@@ -106,17 +113,19 @@ pub fn cooper_harvey_kennedy<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
     // Any order converges to the same fixed point.
     let mut round = 0u32;
     let mut changed = true;
+    let mut steps = 0u64;
     while changed {
         changed = false;
         let mut step = |b: usize| {
             let preds = &sources[off[b] as usize..off[b + 1] as usize];
-            if preds.is_empty() {
+            steps += 1;
+            if preds.is_empty() || steps > max_steps {
                 return;
             }
             let mut new = UNDEF;
             for &p in preds {
                 if idom[p as usize] != UNDEF {
-                    new = if new == UNDEF { p } else { intersect(&idom, p, new) };
+                    new = if new == UNDEF { p } else { intersect(&idom, p, new, &mut steps) };
                 }
             }
             if idom[b] != new {
@@ -130,6 +139,10 @@ pub fn cooper_harvey_kennedy<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
             (0..r as usize).for_each(&mut step);
         }
         round += 1;
+        // A round cut short proves nothing.
+        if steps > max_steps {
+            return Ok(None);
+        }
     }
     drop(sources);
 
@@ -152,18 +165,21 @@ pub fn cooper_harvey_kennedy<G: Graph>(g: &G) -> Result<Vec<u32>, Error> {
             }
         };
     }
-    Ok(num)
+    Ok(Some(num))
 }
 
-/// Walks two fingers up the `idom` tree to their nearest common ancestor.
+/// Walks two fingers up the `idom` tree to their nearest common ancestor, counting the
+/// moves in `steps`.
 #[inline]
-fn intersect(idom: &[u32], mut a: u32, mut b: u32) -> u32 {
+fn intersect(idom: &[u32], mut a: u32, mut b: u32, steps: &mut u64) -> u32 {
     while a != b {
         while a < b {
             a = idom[a as usize];
+            *steps += 1;
         }
         while b < a {
             b = idom[b as usize];
+            *steps += 1;
         }
     }
     a

@@ -50,7 +50,7 @@ pub mod brute;
 #[cfg(test)]
 mod tests;
 
-pub use chk::cooper_harvey_kennedy;
+pub use chk::{cooper_harvey_kennedy, cooper_harvey_kennedy_bounded};
 pub use semi_nca::{semi_nca, semi_nca_tuned, semi_nca_with_stats, Stats};
 
 use crate::error::Error;

@@ -278,20 +278,31 @@ fn long_path_compression() {
     assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
 }
 
+/// Nodes 0..n in a ring linked both ways, with node 0 the root.
+fn ring(n: u32) -> CsrGraph {
+    let edges: Vec<(u32, u32)> = (0..n).flat_map(|i| [(i, (i + 1) % n), ((i + 1) % n, i)]).collect();
+    CsrGraph::from_edges(n as usize, &[0], &edges)
+}
+
 /// A ring linked both ways and entered at node 0, like a garbage `LinkedList` kept with
 /// `--keep-unreachable`: every node is reached around both sides, so 0 dominates all.
 /// Iterating in reverse postorder only would learn one node per round.
 #[test]
 fn doubly_linked_ring() {
     let n = 3_000u32;
-    let mut edges = Vec::new();
-    for i in 0..n {
-        edges.push((i, (i + 1) % n));
-        edges.push(((i + 1) % n, i));
-    }
-    let g = CsrGraph::from_edges(n as usize, &[0], &edges);
+    let g = ring(n);
     let expected: Vec<u32> = (0..n).map(|i| if i == 0 { VR } else { 0 }).collect();
     assert_eq!(semi_nca(&g).unwrap(), expected);
     assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected);
     assert_eq!(brute_force(&g), expected);
+}
+
+/// The bounded run gives up on the ring when the budget is small, and otherwise returns
+/// the same tree as the unbounded one.
+#[test]
+fn bounded_chk_gives_up_or_agrees() {
+    use super::cooper_harvey_kennedy_bounded;
+    let g = ring(2_000);
+    assert_eq!(cooper_harvey_kennedy_bounded(&g, 10_000).unwrap(), None);
+    assert_eq!(cooper_harvey_kennedy_bounded(&g, 100_000_000).unwrap(), Some(cooper_harvey_kennedy(&g).unwrap()));
 }
