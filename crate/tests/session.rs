@@ -94,3 +94,33 @@ fn loaders_of_the_many_classes_dump() {
     assert_eq!(classes("dyn.leaked"), Some(300));
     assert_eq!(classes("dyn.garbage"), None, "the garbage loader's classes are unreachable");
 }
+
+#[test]
+fn referrers_are_the_objects_whose_fields_point_here() {
+    use heapscope::session::{object_details, referrers};
+    let Some(mut a) = analysis_of("dumps", "s02_static_map_leak_serial") else { return };
+    // The accumulation point: only the HashMap whose `table` it is.
+    let table = a.object_at(0xfbda1118).unwrap();
+    let r = referrers(&a, table, 10);
+    assert_eq!(r.total, 1);
+    assert_eq!(r.largest.iter().map(|o| o.address.as_str()).collect::<Vec<_>>(), ["0xfab19bb0"]);
+    // For the 40 biggest objects: each referrer, read back from the dump, has a field
+    // (or static, or element) holding the object, or is an instance of the class it is.
+    let mut objects: Vec<u32> = (0..a.object_count() as u32).filter(|&v| a.is_kept(v)).collect();
+    objects.sort_by_key(|&v| std::cmp::Reverse(a.retained(v)));
+    let mut checked = 0;
+    for &x in objects.iter().take(40) {
+        let address = format!("0x{:x}", a.address(x));
+        let r = referrers(&a, x, 1000);
+        assert!(r.largest.len() as u64 == r.total.min(1000));
+        assert!(r.largest.windows(2).all(|w| w[0].retained_bytes >= w[1].retained_bytes));
+        for o in &r.largest {
+            let v = a.object_at(u64::from_str_radix(&o.address[2..], 16).unwrap()).unwrap();
+            let holds = object_details(&mut a, v).unwrap().fields.iter().any(|f| f.value == address);
+            let instance_of = a.class_represented_by(x) == Some(a.class_of(v));
+            assert!(holds || instance_of, "{} is listed as referencing {address}", o.address);
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "only {checked} referrers checked");
+}

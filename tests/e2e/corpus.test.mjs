@@ -148,11 +148,23 @@ describe('corpus dumps in the page equal the CLI', { skip: CORPUS_MISSING }, () 
       assert.equal(await fact('array-length'), '512');
       assert.equal(await fact('dominator'), '0xfab19bb0');
       assert.equal(await fact('retained'), String(cli.leak_suspects.suspects[0].accumulation_point.retained_bytes));
+      // Referrers, on request: only the HashMap whose table it is.
+      const referrers = async () => {
+        await page.click('#find-referrers');
+        await page.waitForSelector('#inspector-referrers [data-total]');
+        return {
+          total: Number(await page.locator('#inspector-referrers [data-total]').getAttribute('data-total')),
+          rows: await page.$$eval('#referrers-table tbody tr', (rows) => rows.map((r) => r.dataset.address)),
+        };
+      };
+      assert.deepEqual(await referrers(), { total: 1, rows: ['0xfab19bb0'] });
       // References are links: follow the dominator to the HashMap and read its fields.
       await page.click('#inspector-facts [data-fact="dominator"] a');
       await page.waitForSelector('#inspector-body .details[data-address="0xfab19bb0"]');
       assert.equal(await page.locator('#inspector-fields tr[data-field="size"]').getAttribute('data-value'), '300');
       assert.equal(await page.locator('#inspector-fields tr[data-field="table"]').getAttribute('data-value'), '0xfbda1118');
+      // The HashMap is referenced by the class whose static CACHE it is.
+      assert.ok((await referrers()).rows.includes('0xfab193e0'));
       // The class's statics.
       await page.fill('#inspector-address', '0xfab193e0');
       await page.click('#inspector-form button[type="submit"]');

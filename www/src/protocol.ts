@@ -40,6 +40,7 @@ export type QueryMethod =
   | 'children'
   | 'children_by_class'
   | 'histogram_groups'
+  | 'referrers'
   | 'instances'
   | 'object_details'
   | 'path_to_root'

@@ -113,6 +113,9 @@ function query(id: number, method: QueryMethod, args: (string | number | null)[]
       case 'children':
         json = s.children(opt(0), num(1), num(2));
         break;
+      case 'referrers':
+        json = s.referrers(str(0), num(1));
+        break;
       case 'histogram_groups':
         json = s.histogram_groups(str(0));
         break;

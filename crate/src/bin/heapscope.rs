@@ -21,8 +21,9 @@ as Markdown (default), JSON or a self-contained HTML page, to OUT (format from i
 extension: .json, .html, else Markdown) or to stdout.
 `parity` writes the numbers Eclipse MAT computes, in the form of
 ../shared/corpus/expected/, for compare_expected.py. `inspect` prints one object as
-JSON: its fields read back from the dump, its dominator, and a shortest reference path
-from a GC root. `schema` prints the JSON Schema of the report (or of the queries). A dump that ends early still gets a report of what it holds, marked
+JSON: its fields read back from the dump, its dominator, a shortest reference path
+from a GC root and its referrers. `schema` prints the JSON Schema of the report (or of
+the queries). A dump that ends early still gets a report of what it holds, marked
 incomplete, and exit status 1.
 --timings prints wall time, CPU time and peak memory per phase on stderr.
 --dominators semi-nca|chk picks the dominator algorithm (Semi-NCA by default;
@@ -240,7 +241,8 @@ fn run(args: &Args) -> Result<(), Error> {
             };
             let details = heapscope::session::object_details(&mut analysis, obj)?;
             let path = heapscope::session::path_to_root(&mut analysis, obj)?;
-            let json = serde_json::json!({ "object": details, "path_from_gc_root": path });
+            let referrers = heapscope::session::referrers(&analysis, obj, 20);
+            let json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
             let mut stdout = std::io::stdout().lock();
             let _ = writeln!(stdout, "{}", serde_json::to_string_pretty(&json).expect("JSON"));
         }

@@ -168,6 +168,14 @@ impl Session {
         json(&session::children_by_class(a, parent, limit.min(MAX_PAGE) as usize))
     }
 
+    /// `session::referrers` of the object at `address` (the `limit` largest), as JSON
+    /// (`Referrers`).
+    pub fn referrers(&self, address: &str, limit: u32) -> Result<String, JsValue> {
+        let a = self.analysis()?;
+        let obj = object(a, address)?;
+        json(&session::referrers(a, obj, limit.min(MAX_PAGE) as usize))
+    }
+
     /// `session::histogram_groups` by "package" or "class_loader", as JSON
     /// (`HistogramGroup[]`).
     pub fn histogram_groups(&self, by: &str) -> Result<String, JsValue> {

@@ -14,6 +14,7 @@ export interface SessionTypes {
   histogram_groups: HistogramGroup[];
   instances: Instances;
   path: PathStep[];
+  referrers: Referrers;
 }
 
 /** A page of a node's children in the dominator tree, largest retained first. */
@@ -107,6 +108,14 @@ export interface PathStep {
   object: ObjectRef;
   /** How this object references the next step: field names, "[index]", "<class>"… */
   via: string[];
+}
+
+/** The objects that reference one object ("incoming references"). */
+export interface Referrers {
+  /** The referrers retaining the most, largest first (at most the limit asked for). */
+  largest: ObjectRef[];
+  /** Every kept object with at least one reference to the object (counted once each). */
+  total: number;
 }
 
 /** One node of the dominator tree. */

@@ -2,7 +2,7 @@
 // answer is the JSON of a Rust type of crate/src/session.rs, parsed here; the worker does
 // the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef } from '../generated/report';
-import type { Children, ClassGroup, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep } from '../generated/session';
+import type { Children, ClassGroup, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Referrers } from '../generated/session';
 import type { AnalysisClient } from '../import/worker-client';
 import type { QueryMethod } from '../protocol';
 
@@ -32,6 +32,11 @@ export class Queries {
   /** The children of `parent` grouped by class, largest group first. */
   childrenByClass(parent: string | null, limit: number): Promise<ClassGroup[]> {
     return this.ask('children_by_class', [parent, limit], true);
+  }
+
+  /** The objects referencing `address` (the `limit` largest), found by scanning every reference. */
+  referrers(address: string, limit: number): Promise<Referrers> {
+    return this.ask('referrers', [address, limit], true);
   }
 
   /** The histogram's classes grouped by package or class loader, largest retained first. */

@@ -4,7 +4,7 @@
 // reference a link; and a shortest reference path from a GC root to it (path_to_root),
 // with the field names along the way.
 import type { ObjectRef } from '../generated/report';
-import type { ObjectDetails, PathStep } from '../generated/session';
+import type { ObjectDetails, PathStep, Referrers } from '../generated/session';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatOffset } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';
@@ -65,13 +65,57 @@ export class InspectorView {
     replaceChildren(this.body, loading(`Reading ${address} from the dump…`));
     this.ctx.q.objectDetails(address).then(
       (d) => {
-        if (this.current === address) replaceChildren(this.body, renderDetails(d));
+        if (this.current === address) replaceChildren(this.body, renderDetails(d), referrersSection(this.ctx, address));
       },
       (e) => {
         if (this.current === address) replaceChildren(this.body, queryFailed(e));
       },
     );
   }
+}
+
+/** How many referrers the inspector lists (the largest; all are counted). */
+const REFERRERS = 100;
+
+/** Incoming references, on request: the graph keeps outgoing ones only, so finding them
+ * scans every reference of the dump (about a second per 20 M objects). */
+function referrersSection(ctx: DumpContext, address: string): HTMLElement {
+  const out = h('div', { id: 'inspector-referrers' });
+  const button = h('button', { type: 'button', class: 'secondary', id: 'find-referrers' }, 'Find the objects that reference it');
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    replaceChildren(out, loading('Scanning every reference in the dump…'));
+    ctx.q.referrers(address, REFERRERS).then(
+      (r) => replaceChildren(out, renderReferrers(r)),
+      (e) => {
+        button.disabled = false;
+        replaceChildren(out, queryFailed(e));
+      },
+    );
+  });
+  return h('div', { class: 'referrers' }, h('h4', null, 'Referrers'), button, out);
+}
+
+function renderReferrers(r: Referrers): HTMLElement {
+  const summary = r.total === 0
+    ? 'No kept object references it: a GC root holds it directly.'
+    : r.largest.length < r.total
+      ? `${formatCount(r.total)} objects reference it; the ${formatCount(r.largest.length)} retaining the most:`
+      : `${formatCount(r.total)} object${r.total === 1 ? '' : 's'} reference${r.total === 1 ? 's' : ''} it:`;
+  return h(
+    'div',
+    { 'data-total': String(r.total) },
+    h('p', { class: 'fine' }, summary),
+    r.largest.length
+      ? table(
+          'referrers-table',
+          null,
+          [{ label: 'Object' }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
+          r.largest.map((o) => [objectLink(o), formatCount(o.shallow_bytes), formatCount(o.retained_bytes)]),
+          (i) => ({ 'data-address': r.largest[i].address }),
+        )
+      : null,
+  );
 }
 
 function renderDetails(d: ObjectDetails): HTMLElement {
