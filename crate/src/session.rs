@@ -77,8 +77,8 @@ pub enum HistogramGrouping {
 /// Classes of the histogram taken together: one package or one class loader.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct HistogramGroup {
-    /// The package ("<default package>" for none) or the loader ("<system class
-    /// loader>" or "ClassName @ 0x…"), as in the histogram rows.
+    /// The package (`<default package>` for none) or the loader (`<system class loader>`
+    /// or `ClassName @ 0x…`), as in the histogram rows.
     pub name: String,
     pub classes: u64,
     pub instances: u64,
@@ -133,7 +133,7 @@ pub struct PathStep {
     pub object: ObjectRef,
     /// GC root kinds, for the first step.
     pub gc_root: Vec<String>,
-    /// How this object references the next step: field names, "[index]", "<class>"…
+    /// How this object references the next step: field names, `[index]`, `<class>`…
     pub via: Vec<String>,
 }
 

@@ -113,7 +113,7 @@ impl ClassTable {
     /// them: a chain that loops, or is deeper than [`MAX_CLASS_DEPTH`], is an error. All
     /// the work here is linear in the number of classes plus the entries produced, and
     /// the entries (a class's reference fields, inherited ones included) are capped by
-    /// [`ref_offsets_budget`]: a dump cannot make this quadratic.
+    /// `ref_offsets_budget`: a dump cannot make this quadratic.
     pub fn finish(mut classes: Vec<ClassInfo>, layout: Layout, index_of: impl Fn(u64) -> Option<u32>) -> Result<ClassTable> {
         let n = classes.len();
         for c in classes.iter_mut() {

@@ -45,7 +45,7 @@ pub fn object_ref(a: &Analysis, obj: u32) -> ObjectRef {
     }
 }
 
-/// "<system class loader>" or "ClassName @ 0x…" for the loader of class `class`.
+/// `<system class loader>` or `ClassName @ 0x…` for the loader of class `class`.
 pub fn loader_label(a: &Analysis, class: u32) -> String {
     let Some(info) = a.heap.index.classes.classes.get(class as usize) else { return String::new() };
     loader_label_of(a, info.loader_id)

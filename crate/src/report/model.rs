@@ -148,7 +148,7 @@ pub struct HistogramRow {
     pub class_name: String,
     /// Address of the class object (several classes may share a name).
     pub class_address: String,
-    /// Its class loader: "<system class loader>" or "ClassName @ 0x…".
+    /// Its class loader: `<system class loader>` or `ClassName @ 0x…`.
     pub loader: String,
     pub instances: u64,
     pub shallow_bytes: u64,
@@ -197,7 +197,7 @@ pub struct Suspect {
     pub object: ObjectRef,
     /// Class of the suspect (single) or of the group's members.
     pub class_name: String,
-    /// Loader of that class, "<system class loader>" or "ClassName @ 0x…".
+    /// Loader of that class, `<system class loader>` or `ClassName @ 0x…`.
     pub loader: String,
     /// Objects in the group (1 for a single suspect).
     pub instances: u64,

@@ -55,7 +55,7 @@ export interface HistogramRow {
   class_address: string;
   class_name: string;
   instances: number;
-  /** Its class loader: "<system class loader>" or "ClassName @ 0x…". */
+  /** Its class loader: `<system class loader>` or `ClassName @ 0x…`. */
   loader: string;
   /**
    * MAT's quick retained size: retained sizes of the instances that no other
@@ -155,7 +155,7 @@ export interface Suspect {
   /** Objects in the group (1 for a single suspect). */
   instances: number;
   kind: SuspectKind;
-  /** Loader of that class, "<system class loader>" or "ClassName @ 0x…". */
+  /** Loader of that class, `<system class loader>` or `ClassName @ 0x…`. */
   loader: string;
   /** The suspect object (single) or one representative, the biggest member (group). */
   object: ObjectRef;

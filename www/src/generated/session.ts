@@ -54,8 +54,8 @@ export interface HistogramGroup {
   classes: number;
   instances: number;
   /**
-   * The package ("<default package>" for none) or the loader ("<system class
-   * loader>" or "ClassName @ 0x…"), as in the histogram rows.
+   * The package (`<default package>` for none) or the loader (`<system class loader>`
+   * or `ClassName @ 0x…`), as in the histogram rows.
    */
   name: string;
   /**
@@ -106,7 +106,7 @@ export interface PathStep {
   /** GC root kinds, for the first step. */
   gc_root: string[];
   object: ObjectRef;
-  /** How this object references the next step: field names, "[index]", "<class>"… */
+  /** How this object references the next step: field names, `[index]`, `<class>`… */
   via: string[];
 }
 
