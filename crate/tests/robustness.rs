@@ -267,15 +267,27 @@ fn base_objects(seg: &mut Segment) {
 }
 
 /// The whole base dump.
-fn base_dump() -> Hprof {
+/// The base dump's strings and LOAD CLASS records; a test adds its heap segment.
+fn base_records() -> Hprof {
     let mut h = Hprof::new(8);
     base_strings(&mut h);
     base_load_classes(&mut h);
-    h.stack_trace(1, 1);
+    h
+}
+
+/// A heap segment with the base dump's classes, roots and objects, for a test to extend.
+fn base_segment(h: &Hprof) -> Segment {
     let mut seg = h.segment_builder();
     base_classes(&mut seg);
     base_roots(&mut seg);
     base_objects(&mut seg);
+    seg
+}
+
+fn base_dump() -> Hprof {
+    let mut h = base_records();
+    h.stack_trace(1, 1);
+    let seg = base_segment(&h);
     h.segment(&seg).heap_dump_end();
     h
 }
@@ -392,13 +404,8 @@ fn unknown_top_level_tag() {
 
 #[test]
 fn unknown_heap_sub_tag() {
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
-    let mut seg = h.segment_builder();
-    base_classes(&mut seg);
-    base_roots(&mut seg);
-    base_objects(&mut seg);
+    let mut h = base_records();
+    let mut seg = base_segment(&h);
     let sub = seg.len();
     seg.raw(&[0x42, 0, 0, 0, 0, 0, 0, 0, 0]);
     let seg_at = h.len();
@@ -428,13 +435,8 @@ fn record_length_0xffffffff() {
 
     // A heap dump segment claiming 4 GiB that holds the whole heap: every object is read,
     // then the file ends where the segment says it continues.
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
-    let mut seg = h.segment_builder();
-    base_classes(&mut seg);
-    base_roots(&mut seg);
-    base_objects(&mut seg);
+    let mut h = base_records();
+    let seg = base_segment(&h);
     let body = h.len() + 9;
     h.record_with_len(0x1C, 0xFFFF_FFFF, seg.body());
     let end = h.len();
@@ -469,13 +471,8 @@ fn load_class_with_wrong_length() {
 
 #[test]
 fn instance_fields_past_the_segment() {
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
-    let mut seg = h.segment_builder();
-    base_classes(&mut seg);
-    base_roots(&mut seg);
-    base_objects(&mut seg);
+    let mut h = base_records();
+    let mut seg = base_segment(&h);
     let sub = seg.len();
     seg.instance_raw(0x30000, c::NODE, 1000, &[0; 12]);
     let seg_at = h.len();
@@ -595,9 +592,7 @@ fn class_super_chain_cycle() {
     assert_error(&run, "A → B → A", a_at, &["class A (0x10040) has a super class chain that loops back to class A (0x10040)", "expected it to end at a class without super class"]);
 
     // A class that is its own super class.
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
+    let mut h = base_records();
     let mut seg = h.segment_builder();
     let at = h.len() + 9;
     seg.class_dump(&ClassDef::new(c::OBJECT, c::OBJECT));
@@ -608,9 +603,7 @@ fn class_super_chain_cycle() {
 
 #[test]
 fn absurdly_deep_class_hierarchy() {
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
+    let mut h = base_records();
     let mut seg = h.segment_builder();
     base_classes(&mut seg);
     // 1500 classes, each extending the previous one, each with a reference field.
@@ -632,9 +625,7 @@ fn absurdly_deep_class_hierarchy() {
 
 #[test]
 fn references_to_absent_objects() {
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
+    let mut h = base_records();
     let mut seg = h.segment_builder();
     seg.class_dump(&ClassDef::new(c::OBJECT, 0));
     for id in [c::CLASS, c::LOADER, c::OBJ_ARRAY, c::INT_ARRAY, c::THREAD] {
@@ -661,13 +652,8 @@ fn references_to_absent_objects() {
 
 #[test]
 fn duplicate_object_ids_first_definition_wins() {
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
-    let mut seg = h.segment_builder();
-    base_classes(&mut seg);
-    base_roots(&mut seg);
-    base_objects(&mut seg);
+    let mut h = base_records();
+    let mut seg = base_segment(&h);
     // N1 again, as a big int array; the JNI-global array again, empty; a class again.
     seg.primitive_array(N1, 10, 1000);
     seg.object_array(A1, c::OBJ_ARRAY, &[]);
@@ -688,13 +674,8 @@ fn duplicate_object_ids_first_definition_wins() {
 
 #[test]
 fn class_without_load_class_name() {
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
-    let mut seg = h.segment_builder();
-    base_classes(&mut seg);
-    base_roots(&mut seg);
-    base_objects(&mut seg);
+    let mut h = base_records();
+    let mut seg = base_segment(&h);
     // A class nobody named, with an instance held by a root.
     seg.class_dump(&ClassDef::new(0x10050, c::OBJECT).field(s::VALUE, 11));
     seg.instance(0x30000, 0x10050, &[Value::Long(7)]);
@@ -727,9 +708,7 @@ fn instances_of_an_undefined_class() {
 
 #[test]
 fn dump_cut_in_the_middle_of_a_heap_segment() {
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
+    let mut h = base_records();
     let mut seg = h.segment_builder();
     base_classes(&mut seg);
     base_roots(&mut seg);
@@ -846,9 +825,7 @@ fn android_dump_with_art_records() {
 #[test]
 fn gzip_cut_in_half() {
     // A dump big enough that half of its gzip holds many whole records.
-    let mut h = Hprof::new(8);
-    base_strings(&mut h);
-    base_load_classes(&mut h);
+    let mut h = base_records();
     let mut seg = h.segment_builder();
     base_classes(&mut seg);
     base_roots(&mut seg);

@@ -5,7 +5,8 @@
 //!   largest value of the width.
 //! - [`SizeColumn`]: the shallow size in units of the object alignment, as `u16`; the
 //!   rare objects of 65,535 units or more (arrays over 512 KiB with 8-byte alignment) are
-//!   marked with `u16::MAX` and kept in a sorted side table.
+//!   marked with `u16::MAX` and kept in a sorted side table. Retained sizes are stored
+//!   the same way ([`crate::retained::Retained`]).
 
 use super::NO_CLASS;
 use crate::error::{Error, Result};
@@ -97,6 +98,13 @@ impl SizeColumn {
         }
     }
 
+    /// A column from finished parts: `units` per object with `u16::MAX` for the objects
+    /// listed in `big` as (object, units), sorted by object.
+    pub fn from_units(units: Vec<u16>, big: Vec<(u32, u64)>, align: u64) -> SizeColumn {
+        debug_assert!(big.windows(2).all(|w| w[0].0 < w[1].0));
+        SizeColumn { units, big, align }
+    }
+
     /// Makes the side table searchable; call after the last `set`.
     pub fn finish(&mut self) {
         self.big.sort_unstable();
@@ -104,7 +112,7 @@ impl SizeColumn {
         self.big.shrink_to_fit();
     }
 
-    /// Shallow size of `obj` in bytes.
+    /// Size of `obj` in bytes.
     #[inline(always)]
     pub fn get(&self, obj: u32) -> u64 {
         match self.units[obj as usize] {

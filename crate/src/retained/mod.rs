@@ -24,6 +24,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::graph::columns::SizeColumn;
 use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::{Error, Result};
 
@@ -93,31 +94,19 @@ impl DomTree {
     }
 }
 
-/// Retained size of every node (the virtual root, node `n`, retains everything).
-pub struct Retained {
-    units: Vec<u16>,
-    /// (node, units) of the nodes marked `u16::MAX` in `units`, by node.
-    big: Vec<(u32, u64)>,
-    align: u64,
-}
+/// Retained size of every node (the virtual root, node `n`, retains everything), stored
+/// like shallow sizes: 16-bit alignment units with a side table.
+pub struct Retained(SizeColumn);
 
 impl Retained {
     /// Retained bytes of `node` (`n` = the virtual root).
     #[inline]
     pub fn get(&self, node: u32) -> u64 {
-        match self.units[node as usize] {
-            u16::MAX => self.big_units(node) * self.align,
-            u => u as u64 * self.align,
-        }
-    }
-
-    #[cold]
-    fn big_units(&self, node: u32) -> u64 {
-        self.big.binary_search_by_key(&node, |e| e.0).map_or(0, |k| self.big[k].1)
+        self.0.get(node)
     }
 
     pub fn memory_bytes(&self) -> usize {
-        self.units.capacity() * 2 + self.big.capacity() * 16
+        self.0.memory_bytes()
     }
 }
 
@@ -268,7 +257,7 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
     }
     let mut big: Vec<(u32, u64)> = sums.big.into_iter().collect();
     big.sort_unstable();
-    let retained = Retained { units: sums.units, big, align };
+    let retained = Retained(SizeColumn::from_units(sums.units, big, align));
 
     // Where each block's children start.
     let blocks_len = (n + 1).div_ceil(BLOCK) + 1;

@@ -45,14 +45,22 @@ function startHere(ctx: DumpContext): HTMLElement {
   );
 }
 
-export class InspectorView {
+/** One object's page, chosen by address (the URL fragment or the form): the inspector and
+ * the path view differ only in what they ask the worker and how they draw the answer. */
+class ObjectView<T> {
   readonly root: HTMLElement;
   private readonly body: HTMLElement;
   private current: string | null | undefined = undefined;
 
-  constructor(private readonly ctx: DumpContext) {
-    this.body = h('div', { id: 'inspector-body' });
-    this.root = ctx.hasDump ? h('div', { class: 'inspector' }, addressForm(ctx, 'inspector'), this.body) : h('div', null, needsDump(ctx, 'object inspector'));
+  constructor(
+    private readonly ctx: DumpContext,
+    id: 'inspector' | 'path',
+    what: string,
+    private readonly load: (address: string) => { waiting: string; answer: Promise<T> },
+    private readonly render: (address: string, answer: T) => HTMLElement[],
+  ) {
+    this.body = h('div', { id: `${id}-body` });
+    this.root = ctx.hasDump ? h('div', { class: id === 'path' ? 'path-view' : id }, addressForm(ctx, id), this.body) : h('div', null, needsDump(ctx, what));
   }
 
   show(address: string | null): void {
@@ -62,14 +70,39 @@ export class InspectorView {
       replaceChildren(this.body, startHere(this.ctx));
       return;
     }
-    replaceChildren(this.body, loading(`Reading ${address} from the dump…`));
-    this.ctx.q.objectDetails(address).then(
-      (d) => {
-        if (this.current === address) replaceChildren(this.body, renderDetails(d), referrersSection(this.ctx, address));
+    const { waiting, answer } = this.load(address);
+    replaceChildren(this.body, loading(waiting));
+    answer.then(
+      (a) => {
+        if (this.current === address) replaceChildren(this.body, ...this.render(address, a));
       },
       (e) => {
         if (this.current === address) replaceChildren(this.body, queryFailed(e));
       },
+    );
+  }
+}
+
+export class InspectorView extends ObjectView<ObjectDetails> {
+  constructor(ctx: DumpContext) {
+    super(
+      ctx,
+      'inspector',
+      'object inspector',
+      (address) => ({ waiting: `Reading ${address} from the dump…`, answer: ctx.q.objectDetails(address) }),
+      (address, d) => [renderDetails(d), referrersSection(ctx, address)],
+    );
+  }
+}
+
+export class PathView extends ObjectView<PathStep[]> {
+  constructor(ctx: DumpContext) {
+    super(
+      ctx,
+      'path',
+      'path from the GC roots',
+      (address) => ({ waiting: `Searching a path from the GC roots to ${address}…`, answer: ctx.q.pathToRoot(address) }),
+      (address, steps) => [renderPath(address, steps)],
     );
   }
 }
@@ -162,35 +195,6 @@ function renderDetails(d: ObjectDetails): HTMLElement {
         )
       : h('p', { class: 'fine' }, statics ? '' : 'None.'),
   );
-}
-
-export class PathView {
-  readonly root: HTMLElement;
-  private readonly body: HTMLElement;
-  private current: string | null | undefined = undefined;
-
-  constructor(private readonly ctx: DumpContext) {
-    this.body = h('div', { id: 'path-body' });
-    this.root = ctx.hasDump ? h('div', { class: 'path-view' }, addressForm(ctx, 'path'), this.body) : h('div', null, needsDump(ctx, 'path from the GC roots'));
-  }
-
-  show(address: string | null): void {
-    if (!this.ctx.hasDump || address === this.current) return;
-    this.current = address;
-    if (!address) {
-      replaceChildren(this.body, startHere(this.ctx));
-      return;
-    }
-    replaceChildren(this.body, loading(`Searching a path from the GC roots to ${address}…`));
-    this.ctx.q.pathToRoot(address).then(
-      (steps) => {
-        if (this.current === address) replaceChildren(this.body, renderPath(address, steps));
-      },
-      (e) => {
-        if (this.current === address) replaceChildren(this.body, queryFailed(e));
-      },
-    );
-  }
 }
 
 function renderPath(address: string, steps: PathStep[]): HTMLElement {
