@@ -3,9 +3,10 @@
 //!
 //! The modules follow the pipeline:
 //! [`source`] → [`records`] → [`index`] (pass 1) → [`graph`] (pass 2) → [`dominators`]
-//! → [`retained`] → [`report`].
+//! → [`retained`] → [`report`]; [`query`] answers questions about an analyzed dump.
 
 pub mod error;
+pub mod alloc;
 pub mod source;
 pub mod records;
 pub mod index;
@@ -14,7 +15,7 @@ pub mod dominators;
 pub mod retained;
 pub mod analysis;
 pub mod report;
-pub mod session;
+pub mod query;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

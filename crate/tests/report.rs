@@ -25,11 +25,11 @@ fn committed_report_schema_equals_the_derived_one() {
 }
 
 #[test]
-fn committed_session_schema_equals_the_derived_one() {
-    let committed = repo_file("schema/session.schema.json");
+fn committed_query_schema_equals_the_derived_one() {
+    let committed = repo_file("schema/query.schema.json");
     assert!(
-        committed == heapscope::session::json_schema(),
-        "schema/session.schema.json is stale: regenerate it with `cargo run --release -- schema --session > schema/session.schema.json`"
+        committed == heapscope::query::json_schema(),
+        "schema/query.schema.json is stale: regenerate it with `cargo run --release -- schema --queries > schema/query.schema.json`"
     );
 }
 

@@ -14,7 +14,7 @@ usage:
   heapscope analyze DUMP [-o OUT] [--format md|json|html] [--keep-unreachable] [--timings] [--dominators semi-nca|chk]
   heapscope parity DUMP -o OUT.json [--objects OUT.tsv] [--keep-unreachable] [--dominators semi-nca|chk]
   heapscope inspect DUMP ADDRESS [--keep-unreachable]
-  heapscope schema [--session]
+  heapscope schema [--queries]
 
 DUMP is an .hprof or .hprof.gz file (HotSpot or Android). `analyze` writes the report
 as Markdown (default), JSON or a self-contained HTML page, to OUT (format from its
@@ -23,7 +23,7 @@ extension: .json, .html, else Markdown) or to stdout.
 ../shared/corpus/expected/, for compare_expected.py. `inspect` prints one object as
 JSON: its fields read back from the dump, its dominator, a shortest reference path
 from a GC root and its referrers. `schema` prints the JSON Schema of the report (or of
-the queries). A dump that ends early still gets a report of what it holds, marked
+the queries and their answers). A dump that ends early still gets a report of what it holds, marked
 incomplete, and exit status 1.
 --timings prints wall time, CPU time and peak memory per phase on stderr.
 --dominators semi-nca|chk picks the dominator algorithm (Semi-NCA by default;
@@ -51,7 +51,7 @@ fn parse_args() -> Result<Args, String> {
     if command == "schema" {
         let session = match it.next().as_deref() {
             None => false,
-            Some("--session") => true,
+            Some("--queries") => true,
             Some(x) => return Err(format!("unexpected argument {x:?}")),
         };
         return Ok(Args { command, dump: PathBuf::new(), out: None, objects: None, format: None, keep_unreachable: session, address: None, timings: false, dominators: DominatorAlgorithm::SemiNca });
@@ -89,7 +89,7 @@ fn parse_args() -> Result<Args, String> {
                 if dump.is_none() {
                     dump = Some(PathBuf::from(s));
                 } else if command == "inspect" && address.is_none() {
-                    address = Some(heapscope::session::parse_address(s).ok_or_else(|| format!("{s:?} is not an address (hex, e.g. 0x7f3a1000)"))?);
+                    address = Some(heapscope::query::parse_address(s).ok_or_else(|| format!("{s:?} is not an address (hex, e.g. 0x7f3a1000)"))?);
                 } else {
                     return Err(format!("unexpected argument {s:?}"));
                 }
@@ -201,7 +201,7 @@ impl Progress for Meter {
 fn run(args: &Args) -> Result<(), Error> {
     if args.command == "schema" {
         if args.keep_unreachable {
-            print!("{}", heapscope::session::json_schema());
+            print!("{}", heapscope::query::json_schema());
         } else {
             print!("{}", heapscope::report::json_schema());
         }
@@ -235,13 +235,16 @@ fn run(args: &Args) -> Result<(), Error> {
             }
         }
         "inspect" => {
-            let address = args.address.expect("checked");
-            let Some(obj) = heapscope::session::find(&analysis, address) else {
-                return Err(Error::io(format!("no object at 0x{address:x} (or it is unreachable; try --keep-unreachable)")));
-            };
-            let details = heapscope::session::object_details(&mut analysis, obj)?;
-            let path = heapscope::session::path_to_root(&mut analysis, obj)?;
-            let referrers = heapscope::session::referrers(&analysis, obj, 20);
+            // The same queries the page asks, through the same entry point.
+            use heapscope::query::{answer, Answer, Query};
+            let object = format!("0x{:x}", args.address.expect("checked"));
+            if heapscope::query::object(&analysis, &object).is_err() {
+                return Err(Error::io(format!("no object at {object} (or it is unreachable; try --keep-unreachable)")));
+            }
+            let ask = |analysis: &mut Analysis, q: Query| answer(analysis, &q);
+            let Answer::Object(details) = ask(&mut analysis, Query::Object { object: object.clone() })? else { unreachable!("answers match queries") };
+            let Answer::PathToRoot(path) = ask(&mut analysis, Query::PathToRoot { object: object.clone() })? else { unreachable!("answers match queries") };
+            let Answer::Referrers(referrers) = ask(&mut analysis, Query::Referrers { object, limit: 20 })? else { unreachable!("answers match queries") };
             let json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
             let mut stdout = std::io::stdout().lock();
             let _ = writeln!(stdout, "{}", serde_json::to_string_pretty(&json).expect("JSON"));

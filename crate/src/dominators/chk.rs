@@ -36,7 +36,8 @@
 //! roots (all predecessors are stored, in postorder space, as CSR), plus the DFS stacks.
 //! The output is the postorder index, rewritten in place.
 
-use super::{check_node_count, try_filled, try_push, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use super::{check_node_count, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use crate::alloc::{try_filled, try_push};
 use crate::error::Error;
 
 /// Flag bit in `num`: this node is a GC root.

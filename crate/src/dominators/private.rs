@@ -53,7 +53,8 @@
 //! a chain can also close on itself (a cycle nothing else points at), and is then
 //! unreachable.
 
-use super::{try_filled, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use super::{Graph, UNREACHABLE, VIRTUAL_ROOT};
+use crate::alloc::try_filled;
 use crate::error::Error;
 
 /// Flag bit of a private node's entry; the predecessor is under it.
@@ -79,7 +80,7 @@ pub(crate) type RootSet = NodeSet;
 impl NodeSet {
     pub(crate) fn empty(n: usize, what: &str) -> Result<NodeSet, Error> {
         let mut bits = Vec::new();
-        bits.try_reserve_exact(n.div_ceil(64)).map_err(|_| super::alloc_error(n / 32, what))?;
+        bits.try_reserve_exact(n.div_ceil(64)).map_err(|_| crate::alloc::alloc_error(4 * (n / 32), what))?;
         bits.resize(n.div_ceil(64), 0u64);
         Ok(NodeSet(bits))
     }
@@ -196,7 +197,7 @@ pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs:
         } else {
             if p == HUB && !root && is_hub(v as u32) {
                 if hub_list.len() == hub_list.capacity() {
-                    hub_list.try_reserve(hub_list.len().max(64)).map_err(|_| super::alloc_error(hub_list.len(), "the hub list"))?;
+                    hub_list.try_reserve(hub_list.len().max(64)).map_err(|_| crate::alloc::alloc_error(4 * (hub_list.len()), "the hub list"))?;
                 }
                 hub_list.push(v as u32);
             }
@@ -211,7 +212,7 @@ pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs:
 /// rest of the byte is [`failed_hubs`]'s memo.
 pub(crate) fn private_marks(out: &[u32]) -> Result<Vec<u8>, Error> {
     let mut marks = Vec::new();
-    marks.try_reserve_exact(out.len()).map_err(|_| super::alloc_error(out.len() / 4, "the hub check"))?;
+    marks.try_reserve_exact(out.len()).map_err(|_| crate::alloc::alloc_error(4 * (out.len() / 4), "the hub check"))?;
     marks.extend(out.iter().map(|&s| if unresolved(s) { MARK_PRIVATE } else { 0 }));
     Ok(marks)
 }

@@ -111,7 +111,8 @@
 //! [`Graph::for_each_successor`] must report the same successors every time.
 
 use super::private::{self, RootSet, PRIVATE};
-use super::{alloc_error, check_node_count, try_filled, try_push, try_with_capacity, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use super::{check_node_count, Graph, UNREACHABLE, VIRTUAL_ROOT};
+use crate::alloc::{try_filled, try_push, try_with_capacity};
 use crate::error::Error;
 
 /// Flag bit: in `semi`, "this node has back/cross predecessors"; in `preds`, "first
@@ -321,7 +322,7 @@ fn dfs<G: Graph>(
             }
             if stack.len() > base {
                 semi[p as usize] =
-                    u32::try_from(base).map_err(|_| alloc_error(base, "the DFS stack (over 2³² entries)"))?;
+                    u32::try_from(base).map_err(|_| crate::alloc::alloc_error(4 * (base), "the DFS stack (over 2³² entries)"))?;
                 cur = p;
             }
         } else {

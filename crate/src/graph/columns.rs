@@ -9,14 +9,8 @@
 //!   the same way ([`crate::retained::Retained`]).
 
 use super::NO_CLASS;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
-fn try_filled<T: Copy>(n: usize, value: T, what: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| Error::memory(format!("out of memory for the {what} of {n} objects")))?;
-    v.resize(n, value);
-    Ok(v)
-}
 
 pub enum ClassColumn {
     Narrow(Vec<u16>),
@@ -27,9 +21,9 @@ impl ClassColumn {
     /// `n` objects without a class, for a dump with `classes` classes.
     pub fn new(n: usize, classes: usize) -> Result<ClassColumn> {
         Ok(if classes < u16::MAX as usize {
-            ClassColumn::Narrow(try_filled(n, u16::MAX, "classes")?)
+            ClassColumn::Narrow(crate::alloc::try_filled(n, u16::MAX, "classes")?)
         } else {
-            ClassColumn::Wide(try_filled(n, NO_CLASS, "classes")?)
+            ClassColumn::Wide(crate::alloc::try_filled(n, NO_CLASS, "classes")?)
         })
     }
 
@@ -83,7 +77,7 @@ pub struct SizeColumn {
 
 impl SizeColumn {
     pub fn new(n: usize, align: u32) -> Result<SizeColumn> {
-        Ok(SizeColumn { units: try_filled(n, 0, "sizes")?, big: Vec::new(), align: align as u64 })
+        Ok(SizeColumn { units: crate::alloc::try_filled(n, 0, "sizes")?, big: Vec::new(), align: align as u64 })
     }
 
     /// Sets the size of `obj` (once per object), in bytes (a multiple of the alignment).

@@ -30,6 +30,8 @@
 
 use super::cursor::{be_id, be_u16, be_u32, Cursor, MAX_WINDOW};
 use super::{basic_type, tag, Header};
+use std::ops::ControlFlow;
+
 use crate::error::{Error, Result};
 
 /// GC root kinds as written in the dump.
@@ -163,6 +165,12 @@ pub trait Visitor {
     fn tick(&mut self, input_pos: u64) -> Result<()> {
         Ok(())
     }
+    /// Asked after each heap sub-record: `Break` ends the walk there, without an error
+    /// (a search that found what it looked for). The passes keep the default.
+    #[inline]
+    fn flow(&self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
 }
 
 /// Bytes of a STRING record handed to the visitor; the rest of a longer one is skipped.
@@ -265,7 +273,7 @@ fn walk_record<V: Visitor>(
 
 /// Walks the sub-records from the cursor's position (a sub-record boundary inside a heap
 /// dump segment ending at `segment_end`), e.g. to read one object again. The visitor
-/// stops the walk early by returning an error of its choosing.
+/// stops the walk early through [`Visitor::flow`].
 pub fn walk_span<V: Visitor>(c: &mut Cursor, id_size: u32, segment_end: u64, v: &mut V) -> Result<()> {
     let mut sub_record = c.pos();
     walk_segment(c, id_size as usize, &mut sub_record, segment_end, v, &mut ClassDump::default(), None)
@@ -338,7 +346,7 @@ fn walk_segment<V: Visitor>(
         }
         let at = c.pos();
         *sub_record = at;
-        if at >= end || stop_at.is_some_and(|s| at >= s) {
+        if at >= end || stop_at.is_some_and(|s| at >= s) || v.flow().is_break() {
             break;
         }
         if !c.ensure(1)? {

@@ -28,6 +28,7 @@
 pub mod cursor;
 pub mod header;
 pub mod heap;
+pub mod readback;
 
 pub use cursor::Cursor;
 pub use header::{Header, HprofVersion};

@@ -120,12 +120,6 @@ pub fn tree_parent(idom: &[u32], v: u32) -> Option<u32> {
     }
 }
 
-fn try_vec<T: Clone>(n: usize, fill: T, what: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| Error::memory(format!("out of memory for {what} ({n} entries)")))?;
-    v.resize(n, fill);
-    Ok(v)
-}
 
 /// A multiplicative hash for node indices: the side maps below take one update per
 /// child of a large node (millions on a big dump), where SipHash costs too much.
@@ -217,7 +211,7 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
     let align = align.max(1) as u64;
 
     // Children per node (the virtual root included).
-    let mut counts = Counts { small: try_vec(n + 1, 0u8, "the dominator tree")?, large: NodeMap::default() };
+    let mut counts = Counts { small: crate::alloc::try_filled(n + 1, 0u8, "the dominator tree")?, large: NodeMap::default() };
     let mut reachable = 0usize;
     for v in 0..n as u32 {
         if let Some(p) = tree_parent(idom, v) {
@@ -230,7 +224,7 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
     // Retained sizes: after each finished node, climb to its parent while that finishes
     // it. `pending` counts unfinished children; DONE marks the finished nodes, so that
     // the scan does not finish again a node that a climb finished.
-    let mut sums = Sums { units: try_vec(n + 1, 0u16, "retained sizes")?, big: NodeMap::default() };
+    let mut sums = Sums { units: crate::alloc::try_filled(n + 1, 0u16, "retained sizes")?, big: NodeMap::default() };
     {
         let mut pending = Counts { small: counts.small.clone(), large: counts.large.clone() };
         for v in 0..n as u32 {
@@ -261,7 +255,7 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
 
     // Where each block's children start.
     let blocks_len = (n + 1).div_ceil(BLOCK) + 1;
-    let mut blocks = try_vec(blocks_len, 0u32, "the dominator tree")?;
+    let mut blocks = crate::alloc::try_filled(blocks_len, 0u32, "the dominator tree")?;
     let mut at = 0u32;
     for (b, slot) in blocks.iter_mut().enumerate() {
         *slot = at;
@@ -272,7 +266,7 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
 
     // Children into their blocks, in index order, then each block sorted by parent and
     // retained size.
-    let mut children = try_vec(reachable, 0u32, "the dominator tree")?;
+    let mut children = crate::alloc::try_filled(reachable, 0u32, "the dominator tree")?;
     {
         let mut fill = blocks.clone();
         for v in 0..n as u32 {

@@ -3,7 +3,7 @@
 //! `Session.open` runs the core (`analysis::analyze` + `report::build`) and keeps the
 //! `Analysis` for the page's queries. Every answer is a JSON string of a core type: the
 //! report is exactly `report::to_json` (what `heapscope analyze --format json` writes), the
-//! queries are the types of `crate::session` (schema/session.schema.json). Nothing here
+//! queries and answers are `crate::query::{Query, Answer}` (schema/query.schema.json). Nothing here
 //! computes anything the core does not: it parses addresses, calls, serializes.
 //!
 //! The page runs one worker per dump and one `Session` per worker; dropping the worker is
@@ -18,7 +18,7 @@ use web_sys::Blob;
 use crate::analysis::{self, Analysis, Options};
 use crate::error::{Error, ErrorKind};
 use crate::report::{self, Report, SourceInfo};
-use crate::session;
+use crate::query::Query;
 use crate::source::{auto_decompress, looks_gzipped, ByteSource};
 
 use super::blob_source::{BlobSource, DEFAULT_CHUNK_SIZE};
@@ -30,9 +30,6 @@ pub const WASM_MAX_MEMORY: u64 = 4 << 30;
 /// Kept free beyond the analysis' own estimate: the read chunk, gzip windows, the report,
 /// its JSON and Markdown, query answers.
 pub const MEMORY_MARGIN: u64 = 160 << 20;
-
-/// The most a page's query may ask for in one answer.
-const MAX_PAGE: u32 = 10_000;
 
 /// Options the page passes to [`Session::open`] (camelCase keys; all optional).
 #[derive(Debug, Default, Deserialize)]
@@ -152,85 +149,16 @@ impl Session {
         report::html::render(&self.report)
     }
 
-    /// `session::children`: a page of the children of `parent` (an address; none for the
-    /// top-level dominators) in the dominator tree, as JSON (`Children`).
-    pub fn children(&self, parent: Option<String>, offset: u32, limit: u32) -> Result<String, JsValue> {
-        let a = self.analysis()?;
-        let parent = parent.map(|p| object(a, &p)).transpose()?;
-        json(&session::children(a, parent, offset as usize, limit.min(MAX_PAGE) as usize))
+    /// Answers a query (`crate::query::Query` as JSON: `{"query": "children", "limit": 50}`)
+    /// with its answer as JSON (`crate::query::Answer`: `{"query": "children", "answer": …}`).
+    /// Throws `{kind, message, …}` for a malformed query, an address that names no
+    /// object, or a report opened without its dump.
+    pub fn query(&mut self, query: &str) -> Result<String, JsValue> {
+        let q: Query = serde_json::from_str(query).map_err(|e| Error::io(format!("not a heapscope query: {e}")))?;
+        let a = self.analysis.as_mut().ok_or_else(no_dump)?;
+        json(&crate::query::answer(a, &q)?)
     }
 
-    /// `session::children_by_class`: the children of `parent` grouped by class, as JSON
-    /// (`ClassGroup[]`).
-    pub fn children_by_class(&self, parent: Option<String>, limit: u32) -> Result<String, JsValue> {
-        let a = self.analysis()?;
-        let parent = parent.map(|p| object(a, &p)).transpose()?;
-        json(&session::children_by_class(a, parent, limit.min(MAX_PAGE) as usize))
-    }
-
-    /// `session::referrers` of the object at `address` (the `limit` largest), as JSON
-    /// (`Referrers`).
-    pub fn referrers(&self, address: &str, limit: u32) -> Result<String, JsValue> {
-        let a = self.analysis()?;
-        let obj = object(a, address)?;
-        json(&session::referrers(a, obj, limit.min(MAX_PAGE) as usize))
-    }
-
-    /// `session::histogram_groups` by "package" or "class_loader", as JSON
-    /// (`HistogramGroup[]`).
-    pub fn histogram_groups(&self, by: &str) -> Result<String, JsValue> {
-        let a = self.analysis()?;
-        let by = match by {
-            "package" => session::HistogramGrouping::Package,
-            "class_loader" => session::HistogramGrouping::ClassLoader,
-            other => return Err(query_error(format!("cannot group the histogram by {other:?}"))),
-        };
-        json(&session::histogram_groups(a, by))
-    }
-
-    /// `session::instances` of the class whose class object is at `class_address` (a
-    /// histogram row's `class_address`), as JSON (`Instances`).
-    pub fn instances(&self, class_address: &str, offset: u32, limit: u32) -> Result<String, JsValue> {
-        let a = self.analysis()?;
-        let obj = object(a, class_address)?;
-        let class = a.class_represented_by(obj).ok_or_else(|| {
-            query_error(format!("{} is not a class object", class_address.trim()))
-        })?;
-        json(&session::instances(a, class, offset as usize, limit.min(MAX_PAGE) as usize))
-    }
-
-    /// `session::object_details`: the object's fields read back from the dump, as JSON
-    /// (`ObjectDetails`).
-    pub fn object_details(&mut self, address: &str) -> Result<String, JsValue> {
-        let a = self.analysis_mut()?;
-        let obj = object(a, address)?;
-        json(&session::object_details(a, obj)?)
-    }
-
-    /// `session::path_to_root`: a shortest reference path from a GC root to the object,
-    /// root first, as JSON (`PathStep[]`).
-    pub fn path_to_root(&mut self, address: &str) -> Result<String, JsValue> {
-        let a = self.analysis_mut()?;
-        let obj = object(a, address)?;
-        json(&session::path_to_root(a, obj)?)
-    }
-
-    /// `session::find`: the kept object at `address` as JSON (`ObjectRef`), or undefined.
-    pub fn find(&self, address: &str) -> Result<Option<String>, JsValue> {
-        let a = self.analysis()?;
-        match session::parse_address(address).and_then(|addr| session::find(a, addr)) {
-            Some(o) => Ok(Some(json(&report::build::object_ref(a, o))?)),
-            None => Ok(None),
-        }
-    }
-
-    fn analysis(&self) -> Result<&Analysis, JsValue> {
-        self.analysis.as_ref().ok_or_else(no_dump)
-    }
-
-    fn analysis_mut(&mut self) -> Result<&mut Analysis, JsValue> {
-        self.analysis.as_mut().ok_or_else(no_dump)
-    }
 }
 
 /// Linear memory of this wasm instance now (bytes): the peak, since it never shrinks.
@@ -245,21 +173,8 @@ pub fn memory_limit_js(requested: Option<f64>) -> f64 {
     memory_limit(requested.filter(|r| *r >= 0.0).map(|r| r as u64)) as f64
 }
 
-/// The kept object at `address` ("0x1f00" or hex digits).
-fn object(a: &Analysis, address: &str) -> Result<u32, JsValue> {
-    let addr = session::parse_address(address)
-        .ok_or_else(|| query_error(format!("{:?} is not an address (hex, e.g. 0x7f3a1000)", address)))?;
-    session::find(a, addr).ok_or_else(|| {
-        query_error(format!("no object at 0x{addr:x} in this dump (or it is unreachable and was discarded)"))
-    })
-}
-
-fn no_dump() -> JsValue {
-    query_error("this needs the heap dump: the report was opened from its JSON (drop the dump to explore it)".into())
-}
-
-fn query_error(message: String) -> JsValue {
-    Error { kind: ErrorKind::Io, offset: None, message }.into()
+fn no_dump() -> Error {
+    Error::io("this needs the heap dump: the report was opened from its JSON (drop the dump to explore it)")
 }
 
 fn json<T: Serialize>(value: &T) -> Result<String, JsValue> {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
 use heapscope::report::build::{loader_label, package_of};
-use heapscope::session::{histogram_groups, HistogramGrouping};
+use heapscope::query::grouping::{histogram_groups, HistogramGrouping};
 
 fn analysis_of(dir: &str, name: &str) -> Option<Analysis> {
     let corpus = support::corpus_dir()?;
@@ -57,7 +57,7 @@ fn histogram_groups_equal_their_definition() {
     for (dir, name) in [("dumps", "s02_static_map_leak_serial"), ("dumps", "s08_many_classes_serial_all"), ("android", "ahat_test_dump_8e3b7d7")] {
         let Some(a) = analysis_of(dir, name) else { return };
         for by in [HistogramGrouping::Package, HistogramGrouping::ClassLoader] {
-            let groups = histogram_groups(&a, by);
+            let groups = histogram_groups(&a, by).unwrap();
             let expected = groups_by_definition(&a, |c| {
                 Some(match by {
                     HistogramGrouping::Package => match package_of(a.class_name(c)) {
@@ -83,12 +83,12 @@ fn histogram_groups_equal_their_definition() {
 fn loaders_of_the_many_classes_dump() {
     // s08: 200 + 300 generated classes in two named loaders that stay reachable.
     let Some(a) = analysis_of("dumps", "s08_many_classes_serial_all") else { return };
-    let groups = histogram_groups(&a, HistogramGrouping::ClassLoader);
+    let groups = histogram_groups(&a, HistogramGrouping::ClassLoader).unwrap();
     let gen: Vec<_> = groups.iter().filter(|g| g.name.starts_with("corpus.ClassGen$GenLoader @ ")).collect();
     let mut counts: Vec<u64> = gen.iter().map(|g| g.classes).collect();
     counts.sort_unstable();
     assert_eq!(counts, vec![200, 300], "{gen:?}");
-    let packages = histogram_groups(&a, HistogramGrouping::Package);
+    let packages = histogram_groups(&a, HistogramGrouping::Package).unwrap();
     let classes = |name: &str| packages.iter().find(|g| g.name == name).map(|g| g.classes);
     assert_eq!(classes("dyn.kept"), Some(200));
     assert_eq!(classes("dyn.leaked"), Some(300));
@@ -97,7 +97,7 @@ fn loaders_of_the_many_classes_dump() {
 
 #[test]
 fn referrers_are_the_objects_whose_fields_point_here() {
-    use heapscope::session::{object_details, referrers};
+    use heapscope::query::{object::object_details, referrers::referrers};
     let Some(mut a) = analysis_of("dumps", "s02_static_map_leak_serial") else { return };
     // The accumulation point: only the HashMap whose `table` it is.
     let table = a.object_at(0xfbda1118).unwrap();

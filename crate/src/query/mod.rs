@@ -1,0 +1,161 @@
+//! Questions asked after the report, lazily: every question the page, the worker and the
+//! CLI ask about an analyzed dump is a variant of [`Query`], and its answer the variant of
+//! the same name of [`Answer`]. [`answer`] is the one entry point: the wasm session's
+//! `query` method and the CLI's `inspect` both go through it.
+//!
+//! Adding a query: a variant in [`Query`] (named fields, documented), the variant of the
+//! same name in [`Answer`], the function in the module of its concern, one arm in
+//! [`answer`]; then `heapscope schema --queries > schema/query.schema.json` and
+//! `node scripts/gen-types.mjs` (tests fail until both are current), and the page asks it
+//! with `queries.ask({query: '…', …})`, typed from the generated types.
+//!
+//! The modules, one concern each: [`tree`] (the dominator tree a page at a time),
+//! [`object`] (an object's fields read back from the dump), [`paths`] (a path from a GC
+//! root), [`referrers`] (incoming references), [`grouping`] (histogram groups and a
+//! class's instances). Every answer is bounded: a page of children, the first elements of
+//! an array, the first characters of a string.
+
+pub mod grouping;
+pub mod object;
+pub mod paths;
+pub mod referrers;
+pub mod tree;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::Analysis;
+use crate::error::{Error, Result};
+use crate::report::build::object_ref;
+use crate::report::model::ObjectRef;
+
+pub use grouping::{HistogramGroup, HistogramGrouping, Instances};
+pub use object::{FieldValue, ObjectDetails};
+pub use paths::PathStep;
+pub use referrers::Referrers;
+pub use tree::{Children, ClassGroup, TreeNode};
+
+/// The most one answer may list (a page of children, instances, referrers).
+pub const MAX_PAGE: u32 = 10_000;
+
+/// A question about the analyzed dump. Objects are named by address (`"0x1f00"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "query", rename_all = "snake_case")]
+pub enum Query {
+    /// A page of the children of `parent` in the dominator tree (none: the top-level
+    /// dominators), largest retained first.
+    Children {
+        #[serde(default)]
+        parent: Option<String>,
+        #[serde(default)]
+        offset: u32,
+        limit: u32,
+    },
+    /// The children of `parent` grouped by class, largest group first.
+    ChildrenByClass {
+        #[serde(default)]
+        parent: Option<String>,
+        limit: u32,
+    },
+    /// The objects referencing `object`: how many, and the `limit` retaining the most.
+    Referrers { object: String, limit: u32 },
+    /// The histogram's classes grouped by package or class loader.
+    HistogramGroups { by: HistogramGrouping },
+    /// A page of the instances of the class whose class object is at `class` (a
+    /// histogram row's `class_address`), largest retained first.
+    Instances {
+        class: String,
+        #[serde(default)]
+        offset: u32,
+        limit: u32,
+    },
+    /// The object's fields read back from the dump, its dominator and GC root kinds.
+    Object { object: String },
+    /// A shortest reference path from a GC root to `object`, root first, avoiding
+    /// `Reference.referent` and the finalizer links when another path exists.
+    PathToRoot { object: String },
+    /// The kept object at `object`, if there is one.
+    Find { object: String },
+}
+
+/// The answer to a [`Query`], under the same name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "query", content = "answer", rename_all = "snake_case")]
+pub enum Answer {
+    Children(Children),
+    ChildrenByClass(Vec<ClassGroup>),
+    Referrers(Referrers),
+    HistogramGroups(Vec<HistogramGroup>),
+    Instances(Instances),
+    Object(ObjectDetails),
+    PathToRoot(Vec<PathStep>),
+    Find(Option<ObjectRef>),
+}
+
+/// Answers `q` about the dump analyzed in `a`. Reading records back needs the dump's
+/// byte source, hence `&mut`. An address that names no kept object is an error saying so.
+pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
+    let page = |n: u32| n.min(MAX_PAGE) as usize;
+    Ok(match q {
+        Query::Children { parent, offset, limit } => {
+            let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
+            Answer::Children(tree::children(a, parent, *offset as usize, page(*limit)))
+        }
+        Query::ChildrenByClass { parent, limit } => {
+            let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
+            Answer::ChildrenByClass(tree::children_by_class(a, parent, page(*limit)))
+        }
+        Query::Referrers { object: o, limit } => Answer::Referrers(referrers::referrers(a, object(a, o)?, page(*limit))),
+        Query::HistogramGroups { by } => Answer::HistogramGroups(grouping::histogram_groups(a, *by)?),
+        Query::Instances { class, offset, limit } => {
+            let class_object = object(a, class)?;
+            let class = a.class_represented_by(class_object).ok_or_else(|| query_error(format!("{} is not a class object", class.trim())))?;
+            Answer::Instances(grouping::instances(a, class, *offset as usize, page(*limit))?)
+        }
+        Query::Object { object: o } => {
+            let obj = object(a, o)?;
+            Answer::Object(object::object_details(a, obj)?)
+        }
+        Query::PathToRoot { object: o } => {
+            let obj = object(a, o)?;
+            Answer::PathToRoot(paths::path_to_root(a, obj)?)
+        }
+        Query::Find { object: o } => Answer::Find(parse_address(o).and_then(|addr| find(a, addr)).map(|v| object_ref(a, v))),
+    })
+}
+
+/// Parses "0x1f00", "1f00" (hexadecimal, as addresses are written everywhere).
+pub fn parse_address(s: &str) -> Option<u64> {
+    let s = s.trim();
+    u64::from_str_radix(s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s), 16).ok()
+}
+
+/// The kept object at `address`.
+pub fn find(a: &Analysis, address: u64) -> Option<u32> {
+    a.object_at(address).filter(|&o| a.is_kept(o))
+}
+
+/// The kept object named by `address`, or an error saying why there is none.
+pub fn object(a: &Analysis, address: &str) -> Result<u32> {
+    let addr = parse_address(address).ok_or_else(|| query_error(format!("{:?} is not an address (hex, e.g. 0x7f3a1000)", address)))?;
+    find(a, addr).ok_or_else(|| query_error(format!("no object at 0x{addr:x} in this dump (or it is unreachable and was discarded)")))
+}
+
+fn query_error(message: String) -> Error {
+    Error::io(message)
+}
+
+/// Every query and answer type, for the JSON Schema the page's types are generated from.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct QueryTypes {
+    pub query: Query,
+    pub answer: Answer,
+}
+
+/// The JSON Schema of the queries and answers, as committed at `schema/query.schema.json`.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(QueryTypes);
+    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
+    s.push('\n');
+    s
+}

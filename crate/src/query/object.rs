@@ -1,0 +1,291 @@
+//! One object's fields, read back from the dump ([`crate::records::readback`]) and shown
+//! as text: the inspector.
+
+use std::ops::ControlFlow;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::Analysis;
+use crate::error::Result;
+use crate::graph::roots::name as root_name;
+use crate::index::classes::MAX_CLASS_DEPTH;
+use crate::records::basic_type;
+use crate::records::cursor::{be_u16, be_u32, be_u64};
+use crate::records::heap::FieldDecl;
+use crate::records::readback::{self, FieldsEnd, Record, RecordHead, Value};
+use crate::report::build::{loader_label, object_ref};
+use crate::report::model::ObjectRef;
+
+/// Array elements shown at most.
+pub const MAX_ELEMENTS: usize = 1000;
+/// String characters shown at most.
+pub const MAX_STRING_CHARS: usize = 2000;
+
+/// A field (or static field, or array element) and its value, for display.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FieldValue {
+    pub name: String,
+    /// "int", "boolean", …, or "object".
+    pub type_name: String,
+    /// The value as text: "42", "true", "'x'", "null", or the address of the reference.
+    pub value: String,
+    /// The referenced object, when the value is a reference to an object of the dump.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ObjectRef>,
+    pub is_static: bool,
+}
+
+/// Everything about one object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ObjectDetails {
+    pub object: ObjectRef,
+    /// Loader of the object's class.
+    pub loader: String,
+    /// GC root kinds of the object (empty if it is not a root).
+    pub gc_root: Vec<String>,
+    /// Immediate dominator, or None under the virtual root.
+    pub dominator: Option<ObjectRef>,
+    /// Depth in the dominator tree (1 for top-level dominators).
+    pub depth: u64,
+    /// Byte offset of the object's record in the (decompressed) dump.
+    pub record_offset: Option<u64>,
+    /// Instance fields (own class first, then super classes), or a class's static
+    /// fields, or an array's first elements.
+    pub fields: Vec<FieldValue>,
+    /// For arrays: the length, and how many elements `fields` shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub array_length: Option<u64>,
+    /// For java.lang.String (and char[]/byte[] values of strings): the text, cut at 2000 chars.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// What could not be read as the class says (a record shorter than its fields): the
+    /// fields before that point are shown, none after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// Reads the record of `obj` again from the dump (None: it has none, e.g. MAT's pseudo
+/// object 0x0, or the dump is not at hand).
+pub fn read_record(a: &mut Analysis, obj: u32) -> Result<Option<Record>> {
+    let id = a.address(obj);
+    let id_size = a.heap.index.header.id_size;
+    let Some(source) = a.source.take() else { return Ok(None) };
+    let spans = a.heap.index.locator.candidates(id);
+    let (source, found) = readback::locate(source, spans, id, id_size);
+    a.source = Some(source);
+    found
+}
+
+/// The field declarations of class index `class` and then of each super class: the order
+/// of an instance's field bytes.
+pub fn field_chain(a: &Analysis, class: Option<u32>) -> impl Iterator<Item = &[FieldDecl]> + '_ {
+    let table = &a.heap.index.classes.classes;
+    std::iter::successors(class, |&c| table[c as usize].super_index).take(MAX_CLASS_DEPTH).map(|c| table[c as usize].fields.as_slice())
+}
+
+pub(crate) fn primitive_text(ty: u8, b: &[u8]) -> String {
+    match ty {
+        basic_type::BOOLEAN => (b[0] != 0).to_string(),
+        basic_type::BYTE => (b[0] as i8).to_string(),
+        basic_type::CHAR => {
+            let c = be_u16(b, 0);
+            match char::from_u32(c as u32) {
+                Some(ch) if !ch.is_control() => format!("'{ch}'"),
+                _ => format!("'\\u{c:04x}'"),
+            }
+        }
+        basic_type::SHORT => (be_u16(b, 0) as i16).to_string(),
+        basic_type::INT => (be_u32(b, 0) as i32).to_string(),
+        basic_type::FLOAT => f32::from_bits(be_u32(b, 0)).to_string(),
+        basic_type::LONG => (be_u64(b, 0) as i64).to_string(),
+        basic_type::DOUBLE => f64::from_bits(be_u64(b, 0)).to_string(),
+        _ => "?".into(),
+    }
+}
+
+fn primitive_value(name: String, ty: u8, bytes: &[u8], is_static: bool) -> FieldValue {
+    FieldValue {
+        name,
+        type_name: basic_type::primitive_name(ty).unwrap_or("?").into(),
+        value: primitive_text(ty, bytes),
+        reference: None,
+        is_static,
+    }
+}
+
+fn reference_value(a: &Analysis, name: String, id: u64, is_static: bool) -> FieldValue {
+    let reference = if id == 0 { None } else { a.object_at(id).filter(|&o| a.is_kept(o)).map(|o| object_ref(a, o)) };
+    FieldValue {
+        name,
+        type_name: "object".into(),
+        value: if id == 0 { "null".into() } else { format!("0x{id:x}") },
+        reference,
+        is_static,
+    }
+}
+
+/// Decodes a string's characters from its value array.
+fn decode_text(ty: u8, bytes: &[u8], utf16_bytes: bool) -> String {
+    let units: Vec<u16> = if ty == basic_type::CHAR {
+        bytes.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect()
+    } else if utf16_bytes {
+        // JDK 9+ UTF-16 strings store chars in the platform's order (little-endian here).
+        bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+    } else {
+        bytes.iter().map(|&b| b as u16).collect()
+    };
+    char::decode_utf16(units).map(|r| r.unwrap_or('\u{fffd}')).collect()
+}
+
+/// The text of a String whose value array is `value` (coder 1: UTF-16 in a byte[]).
+fn string_text(a: &mut Analysis, value: u64, coder: Option<u8>) -> Result<Option<String>> {
+    let Some(v) = a.object_at(value) else { return Ok(None) };
+    let Some(Record { head: RecordHead::PrimitiveArray { elem_type, len, data_at, has_data: true }, .. }) = read_record(a, v)? else {
+        return Ok(None);
+    };
+    let Some(source) = a.source.as_deref_mut() else { return Ok(None) };
+    let bytes = readback::primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS * 2)?;
+    let mut s = decode_text(elem_type, &bytes, coder == Some(1));
+    if s.chars().count() > MAX_STRING_CHARS {
+        s = s.chars().take(MAX_STRING_CHARS).collect::<String>() + "…";
+    }
+    Ok(Some(s))
+}
+
+/// Fields and values of `obj`, read back from the dump.
+pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
+    let id_size = a.heap.index.header.id_size;
+    let record = read_record(a, obj)?;
+    let mut fields = Vec::new();
+    let mut array_length = None;
+    let mut text = None;
+    let mut problem = None;
+    let record_offset = record.as_ref().map(|r| r.offset);
+    match record.map(|r| r.head) {
+        Some(RecordHead::Instance { class_id, fields: data }) => {
+            let class = a.heap.index.class_by_id.get(class_id);
+            let (mut value, mut coder) = (None, None);
+            let mut names = Vec::new();
+            let end = readback::instance_fields(&data, field_chain(a, class), id_size, |f| {
+                names.push((f.decl.name_id, f.value.to_owned_value()));
+                ControlFlow::Continue(())
+            });
+            for (name_id, v) in names {
+                let name = a.heap.index.strings.name(name_id);
+                match v {
+                    OwnedValue::Reference(id) => {
+                        if name == "value" {
+                            value = Some(id);
+                        }
+                        fields.push(reference_value(a, name, id, false));
+                    }
+                    OwnedValue::Primitive(ty, bytes, n) => {
+                        if name == "coder" && ty == basic_type::BYTE {
+                            coder = Some(bytes[0]);
+                        }
+                        fields.push(primitive_value(name, ty, &bytes[..n], false));
+                    }
+                }
+            }
+            if let FieldsEnd::Short { at, need, have } = end {
+                problem = Some(if need == 0 {
+                    format!("the class declares a field of an unknown type at byte {at} of the record's {have} bytes of fields; the fields after it cannot be placed")
+                } else {
+                    format!("the record is short: it holds {have} bytes of fields, but the next field needs {need} bytes at byte {at}; the fields after it are not shown")
+                });
+            }
+            if a.class_name(a.class_of(obj)) == "java.lang.String" {
+                if let Some(v) = value {
+                    text = string_text(a, v, coder)?;
+                }
+            }
+        }
+        Some(RecordHead::ObjectArray { len, elements_at, .. }) => {
+            array_length = Some(len as u64);
+            let mut ids = Vec::new();
+            if let Some(source) = a.source.as_deref_mut() {
+                readback::array_elements(source, elements_at, len, id_size, 0, |i, id| {
+                    ids.push(id);
+                    if i + 1 >= MAX_ELEMENTS as u64 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                })?;
+            }
+            for (i, id) in ids.into_iter().enumerate() {
+                fields.push(reference_value(a, format!("[{i}]"), id, false));
+            }
+        }
+        Some(RecordHead::PrimitiveArray { elem_type, len, data_at, has_data }) => {
+            array_length = Some(len as u64);
+            if let (true, Some(source)) = (has_data, a.source.as_deref_mut()) {
+                let size = basic_type::primitive_size(elem_type).unwrap_or(1) as usize;
+                let bytes = readback::primitive_bytes(source, elem_type, len, data_at, MAX_ELEMENTS)?;
+                for (i, chunk) in bytes.chunks_exact(size).enumerate() {
+                    fields.push(primitive_value(format!("[{i}]"), elem_type, chunk, false));
+                }
+                if elem_type == basic_type::CHAR || elem_type == basic_type::BYTE {
+                    let more = readback::primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS)?;
+                    text = Some(decode_text(elem_type, &more, false));
+                }
+            }
+        }
+        Some(RecordHead::Class(c)) => {
+            fields.push(reference_value(a, "<super>".into(), c.super_id, true));
+            fields.push(reference_value(a, "<classloader>".into(), c.loader_id, true));
+            for s in &c.statics {
+                let name = a.heap.index.strings.name(s.name_id);
+                if s.ty == basic_type::OBJECT {
+                    fields.push(reference_value(a, name, s.value, true));
+                } else {
+                    let size = basic_type::primitive_size(s.ty).unwrap_or(0) as usize;
+                    let bytes = s.value.to_be_bytes();
+                    fields.push(primitive_value(name, s.ty, &bytes[8 - size..], true));
+                }
+            }
+        }
+        None => {}
+    }
+    let mut depth = 0u64;
+    let mut x = obj;
+    while let Some(Some(d)) = a.immediate_dominator(x) {
+        depth += 1;
+        x = d;
+    }
+    Ok(ObjectDetails {
+        object: object_ref(a, obj),
+        loader: loader_label(a, a.class_represented_by(obj).unwrap_or(a.class_of(obj))),
+        gc_root: root_kinds(a, obj),
+        dominator: a.immediate_dominator(obj).flatten().map(|d| object_ref(a, d)),
+        depth: depth + 1,
+        record_offset,
+        fields,
+        array_length,
+        text,
+        problem,
+    })
+}
+
+/// The GC root kinds of `obj`, by name.
+pub(crate) fn root_kinds(a: &Analysis, obj: u32) -> Vec<String> {
+    let kinds = a.roots.binary_search_by_key(&obj, |&(o, _)| o).map(|i| a.roots[i].1).unwrap_or_default();
+    kinds.iter().map(|k| root_name(k).to_string()).collect()
+}
+
+/// A field value copied out of the record (a primitive is at most 8 bytes).
+enum OwnedValue {
+    Reference(u64),
+    Primitive(u8, [u8; 8], usize),
+}
+
+impl Value<'_> {
+    fn to_owned_value(self) -> OwnedValue {
+        match self {
+            Value::Reference(id) => OwnedValue::Reference(id),
+            Value::Primitive { elem_type, bytes } => {
+                let mut b = [0u8; 8];
+                let n = bytes.len().min(8);
+                b[..n].copy_from_slice(&bytes[..n]);
+                OwnedValue::Primitive(elem_type, b, n)
+            }
+        }
+    }
+}

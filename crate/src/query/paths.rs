@@ -1,0 +1,139 @@
+//! A reference path from a GC root to an object, with the name of every step read from
+//! the records (field names, array indices), however long the arrays on it are.
+
+use std::ops::ControlFlow;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::object::{field_chain, read_record, root_kinds};
+use crate::alloc::{try_filled, try_with_capacity};
+use crate::analysis::Analysis;
+use crate::error::Result;
+use crate::graph::NO_CLASS;
+use crate::records::readback::{self, RecordHead, Value};
+use crate::report::build::object_ref;
+use crate::report::model::ObjectRef;
+
+/// One step of a reference path from a GC root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PathStep {
+    pub object: ObjectRef,
+    /// GC root kinds, for the first step.
+    pub gc_root: Vec<String>,
+    /// How this object references the next step: field names, `[index]`, `<class>`…
+    pub via: Vec<String>,
+}
+
+/// Names given at most per step (an array can hold one object in many slots).
+const MAX_NAMES: usize = 20;
+
+/// Names of the ways `from` references `to`, read from `from`'s record.
+pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    if a.class_of(from) != NO_CLASS && a.class_object(a.class_of(from)) == Some(to) {
+        out.push("<class>".into());
+    }
+    if a.heap.roots.thread_locals.iter().any(|&(t, l)| t == from && l == to) {
+        out.push("<local variable>".into());
+    }
+    let target = a.address(to);
+    let id_size = a.heap.index.header.id_size;
+    match read_record(a, from)?.map(|r| r.head) {
+        Some(RecordHead::Instance { class_id, fields }) => {
+            let class = a.heap.index.class_by_id.get(class_id);
+            let mut names = Vec::new();
+            readback::instance_fields(&fields, field_chain(a, class), id_size, |f| {
+                if f.value == Value::Reference(target) {
+                    names.push(f.decl.name_id);
+                }
+                ControlFlow::Continue(())
+            });
+            out.extend(names.into_iter().map(|n| a.heap.index.strings.name(n)));
+        }
+        Some(RecordHead::ObjectArray { len, elements_at, .. }) => {
+            if let Some(source) = a.source.as_deref_mut() {
+                readback::array_elements(source, elements_at, len, id_size, 0, |i, id| {
+                    if id == target {
+                        out.push(format!("[{i}]"));
+                    }
+                    if out.len() >= MAX_NAMES { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                })?;
+            }
+        }
+        Some(RecordHead::Class(c)) => {
+            if c.super_id == target {
+                out.push("<super>".into());
+            }
+            // MAT links a class to its loader; the bootstrap loader is the object 0x0.
+            let loader = if a.object_at(c.loader_id).is_some() { c.loader_id } else { 0 };
+            if loader == target {
+                out.push("<classloader>".into());
+            }
+            for s in &c.statics {
+                if s.ty == crate::records::basic_type::OBJECT && s.value == target {
+                    out.push(a.heap.index.strings.name(s.name_id));
+                }
+            }
+        }
+        Some(RecordHead::PrimitiveArray { .. }) | None => {}
+    }
+    Ok(out)
+}
+
+/// A shortest reference path from a GC root to `obj` (root first), skipping references
+/// held only by `Reference.referent` and the finalizer links when another path exists.
+pub fn path_to_root(a: &mut Analysis, obj: u32) -> Result<Vec<PathStep>> {
+    const NOT_SEEN: u32 = u32::MAX;
+    const ROOT: u32 = u32::MAX - 1;
+    let n = a.object_count();
+    let mut path = Vec::new();
+    let mut parent = try_filled(n, NOT_SEEN, "the path search")?;
+    // Breadth first: each object enters the queue once, so it never outgrows `n`.
+    let mut queue: Vec<u32> = try_with_capacity(n, "the path search")?;
+    for excludes in [true, false] {
+        parent.fill(NOT_SEEN);
+        queue.clear();
+        for &(r, _) in &a.roots {
+            parent[r as usize] = ROOT;
+            queue.push(r);
+        }
+        let mut head = 0;
+        while let Some(&u) = queue.get(head) {
+            head += 1;
+            if u == obj {
+                break;
+            }
+            let skip = excludes && a.has_path_excluded_references(u);
+            a.for_each_reference(u, |v| {
+                if parent[v as usize] == NOT_SEEN && !(skip && a.is_path_excluded_reference(u, v)) {
+                    parent[v as usize] = u;
+                    queue.push(v);
+                }
+            });
+        }
+        if parent[obj as usize] != NOT_SEEN {
+            let mut x = obj;
+            loop {
+                path.push(x);
+                let p = parent[x as usize];
+                if p == ROOT {
+                    break;
+                }
+                x = p;
+            }
+            path.reverse();
+            break;
+        }
+    }
+    drop((parent, queue));
+    let mut steps = Vec::with_capacity(path.len());
+    for (i, &x) in path.iter().enumerate() {
+        let via = match path.get(i + 1) {
+            Some(&next) => via(a, x, next)?,
+            None => Vec::new(),
+        };
+        steps.push(PathStep { object: object_ref(a, x), gc_root: if i == 0 { root_kinds(a, x) } else { Vec::new() }, via });
+    }
+    Ok(steps)
+}
