@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the wasm module the page's worker loads: www/pkg/heapscope.js + heapscope_bg.wasm.
+# Builds the wasm module the page's worker loads: web/pkg/heapscope.js + heapscope_bg.wasm.
 #   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt -O3 (npm binaryen)
 # Needs: rustup target wasm32-unknown-unknown, wasm-bindgen-cli at the version in Cargo.lock.
 set -euo pipefail
@@ -16,11 +16,11 @@ fi
 # CARGO_TARGET_DIR is honoured (a separate one avoids waiting on a native build's lock).
 target_dir="${CARGO_TARGET_DIR:-target}"
 cargo build -p heapscope --lib --target wasm32-unknown-unknown --release
-rm -rf www/pkg
+rm -rf web/pkg
 # wasm-bindgen drops the DWARF sections that the release profile's debug line tables add.
-wasm-bindgen --target web --out-dir www/pkg "$target_dir/wasm32-unknown-unknown/release/heapscope.wasm"
+wasm-bindgen --target web --out-dir web/pkg "$target_dir/wasm32-unknown-unknown/release/heapscope.wasm"
 
-wasm=www/pkg/heapscope_bg.wasm
+wasm=web/pkg/heapscope_bg.wasm
 if [ -x node_modules/.bin/wasm-opt ]; then
   before=$(stat -c %s "$wasm")
   node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
@@ -31,4 +31,4 @@ if [ -x node_modules/.bin/wasm-opt ]; then
 else
   echo "build-wasm: node_modules/.bin/wasm-opt not found (run npm ci): skipping wasm-opt" >&2
 fi
-ls -l www/pkg
+ls -l web/pkg

@@ -2,8 +2,8 @@
 // Generates the page's TypeScript types from the JSON Schemas the Rust core derives
 // (schemars), so the page cannot drift from the core:
 //
-//   schema/report.schema.json   -> www/src/generated/report.ts
-//   schema/query.schema.json    -> www/src/generated/query.ts
+//   schema/report.schema.json   -> web/src/generated/report.ts
+//   schema/query.schema.json    -> web/src/generated/query.ts
 //
 //   node scripts/gen-types.mjs           write the files
 //   node scripts/gen-types.mjs --check   exit 1 (and say which) when a file is stale
@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const OUTPUTS = [
-  { schema: 'schema/report.schema.json', out: 'www/src/generated/report.ts' },
-  { schema: 'schema/query.schema.json', out: 'www/src/generated/query.ts', shareWith: 'schema/report.schema.json', shareFrom: './report' },
+  { schema: 'schema/report.schema.json', out: 'web/src/generated/report.ts' },
+  { schema: 'schema/query.schema.json', out: 'web/src/generated/query.ts', shareWith: 'schema/report.schema.json', shareFrom: './report' },
 ];
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

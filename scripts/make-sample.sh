@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Rebuilds the page's sample dump, www/public/sample.hprof.gz, from tests/sample/SampleApp.java
+# Rebuilds the page's sample dump, web/public/sample.hprof.gz, from tests/sample/SampleApp.java
 # with the machine's JDK (17 or later): compile, run with SerialGC in a 32 MiB heap, let the
 # program dump its own heap (HotSpotDiagnosticMXBean.dumpHeap, live objects), gzip -9 -n.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-www/public/sample.hprof.gz}"
+out="${1:-web/public/sample.hprof.gz}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 javac --release 17 -d "$tmp/classes" tests/sample/SampleApp.java

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Serves the built page (dist/) on localhost with the privacy headers of scripts/serve.json.
+# Serves the built page (www/) on localhost with the privacy headers of scripts/serve.json.
 #   scripts/serve.sh [--build] [PORT]      (PORT defaults to $PORT or 8080)
 # `npm start` = build, then serve.
 set -euo pipefail
@@ -9,11 +9,11 @@ if [ "${1:-}" = "--build" ]; then
   npm run build
 fi
 port="${1:-${PORT:-8080}}"
-if [ ! -f dist/index.html ]; then
-  echo "serve: dist/ is not built yet (npm run build)" >&2
+if [ ! -f www/index.html ]; then
+  echo "serve: www/ is not built yet (npm run build)" >&2
   exit 1
 fi
 echo "heapscope: http://localhost:$port/"
 export NO_UPDATE_CHECK=1
-exec npx --no-install serve dist --listen "tcp://127.0.0.1:$port" --no-clipboard --no-port-switching \
+exec npx --no-install serve www --listen "tcp://127.0.0.1:$port" --no-clipboard --no-port-switching \
   --config ../scripts/serve.json

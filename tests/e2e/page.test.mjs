@@ -1,4 +1,4 @@
-// End-to-end tests of the built page (dist/) in headless Chromium: privacy (no request
+// End-to-end tests of the built page (www/) in headless Chromium: privacy (no request
 // leaves the origin, CSP, Trusted Types, working with the network cut), the sample, and
 // the URL-fragment state.
 //
@@ -13,7 +13,7 @@ import { openFile, overviewFacts, resetRecording, showTab, waitForOutcome } from
 import { CORPUS_MISSING, REPO } from './helpers/paths.mjs';
 
 const h = harness();
-const SAMPLE = path.join(REPO, 'dist/sample.hprof.gz');
+const SAMPLE = path.join(REPO, 'www/sample.hprof.gz');
 
 /** The overview shows the CLI's numbers for `file`. */
 async function expectOverview(page, file) {

@@ -13,7 +13,7 @@ import { downloadText, openFile, overviewFacts, resetRecording, showTab } from '
 import { CORPUS_MISSING, REPO } from './helpers/paths.mjs';
 
 const h = harness();
-const SAMPLE = path.join(REPO, 'dist/sample.hprof.gz');
+const SAMPLE = path.join(REPO, 'www/sample.hprof.gz');
 
 describe('cancel and errors', () => {
   test('Cancel stops a large file mid-analysis at once, and the next file then works', async () => {

@@ -19,7 +19,7 @@ function cspOf(html) {
 
 test('no page source can parse markup from strings (dump data is only ever text)', () => {
   const sinks = /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser|srcdoc|eval\s*\(|new Function\s*\()/;
-  const offenders = walk(path.join(REPO, 'www/src'))
+  const offenders = walk(path.join(REPO, 'web/src'))
     .filter((f) => f.endsWith('.ts'))
     .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').map((line, i) => ({ f, i, line })))
     .filter(({ line }) => !line.trim().startsWith('//') && sinks.test(line));
@@ -27,7 +27,7 @@ test('no page source can parse markup from strings (dump data is only ever text)
 });
 
 test('index.html has a strict CSP, identical to the header scripts/serve.json sends', () => {
-  const meta = cspOf(read('www/index.html'));
+  const meta = cspOf(read('web/index.html'));
   assert.ok(meta, 'CSP meta tag missing');
   const directives = Object.fromEntries(meta.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
   assert.equal(directives['default-src'], "'self'");
@@ -43,8 +43,8 @@ test('index.html has a strict CSP, identical to the header scripts/serve.json se
   assert.equal(header.replace(" frame-ancestors 'none';", ''), meta);
 });
 
-test('nothing in www/ refers to another origin (no external fonts, scripts, styles)', () => {
-  const files = walk(path.join(REPO, 'www')).filter((f) => /\.(ts|html|css)$/.test(f) && !f.includes(`${path.sep}pkg${path.sep}`));
+test('nothing in web/ refers to another origin (no external fonts, scripts, styles)', () => {
+  const files = walk(path.join(REPO, 'web')).filter((f) => /\.(ts|html|css)$/.test(f) && !f.includes(`${path.sep}pkg${path.sep}`));
   const external = /\b(?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}|@import|url\(\s*['"]?(?:https?:|\/\/)/i;
   const offenders = files.flatMap((f) =>
     fs.readFileSync(f, 'utf8').split('\n').map((line, i) => ({ f, i, line })).filter(({ line }) => external.test(line) && !line.trim().startsWith('//')),
@@ -60,16 +60,16 @@ test('package.json pins exact versions', () => {
   assert.equal(pkg.devDependencies.vite, '8.3.8');
 });
 
-test('the built page (dist/) carries the same CSP and inlines no script', { skip: !fs.existsSync(path.join(REPO, 'dist/index.html')) && 'dist/ not built' }, () => {
-  const html = read('dist/index.html');
-  assert.equal(cspOf(html), cspOf(read('www/index.html')));
+test('the built page (www/) carries the same CSP and inlines no script', { skip: !fs.existsSync(path.join(REPO, 'www/index.html')) && 'www/ not built' }, () => {
+  const html = read('www/index.html');
+  assert.equal(cspOf(html), cspOf(read('web/index.html')));
   assert.doesNotMatch(html.replace(/<script type="module" crossorigin src="\.\/assets\/[^"]+"><\/script>/, ''), /<script/i);
   assert.doesNotMatch(html, /\sstyle=/i);
-  assert.ok(fs.existsSync(path.join(REPO, 'dist/sample.hprof.gz')), 'sample dump copied into dist/');
-  const assets = fs.readdirSync(path.join(REPO, 'dist/assets'));
+  assert.ok(fs.existsSync(path.join(REPO, 'www/sample.hprof.gz')), 'sample dump copied into www/');
+  const assets = fs.readdirSync(path.join(REPO, 'www/assets'));
   assert.ok(assets.some((a) => a.endsWith('.wasm')), 'wasm bundled as a file');
   for (const js of assets.filter((a) => a.endsWith('.js'))) {
-    assert.doesNotMatch(fs.readFileSync(path.join(REPO, 'dist/assets', js), 'utf8'), /data:application\/wasm|https?:\/\/(?!www\.w3\.org)/, js);
+    assert.doesNotMatch(fs.readFileSync(path.join(REPO, 'www/assets', js), 'utf8'), /data:application\/wasm|https?:\/\/(?!www\.w3\.org)/, js);
   }
 });
 
@@ -83,9 +83,9 @@ test('the TypeScript types are generated from the current schemas (scripts/gen-t
 
 test('the page uses the generated types for the report and the query answers', () => {
   const uses = (f, module) => new RegExp(`from '(\\.\\./)+generated/${module}'|from '\\./generated/${module}'`).test(read(f));
-  assert.ok(uses('www/src/main.ts', 'report'));
-  assert.ok(uses('www/src/lib/queries.ts', 'session'));
-  assert.ok(uses('www/src/views/common.ts', 'report'));
+  assert.ok(uses('web/src/main.ts', 'report'));
+  assert.ok(uses('web/src/lib/queries.ts', 'session'));
+  assert.ok(uses('web/src/views/common.ts', 'report'));
 });
 
 test('the committed schemas are what the CLI derives from the Rust types', { skip: !fs.existsSync(path.join(REPO, 'target/release/heapscope')) && 'CLI not built' }, async () => {

@@ -1,4 +1,4 @@
-// The sample heap dump behind the page's "Try a sample" button (www/public/sample.hprof.gz),
+// The sample heap dump behind the page's "Try a sample" button (web/public/sample.hprof.gz),
 // made by scripts/make-sample.sh. A tiny program with one deliberate leak, so the analysis
 // has something to find:
 //   - SessionCache.SESSIONS, a static map that is only ever added to, holds 256 byte

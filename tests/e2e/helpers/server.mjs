@@ -1,4 +1,4 @@
-// Serves the built page (dist/) with `serve` on a free localhost port, in its own process
+// Serves the built page (www/) with `serve` on a free localhost port, in its own process
 // group (setsid, via `detached`), and stops the whole group afterwards.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { REPO } from './paths.mjs';
 
-export const DIST = path.join(REPO, 'dist');
+export const DIST = path.join(REPO, 'www');
 
 async function freePort() {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-// The session's queries, typed with the core's generated types (www/src/generated/). Each
+// The session's queries, typed with the core's generated types (web/src/generated/). Each
 // answer is the JSON of a Rust type of crate/src/session.rs, parsed here; the worker does
 // the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef } from '../generated/report';

@@ -1,6 +1,6 @@
-// Messages between the page and its worker (www/src/worker.ts). The worker owns one dump:
+// Messages between the page and its worker (web/src/worker.ts). The worker owns one dump:
 // the page starts a fresh worker for each file and terminates it to cancel or close.
-// Report and query answers cross as JSON strings of the core's types (www/src/generated/).
+// Report and query answers cross as JSON strings of the core's types (web/src/generated/).
 
 /** Options for opening a dump (crate/src/wasm/session.rs `OpenOptions`). */
 export interface OpenOptions {
