@@ -15,6 +15,13 @@ SECONDS=0
 log() { echo "[setup +${SECONDS}s] $*"; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+if cargo clippy --version >/dev/null 2>&1; then
+  log "clippy: present"
+else
+  log "adding clippy"
+  rustup component add clippy
+fi
+
 if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "wasm32-unknown-unknown target: present"
 else

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order, stopping at the first failure (`npm test`):
-#   1. native tests (core, corpus parity)   cargo test --workspace --release
+#   1. native tests (core, corpus parity)   cargo test --workspace --release, then
+#      cargo clippy --all-targets (warnings are errors)
 #   2. browser-bindings tests (wasm, in a dedicated worker in headless Chromium)
 #   3. the CLI (the e2e tests compare the page with it), the generated TypeScript types
 #      (must match schema/), the wasm module, the type check and the site build
@@ -20,6 +21,7 @@ step() {
 if [ "$from" -le 1 ]; then
   step "1/4 native tests: cargo test --workspace --release"
   cargo test --workspace --release
+  cargo clippy --workspace --release --all-targets -- -D warnings
 fi
 
 if [ "$from" -le 2 ]; then

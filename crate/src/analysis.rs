@@ -299,7 +299,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         WalkEnd::Broken { error, .. } => Some(error.clone()),
     };
     let objects = index.ids.len() as u64;
-    check_memory(options, objects, &index)?;
+    check_memory(options, objects)?;
 
     // Pass 2 allocates its per-object arrays before its first tick: count them in it.
     tick_phase(Phase::Pass2, 0, 0, progress)?;
@@ -409,7 +409,7 @@ fn mark_from(heap: &Heap, start: &[u32], marked: &mut [bool], filter: bool) -> u
     }
     while let Some(x) = stack.pop() {
         heap.for_each_reference(x, |t| {
-            if !marked[t as usize] && !(filter && heap.class_of(t) == NO_CLASS) {
+            if !(marked[t as usize] || filter && heap.class_of(t) == NO_CLASS) {
                 marked[t as usize] = true;
                 count += 1;
                 stack.push(t);
@@ -436,7 +436,7 @@ fn unreachable_roots(heap: &Heap, roots: &[(u32, RootKinds)], filter: bool) -> V
     let mut reached = mark_from(heap, &starts, &mut marked, filter);
     let live = |v: usize| !(filter && heap.class_of(v as u32) == NO_CLASS);
     let total = (0..n).filter(|&v| live(v)).count() as u64;
-    let refs = |v: u32, f: &mut dyn FnMut(u32)| heap.for_each_reference(v, |t| f(t));
+    let refs = |v: u32, f: &mut dyn FnMut(u32)| heap.for_each_reference(v, f);
 
     // Inbound counts among unreachable objects (saturating at 255, self-references skipped).
     let mut inbound = vec![0u8; n];
@@ -503,7 +503,7 @@ fn unreachable_roots(heap: &Heap, roots: &[(u32, RootKinds)], filter: bool) -> V
 /// error.
 pub const PEAK_BYTES_PER_OBJECT: u64 = 24;
 
-fn check_memory(options: &Options, objects: u64, _index: &crate::index::Index) -> Result<()> {
+fn check_memory(options: &Options, objects: u64) -> Result<()> {
     if let Some(limit) = options.memory_limit {
         let need = objects * PEAK_BYTES_PER_OBJECT;
         if need > limit {

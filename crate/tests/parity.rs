@@ -62,7 +62,7 @@ fn compare(exp: &Value, act: &Value, out: &mut Vec<String>) -> usize {
             out.push(format!("{what}: expected {e}, got {a}"));
         }
     };
-    let get = |v: &Value, path: &str| path.split('.').fold(Some(v), |v, k| v?.get(k)).cloned().unwrap_or(Value::Null);
+    let get = |v: &Value, path: &str| path.split('.').try_fold(v, |v, k| v.get(k)).cloned().unwrap_or(Value::Null);
     for path in [
         "id_size",
         "total_objects",

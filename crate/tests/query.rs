@@ -1,4 +1,5 @@
-//! The page's queries on corpus dumps, checked against independent computations.
+//! The queries (crate/src/query/) on corpus dumps and built dumps, checked against
+//! independent computations: the dump's construction, definitions computed here.
 
 mod support;
 
@@ -123,4 +124,74 @@ fn referrers_are_the_objects_whose_fields_point_here() {
         }
     }
     assert!(checked > 40, "only {checked} referrers checked");
+}
+
+/// Element 5,000 of s07's `Object[500000]` (static `WIDE`): the path to it names the
+/// array slot, read from the record (the inspector shows only the first 1,000 elements).
+#[test]
+fn a_path_through_a_wide_array_names_the_slot() {
+    use heapscope::query::{answer, Answer, Query};
+    let Some(mut a) = analysis_of("dumps", "s07_wide_array_serial") else { return };
+    let wide = (0..a.object_count() as u32).find(|&v| a.is_kept(v) && a.class_name(a.class_of(v)) == "java.lang.Object[]" && a.dominated(v).len() == 500_000).expect("WIDE");
+    let wide_addr = format!("0x{:x}", a.address(wide));
+    // The 5,001st element, read from the array's record.
+    let Some(heapscope::records::readback::Record { head: heapscope::records::readback::RecordHead::ObjectArray { len, elements_at, .. }, .. }) =
+        heapscope::query::object::read_record(&mut a, wide).unwrap()
+    else {
+        panic!("WIDE is an object array")
+    };
+    assert_eq!(len, 500_000);
+    let mut element = 0;
+    heapscope::records::readback::array_elements(a.source.as_deref_mut().unwrap(), elements_at, len, 8, 5_000, |_, id| {
+        element = id;
+        std::ops::ControlFlow::Break(())
+    })
+    .unwrap();
+    let Answer::PathToRoot(path) = answer(&mut a, &Query::PathToRoot { object: format!("0x{element:x}") }).unwrap() else { panic!() };
+    let at = path.iter().position(|s| s.object.address == wide_addr).expect("the path goes through WIDE");
+    assert_eq!(path[at].via, ["[5000]"], "{path:?}");
+    assert_eq!(path[at + 1].object.address, format!("0x{element:x}"));
+    assert_eq!(path[at + 1].object.class_name, "corpus.S07WideArray$Small");
+    // The step before names the static field.
+    assert_eq!(path[at - 1].via, ["WIDE"], "{path:?}");
+}
+
+/// An instance record shorter than its class chain declares: the fields before the gap
+/// are shown, the inspector says the record is short, and no field of a super class is
+/// decoded at the place of the one that did not fit.
+#[test]
+fn a_short_instance_record_is_reported_not_misread() {
+    use support::hprof_builder::{ClassDef, Hprof, Value};
+    use heapscope::query::{answer, Answer, Query};
+    let (object, class, loader, top, middle, bottom) = (0x100u64, 0x110, 0x120, 0x130, 0x140, 0x150);
+    let mut h = Hprof::new(8);
+    for (id, text) in [(1, "java/lang/Object"), (2, "java/lang/Class"), (3, "java/lang/ClassLoader"), (4, "Top"), (5, "Middle"), (6, "Bottom"), (7, "d"), (8, "a"), (9, "c")] {
+        h.string(id, text);
+    }
+    for (serial, (id, name)) in [(object, 1), (class, 2), (loader, 3), (top, 4), (middle, 5), (bottom, 6)].into_iter().enumerate() {
+        h.load_class(serial as u32 + 1, id, name);
+    }
+    let mut seg = h.segment_builder();
+    seg.class_dump(&ClassDef::new(object, 0));
+    seg.class_dump(&ClassDef::new(class, object));
+    seg.class_dump(&ClassDef::new(loader, object));
+    seg.class_dump(&ClassDef::new(top, object).field(7, 10)); // int d
+    seg.class_dump(&ClassDef::new(middle, top).field(8, 11)); // long a
+    seg.class_dump(&ClassDef::new(bottom, middle).field(9, 11)); // long c
+    for id in [object, class, loader, top, middle, bottom] {
+        seg.root_sticky_class(id);
+    }
+    // Bottom's c (8 bytes), then 6 bytes: Middle's a (8) does not fit, Top's d (4) would.
+    let mut fields = Vec::new();
+    Value::Long(7).write(&mut fields, 8);
+    fields.extend_from_slice(&[0xAB; 6]);
+    seg.instance_raw(0x1000, bottom, fields.len() as u32, &fields);
+    seg.root_jni_global(0x1000, 0x9999);
+    h.segment(&seg).heap_dump_end();
+    let mut a = analyze(Box::new(heapscope::source::MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress).unwrap();
+    let Answer::Object(details) = answer(&mut a, &Query::Object { object: "0x1000".into() }).unwrap() else { panic!() };
+    let shown: Vec<(&str, &str)> = details.fields.iter().map(|f| (f.name.as_str(), f.value.as_str())).collect();
+    assert_eq!(shown, [("c", "7")], "only the field that fits");
+    let problem = details.problem.expect("the short record is reported");
+    assert!(problem.contains("short") && problem.contains("14 bytes") && problem.contains("at byte 8"), "{problem}");
 }

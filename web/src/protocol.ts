@@ -1,3 +1,5 @@
+import type { Query } from './generated/query';
+
 // Messages between the page and its worker (web/src/worker.ts). The worker owns one dump:
 // the page starts a fresh worker for each file and terminates it to cancel or close.
 // Report and query answers cross as JSON strings of the core's types (web/src/generated/).
@@ -33,24 +35,20 @@ export interface AnalysisError {
   text: string;
 }
 
-/** The session methods the page may call (crate/src/wasm/session.rs). */
-export type QueryMethod =
-  | 'markdown'
-  | 'html'
-  | 'children'
-  | 'children_by_class'
-  | 'histogram_groups'
-  | 'referrers'
-  | 'instances'
-  | 'object_details'
-  | 'path_to_root'
-  | 'find';
+/** What the worker sends besides query answers: the report rendered for people. */
+export type Rendering = 'markdown' | 'html';
+
+/**
+ * A request to the worker holding a dump: a typed query of the core (crate/src/query/,
+ * generated into ./generated/query.ts), or a rendering of the report.
+ */
+export type Request = { kind: 'query'; query: Query } | { kind: 'render'; format: Rendering };
 
 export type ToWorker =
   | { type: 'init'; module: WebAssembly.Module | null }
   | { type: 'open'; file: Blob; options: OpenOptions }
   | { type: 'open-report'; file: Blob }
-  | { type: 'query'; id: number; method: QueryMethod; args: (string | number | null)[] };
+  | { type: 'request'; id: number; request: Request };
 
 export interface Opened {
   type: 'opened';

@@ -9,7 +9,7 @@
 // swallowed, and later queries are refused with the same message.
 import init, { Session, memoryLimit, version } from '../pkg/heapscope.js';
 import { cliCommand } from './lib/cli';
-import type { AnalysisError, FromWorker, OpenOptions, Progress, QueryMethod, ToWorker } from './protocol';
+import type { AnalysisError, FromWorker, OpenOptions, Progress, Request, ToWorker } from './protocol';
 import { internalError } from './protocol';
 
 interface WorkerScope {
@@ -58,12 +58,12 @@ scope.onmessage = async (event) => {
   ready ??= start(null);
   await ready;
   if (loadError) {
-    if (msg.type === 'query') return post({ type: 'answer-error', id: msg.id, error: loadError, fatal: true });
+    if (msg.type === 'request') return post({ type: 'answer-error', id: msg.id, error: loadError, fatal: true });
     return post({ type: 'error', error: loadError });
   }
   if (msg.type === 'open') return open(msg.file, msg.options);
   if (msg.type === 'open-report') return openReport(msg.file);
-  if (msg.type === 'query') return query(msg.id, msg.method, msg.args);
+  if (msg.type === 'request') return request(msg.id, msg.request);
 };
 
 function open(file: Blob, options: OpenOptions): void {
@@ -94,49 +94,15 @@ async function openReport(file: Blob): Promise<void> {
   }
 }
 
-function query(id: number, method: QueryMethod, args: (string | number | null)[]): void {
+function request(id: number, req: Request): void {
   if (dead) return post({ type: 'answer-error', id, error: dead, fatal: true });
   const s = session;
   if (!s) return post({ type: 'answer-error', id, error: internalError('no dump is open in this worker'), fatal: false });
-  const str = (i: number): string => String(args[i] ?? '');
-  const opt = (i: number): string | undefined => (args[i] === null || args[i] === undefined ? undefined : String(args[i]));
-  const num = (i: number): number => Number(args[i] ?? 0);
   try {
-    let json: string | null;
-    switch (method) {
-      case 'markdown':
-        json = s.markdown();
-        break;
-      case 'html':
-        json = s.html();
-        break;
-      case 'children':
-        json = s.children(opt(0), num(1), num(2));
-        break;
-      case 'referrers':
-        json = s.referrers(str(0), num(1));
-        break;
-      case 'histogram_groups':
-        json = s.histogram_groups(str(0));
-        break;
-      case 'children_by_class':
-        json = s.children_by_class(opt(0), num(1));
-        break;
-      case 'instances':
-        json = s.instances(str(0), num(1), num(2));
-        break;
-      case 'object_details':
-        json = s.object_details(str(0));
-        break;
-      case 'path_to_root':
-        json = s.path_to_root(str(0));
-        break;
-      case 'find':
-        json = s.find(str(0)) ?? null;
-        break;
-      default:
-        throw internalError(`unknown query ${String(method)}`);
-    }
+    let json: string;
+    if (req.kind === 'query') json = s.query(JSON.stringify(req.query));
+    else if (req.format === 'markdown') json = s.markdown();
+    else json = s.html();
     post({ type: 'answer', id, json });
   } catch (e) {
     const error = toAnalysisError(e);

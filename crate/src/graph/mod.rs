@@ -111,7 +111,6 @@ struct Pass2<'a> {
     targets: Vec<u32>,
     /// The object array whose elements are arriving.
     array: Option<u32>,
-    /// Thread object index → objects its stack holds.
     /// Thread object index → objects its stack holds, by thread (looked up per object:
     /// a binary search in a few entries beats hashing).
     locals: Vec<(u32, Vec<u32>)>,
@@ -193,8 +192,9 @@ impl Pass2<'_> {
         }
     }
 
+    /// Counts one object record (for progress) and returns Ok for the visitor's result.
     #[inline]
-    fn tick(&mut self) -> Result<()> {
+    fn count_object(&mut self) -> Result<()> {
         self.objects += 1;
         Ok(())
     }
@@ -243,14 +243,14 @@ impl Visitor for Pass2<'_> {
         }
         let class_object = self.class_object_of(jlc).unwrap_or(NO_CLASS);
         self.flush(obj, class_object)?;
-        self.tick()
+        self.count_object()
     }
 
     fn instance(&mut self, id: u64, class_id: u64, n: u32, fields: &[u8], _offset: u64) -> Result<()> {
         let Some(obj) = self.claim(id) else { return Ok(()) };
         let Some(ci) = self.index.class_by_id.get(class_id) else {
             *self.unknown_class.entry(class_id).or_default() += 1;
-            return self.tick();
+            return self.count_object();
         };
         let table = &self.index.classes;
         let info = &table.classes[ci as usize];
@@ -280,7 +280,7 @@ impl Visitor for Pass2<'_> {
         }
         let class_object = self.class_object_of(ci).unwrap_or(NO_CLASS);
         self.flush(obj, class_object)?;
-        self.tick()
+        self.count_object()
     }
 
     fn object_array(&mut self, id: u64, class_id: u64, len: u32, _offset: u64) -> Result<()> {
@@ -288,12 +288,12 @@ impl Visitor for Pass2<'_> {
         let Some(obj) = self.claim(id) else { return Ok(()) };
         let Some(ci) = self.index.class_by_id.get(class_id) else {
             *self.unknown_class.entry(class_id).or_default() += 1;
-            return self.tick();
+            return self.count_object();
         };
         self.classes.set(obj, ci);
         self.sizes.set(obj, self.index.layout.object_array_size(len as u64));
         self.array = Some(obj);
-        self.tick()
+        self.count_object()
     }
 
     fn object_array_elements(&mut self, bytes: &[u8]) -> Result<()> {
@@ -323,12 +323,12 @@ impl Visitor for Pass2<'_> {
         let Some(obj) = self.claim(id) else { return Ok(()) };
         let Some(ci) = self.index.primitive_array_class[ty as usize] else {
             *self.unknown_class.entry(ty as u64).or_default() += 1;
-            return self.tick();
+            return self.count_object();
         };
         self.classes.set(obj, ci);
         let elem = basic_type::primitive_size(ty).unwrap_or(1);
         self.sizes.set(obj, self.index.layout.primitive_array_size(elem, len as u64));
-        self.tick()
+        self.count_object()
     }
 }
 

@@ -72,7 +72,7 @@ pub fn display_name(raw: &str) -> String {
 
 #[inline]
 pub fn align_up(x: u64, a: u64) -> u64 {
-    (x + a - 1) / a * a
+    x.div_ceil(a) * a
 }
 
 /// The sizing parameters MAT derives from the dump (DESIGN.md §3).
@@ -125,6 +125,8 @@ impl ClassTable {
         let budget = ref_offsets_budget(&classes);
         let mut ref_offsets: Vec<u32> = Vec::new();
         let mut ref_names: Vec<u64> = Vec::new();
+        // MAT's recursive size before alignment, per class (a subclass adds to its super's).
+        let mut unaligned_size = vec![0u64; n];
         for &k in &order {
             let k = k as usize;
             // MAT's recursive instance size and the field bytes an INSTANCE DUMP carries.
@@ -138,7 +140,7 @@ impl ClassTable {
                 None => (id_size + ref_size, own_dump),
                 Some(s) => {
                     let sup = &classes[s as usize];
-                    (align_up(own + sup.instance_size_unaligned(), ref_size), own_dump + sup.field_bytes as u64)
+                    (align_up(own + unaligned_size[s as usize], ref_size), own_dump + sup.field_bytes as u64)
                 }
             };
             // Reference offsets inside instance data: own fields first, then the super's
@@ -166,8 +168,8 @@ impl ClassTable {
             }
             let c = &mut classes[k];
             c.refs = (start as u32, ref_offsets.len() as u32);
-            // Temporarily keep the unaligned recursive size; aligned below.
-            c.instance_size = unaligned;
+            unaligned_size[k] = unaligned;
+            c.instance_size = align_up(unaligned, layout.object_alignment as u64);
             c.field_bytes = dump_bytes.min(u32::MAX as u64) as u32;
             let statics: u64 = c
                 .statics
@@ -177,9 +179,6 @@ impl ClassTable {
             c.class_object_size = align_up(statics, layout.object_alignment as u64);
         }
         debug_assert_eq!(order.len(), n);
-        for c in classes.iter_mut() {
-            c.instance_size = align_up(c.instance_size, layout.object_alignment as u64);
-        }
         Ok(ClassTable { classes, ref_offsets, ref_names })
     }
 
@@ -225,24 +224,6 @@ impl ClassTable {
         state.into_iter().map(|s| s == 1).collect()
     }
 
-    /// Whether `class` is `ancestor_name` or a subclass of it.
-    pub fn extends(&self, class: u32, ancestor_name: &str) -> bool {
-        let mut cur = Some(class);
-        let mut steps = 0;
-        while let Some(c) = cur {
-            let info = &self.classes[c as usize];
-            if info.name == ancestor_name {
-                return true;
-            }
-            cur = info.super_index;
-            steps += 1;
-            if steps > self.classes.len() {
-                return false;
-            }
-        }
-        false
-    }
-
     /// Marks the fields MAT's leak-suspect paths skip: `java.lang.ref.Reference.referent`,
     /// `java.lang.ref.Finalizer.unfinalized`, `java.lang.Runtime.<Unfinalized>`. As in MAT
     /// a more specific entry replaces a general one (a Finalizer skips only `unfinalized`).
@@ -253,7 +234,7 @@ impl ClassTable {
             ("java.lang.Runtime", "<Unfinalized>"),
         ];
         // Which EXCLUDES classes each class is or extends, one bit each, supers first
-        // (linear; `extends` per class and entry would be quadratic on deep chains).
+        // (linear; walking each class's super chain per entry would be quadratic on deep chains).
         let order = supers_first(&self.classes).unwrap_or_default();
         let mut matched = vec![0u8; self.classes.len()];
         for &k in &order {
@@ -359,12 +340,6 @@ fn ref_offsets_budget(classes: &[ClassInfo]) -> usize {
     (1 << 22) + 8 * declared
 }
 
-impl ClassInfo {
-    /// During [`ClassTable::finish`], `instance_size` holds MAT's unaligned recursive size.
-    fn instance_size_unaligned(&self) -> u64 {
-        self.instance_size
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -36,8 +36,8 @@ impl Locator {
         self.open = Some(Span { start: body, end: body, segment_end: end, min_id: u64::MAX, max_id: 0 });
     }
 
-    /// An object record at `offset`; `end` is where the next record starts (unknown
-    /// here: the next call's offset closes it).
+    /// An object record with identifier `id` starts at `offset`: it joins the open span,
+    /// or opens the next one once the open span covers [`SPAN`] bytes.
     #[inline]
     pub fn object(&mut self, id: u64, offset: u64) {
         let span = match &mut self.open {

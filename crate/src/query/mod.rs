@@ -78,7 +78,9 @@ pub enum Query {
     Find { object: String },
 }
 
-/// The answer to a [`Query`], under the same name.
+/// The answer to a [`Query`], under the same name. (One answer exists at a time, on its
+/// way to JSON: the size difference between variants costs nothing.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "query", content = "answer", rename_all = "snake_case")]
 pub enum Answer {

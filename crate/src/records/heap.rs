@@ -60,22 +60,6 @@ pub enum RootKind {
     Unreachable,
 }
 
-impl RootKind {
-    /// True for the ART-only kinds, which hprof-conv rewrites to ROOT UNKNOWN.
-    pub fn is_android_only(self) -> bool {
-        matches!(
-            self,
-            RootKind::InternedString
-                | RootKind::Finalizing
-                | RootKind::Debugger
-                | RootKind::ReferenceCleanup
-                | RootKind::VmInternal
-                | RootKind::JniMonitor
-                | RootKind::ArtUnreachable
-        )
-    }
-}
-
 /// A static field of a CLASS DUMP; `value` holds the raw bits (the id for references).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StaticField {

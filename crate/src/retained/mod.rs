@@ -369,9 +369,7 @@ mod tests {
         let mut idom = vec![0u32; n];
         idom[0] = VIRTUAL_ROOT;
         idom[1] = VIRTUAL_ROOT;
-        for v in n - 300..n {
-            idom[v] = 1;
-        }
+        idom[n - 300..].fill(1);
         let size = |v: u32| 8 * (1 + (v as u64 * 7) % 5);
         let (tree, retained) = compute(&idom, 8, size).unwrap();
         let kids = tree.children(0);

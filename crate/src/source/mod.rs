@@ -22,6 +22,8 @@ pub use file::FileSource;
 use crate::error::Result;
 
 /// A restartable, sequential stream of bytes with optional random access.
+// `len` is the stream's length when known up front; there is no meaningful `is_empty`.
+#[allow(clippy::len_without_is_empty)]
 pub trait ByteSource {
     /// Length of the decoded stream, when known before reading it (not for gzip).
     fn len(&self) -> Option<u64>;

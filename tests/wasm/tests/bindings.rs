@@ -339,43 +339,43 @@ fn session_open_gives_the_cli_report_and_answers_queries() {
         assert!(js_field(last, "objects").as_f64().is_some());
 
         // The dominator tree, a page at a time: the Holder class object retains everything.
-        let top = json(&session.children(None, 0, 3).unwrap());
+        let top = ask(&mut session, r#"{"query":"children","limit":3}"#).unwrap();
         assert_eq!(top["parent"], serde_json::Value::Null);
         assert_eq!(top["nodes"].as_array().unwrap().len(), 3);
         let holder = &top["nodes"][0]["object"];
         assert_eq!(holder["class_of_object"], "demo.Holder");
         let holder_addr = holder["address"].as_str().unwrap().to_string();
-        let kids = json(&session.children(Some(holder_addr.clone()), 0, 10).unwrap());
+        let kids = ask(&mut session, &format!(r#"{{"query":"children","parent":"{holder_addr}","limit":10}}"#)).unwrap();
         assert_eq!(kids["parent"], holder_addr.as_str());
         assert_eq!(kids["nodes"][0]["object"]["class_name"], "java.lang.Object[]");
-        let items = json(&session.children(Some("0x3000".into()), 5, 10).unwrap());
+        let items = ask(&mut session, r#"{"query":"children","parent":"0x3000","offset":5,"limit":10}"#).unwrap();
         assert_eq!(items["total"], 30);
         assert_eq!(items["offset"], 5);
         assert_eq!(items["nodes"].as_array().unwrap().len(), 10);
-        let groups = json(&session.children_by_class(Some("0x3000".into()), 5).unwrap());
+        let groups = ask(&mut session, r#"{"query":"children_by_class","parent":"0x3000","limit":5}"#).unwrap();
         assert_eq!(groups[0]["class_name"], "demo.Item");
         assert_eq!(groups[0]["objects"], 30);
 
         // Instances of a class, by its class object's address (a histogram row's).
-        let inst = json(&session.instances("0x160", 0, 7).unwrap());
+        let inst = ask(&mut session, r#"{"query":"instances","class":"0x160","limit":7}"#).unwrap();
         assert_eq!(inst["class_name"], "demo.Item");
         assert_eq!(inst["total"], 30);
         assert_eq!(inst["objects"].as_array().unwrap().len(), 7);
 
         // One object read back from the file: fields, a string's text, a class's statics.
-        let item = json(&session.object_details("0x4040").unwrap());
+        let item = ask(&mut session, r#"{"query":"object","object":"0x4040"}"#).unwrap();
         assert_eq!(item["object"]["class_name"], "demo.Item");
         let fields = item["fields"].as_array().unwrap();
         assert!(fields.iter().any(|f| f["name"] == "size" && f["value"] == "10"), "{fields:?}");
         assert!(fields.iter().any(|f| f["name"] == "name" && f["reference"]["class_name"] == "java.lang.String"));
         let name_addr = fields.iter().find(|f| f["name"] == "name").unwrap()["value"].as_str().unwrap().to_string();
-        let text = json(&session.object_details(&name_addr).unwrap());
+        let text = ask(&mut session, &format!(r#"{{"query":"object","object":"{name_addr}"}}"#)).unwrap();
         assert_eq!(text["text"], "item number 01");
-        let class = json(&session.object_details("0x150").unwrap());
+        let class = ask(&mut session, r#"{"query":"object","object":"0x150"}"#).unwrap();
         assert!(class["fields"].as_array().unwrap().iter().any(|f| f["name"] == "count" && f["value"] == "30" && f["is_static"] == true));
 
         // The path from a GC root: the class (a sticky-class root) → items → [1] → the item.
-        let path = json(&session.path_to_root("0x4040").unwrap());
+        let path = ask(&mut session, r#"{"query":"path_to_root","object":"0x4040"}"#).unwrap();
         let steps = path.as_array().unwrap();
         assert_eq!(steps.len(), 3, "{path}");
         assert_eq!(steps[0]["gc_root"][0], "System Class");
@@ -383,8 +383,8 @@ fn session_open_gives_the_cli_report_and_answers_queries() {
         assert_eq!(steps[1]["via"][0], "[1]");
         assert_eq!(steps[2]["object"]["address"], "0x4040");
 
-        assert_eq!(json(&session.find("0x4040").unwrap().unwrap())["class_name"], "demo.Item");
-        assert_eq!(session.find("0x4041").unwrap(), None);
+        assert_eq!(ask(&mut session, r#"{"query":"find","object":"0x4040"}"#).unwrap()["class_name"], "demo.Item");
+        assert_eq!(ask(&mut session, r#"{"query":"find","object":"0x4041"}"#).unwrap(), serde_json::Value::Null);
     }
 }
 
@@ -392,20 +392,20 @@ fn session_open_gives_the_cli_report_and_answers_queries() {
 fn queries_name_what_is_wrong() {
     let mut session = Session::open(file_of(&tiny_hprof(4), "t.hprof"), JsValue::UNDEFINED, None).unwrap();
     for err in [
-        session.object_details("0x12345").unwrap_err(),
-        session.object_details("not an address").unwrap_err(),
-        session.children(Some("0x1".into()), 0, 5).unwrap_err(),
-        session.instances("0x4000", 0, 5).unwrap_err(),
+        ask(&mut session, r#"{"query":"object","object":"0x12345"}"#).unwrap_err(),
+        ask(&mut session, r#"{"query":"object","object":"not an address"}"#).unwrap_err(),
+        ask(&mut session, r#"{"query":"children","parent":"0x1","limit":5}"#).unwrap_err(),
+        ask(&mut session, r#"{"query":"instances","class":"0x4000","limit":5}"#).unwrap_err(),
     ] {
         let text = js_field(&err, "text").as_string().unwrap();
         assert!(text.contains("address") || text.contains("no object") || text.contains("not a class"), "{text}");
     }
     // A saved report opens without its dump; the queries then say they need it.
-    let saved = Session::from_report_json(&session.report_json()).unwrap();
+    let mut saved = Session::from_report_json(&session.report_json()).unwrap();
     assert!(!saved.has_dump());
     assert!(saved.report_json() == session.report_json());
     assert!(saved.markdown() == session.markdown());
-    let err = saved.children(None, 0, 10).unwrap_err();
+    let err = ask(&mut saved, r#"{"query":"children","limit":10}"#).unwrap_err();
     assert!(js_field(&err, "text").as_string().unwrap().contains("needs the heap dump"));
     let err = Session::from_report_json("{\"not\": \"a report\"}").err().expect("error");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("format"));
@@ -457,4 +457,22 @@ fn a_dump_bigger_than_the_memory_limit_is_refused_before_allocating() {
     assert!(limit + memory_bytes() + MEMORY_MARGIN <= WASM_MAX_MEMORY);
     assert!(limit > 1 << 30, "a fresh instance can give the analysis more than 1 GiB ({limit})");
     assert_eq!(memory_limit(Some(5)), 5);
+}
+
+/// Asks a query (its JSON) and returns the answer's `answer` field, checking it answers
+/// the query asked.
+fn ask(session: &mut Session, query: &str) -> Result<serde_json::Value, JsValue> {
+    let q: serde_json::Value = serde_json::from_str(query).unwrap();
+    let a = json(&session.query(query)?);
+    assert_eq!(a["query"], q["query"], "{a}");
+    Ok(a["answer"].clone())
+}
+
+#[wasm_bindgen_test]
+fn malformed_queries_are_errors() {
+    let mut session = Session::open(file_of(&tiny_hprof(4), "t.hprof"), JsValue::UNDEFINED, None).unwrap();
+    for q in [r#"{"query":"no_such_query"}"#, r#"{"query":"children"}"#, "not json"] {
+        let err = session.query(q).unwrap_err();
+        assert!(js_field(&err, "text").as_string().unwrap().contains("not a heapscope query"), "{q}");
+    }
 }

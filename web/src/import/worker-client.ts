@@ -9,7 +9,7 @@
 // worker stays as the "holder" and answers queries until the next file.
 import workerUrl from '../worker.ts?worker&url';
 import wasmUrl from '../../pkg/heapscope_bg.wasm?url';
-import type { AnalysisError, FromWorker, OpenOptions, Opened, Progress, QueryMethod, ToWorker } from '../protocol';
+import type { AnalysisError, FromWorker, OpenOptions, Opened, Progress, Request, ToWorker } from '../protocol';
 import { internalError, isAnalysisError } from '../protocol';
 
 export interface RunHandlers {
@@ -107,14 +107,14 @@ export class AnalysisClient {
   }
 
   /** Asks the worker holding the open dump; resolves with the answer's JSON text. */
-  query(method: QueryMethod, ...args: (string | number | null)[]): Promise<string | null> {
+  request(request: Request): Promise<string | null> {
     const holder = this.holder;
     if (!holder) return Promise.reject(internalError('no dump is open'));
     if (holder.dead) return Promise.reject(holder.dead);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       holder.pending.set(id, { resolve, reject });
-      const msg: ToWorker = { type: 'query', id, method, args };
+      const msg: ToWorker = { type: 'request', id, request };
       holder.worker.postMessage(msg);
     });
   }

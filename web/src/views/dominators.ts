@@ -1,7 +1,7 @@
 // The dominator tree as a lazily expanding table: the top-level dominators first, each
 // row expanding into the objects it keeps alive (children queries, a page at a time),
 // largest retained first. Selecting a row selects the object (URL fragment).
-import type { TreeNode } from '../generated/session';
+import type { TreeNode } from '../generated/query';
 import { h, replaceChildren, setText } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';

@@ -4,7 +4,7 @@
 // instances (a query on the dump). Grouped by package or class loader (a query: the
 // group's retained size needs the dominator tree), selecting a group lists its classes.
 import type { HistogramRow } from '../generated/report';
-import type { HistogramGrouping, Instances } from '../generated/session';
+import type { HistogramGrouping, Instances } from '../generated/query';
 import { h, replaceChildren, setText } from '../lib/dom';
 import { formatCount, formatMiB } from '../lib/format';
 import { objectLink } from '../lib/objects';
@@ -12,6 +12,9 @@ import { loading, needsDump, queryFailed, table, type DumpContext } from './comm
 
 /** A class row of the report, or a group of classes (then `classes` is set). */
 type Row = HistogramRow & { classes?: number };
+/** How long a class stays selected under the arrow keys before its objects are asked for. */
+const KEY_SETTLE_MS = 150;
+
 type Key = 'class_name' | 'loader' | 'classes' | 'instances' | 'shallow_bytes' | 'retained_bytes_min';
 type Grouping = 'class' | HistogramGrouping;
 interface Column {
@@ -72,6 +75,8 @@ export class HistogramView {
   private pool: HTMLElement[] = [];
   private frame = 0;
   private selected: string | null = null;
+  /** The pending ask for the selected class's instances (see `select`). */
+  private settle: number | undefined;
   readonly root: HTMLElement;
 
   constructor(private readonly ctx: DumpContext) {
@@ -299,15 +304,20 @@ export class HistogramView {
       let next = e.key === 'Home' ? 0 : e.key === 'End' ? this.view.length - 1 : Math.max(0, current + moves[e.key]);
       next = Math.min(this.view.length - 1, next);
       if (next < 0) return;
-      this.select(this.view[next].class_address);
+      // Held keys move through many rows: ask for a row's objects once it rests there.
+      this.select(this.view[next].class_address, KEY_SETTLE_MS);
       const top = next * ROW;
       if (top < this.body.scrollTop) this.body.scrollTop = top;
       else if (top + ROW > this.body.scrollTop + this.body.clientHeight) this.body.scrollTop = top + ROW - this.body.clientHeight;
     }
   }
 
-  /** Selects a class and lists its biggest instances. */
-  private select(classAddress: string): void {
+  /**
+   * Selects a class and lists its biggest instances, asking the worker after `settleMs`
+   * unless another class was selected meanwhile (each ask scans every object).
+   */
+  private select(classAddress: string, settleMs = 0): void {
+    window.clearTimeout(this.settle);
     this.selected = classAddress;
     this.draw();
     const row = this.classRows.find((r) => r.class_address === classAddress);
@@ -329,7 +339,9 @@ export class HistogramView {
         (e) => replaceChildren(this.instances, title, queryFailed(e)),
       );
     };
-    more(0);
+    this.settle = window.setTimeout(() => {
+      if (this.selected === classAddress) more(0);
+    }, settleMs);
   }
 
   private appendInstances(list: HTMLElement, page: Instances, more: () => void): void {

@@ -4,7 +4,7 @@
 // reference a link; and a shortest reference path from a GC root to it (path_to_root),
 // with the field names along the way.
 import type { ObjectRef } from '../generated/report';
-import type { ObjectDetails, PathStep, Referrers } from '../generated/session';
+import type { ObjectDetails, PathStep, Referrers } from '../generated/query';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatOffset } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';

@@ -5,7 +5,7 @@
 // members. Labels are drawn where they fit; hovering shows the object, selecting it puts
 // it in the URL. Every rectangle also exists as a button in a list beside the canvas (for
 // keyboards and screen readers), with its geometry in data attributes.
-import type { TreeNode } from '../generated/session';
+import type { TreeNode } from '../generated/query';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
 import { classHue, objectLink, objectTitle } from '../lib/objects';
