@@ -11,7 +11,10 @@ export interface QueryTypes {
   query: Query;
 }
 
-/** The answer to a `Query`, under the same name. */
+/**
+ * The answer to a `Query`, under the same name. (One answer exists at a time, on its
+ * way to JSON: the size difference between variants costs nothing.)
+ */
 export type Answer = {
   answer: Children;
   query: "children";
