@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value as Json;
 use support::hprof_builder::{ClassDef, Hprof, Segment, Value};
-use support::TempDir;
+use support::{crc32, TempDir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_heapscope");
 
@@ -309,16 +309,6 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in data {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
-}
 
 // ---------------------------------------------------------------------------------------
 // Synthetic cases

@@ -16,7 +16,13 @@ pub struct FileSource {
 impl FileSource {
     pub fn open(path: &Path) -> Result<FileSource> {
         let file = File::open(path).map_err(|e| Error::io(format!("cannot open {}: {e}", path.display())))?;
+        FileSource::from_file(file)
+    }
+
+    /// An already open file (e.g. a temporary copy of standard input), read from its start.
+    pub fn from_file(mut file: File) -> Result<FileSource> {
         let len = file.metadata()?.len();
+        file.seek(SeekFrom::Start(0))?;
         Ok(FileSource { file, len, pos: 0 })
     }
 }

@@ -58,3 +58,29 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// A one-member gzip file whose deflate stream is one stored block (RFC 1951 BTYPE 00),
+/// so a test can place bytes of the member exactly; `data` must be under 64 KiB.
+pub fn gzip_stored(data: &[u8]) -> Vec<u8> {
+    assert!(data.len() < 0xffff, "one stored block holds less than 64 KiB");
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+    out.push(1); // BFINAL, BTYPE 00
+    out.extend_from_slice(&(data.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(!(data.len() as u16)).to_le_bytes());
+    out.extend_from_slice(data);
+    out.extend_from_slice(&crc32(data).to_le_bytes());
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out
+}
+
+/// CRC-32 (IEEE, reflected) bit by bit: the definition, independent of the crate's.
+pub fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}

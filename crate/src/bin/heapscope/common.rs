@@ -1,0 +1,197 @@
+//! What the subcommands share: global options, the options of every command that
+//! analyzes a dump, opening a dump (a file or standard input), running the analysis with
+//! progress, writing output, and the error type a subcommand returns.
+
+use std::fmt;
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options};
+use heapscope::error::{Error, ErrorKind};
+use heapscope::report::SourceInfo;
+use heapscope::source::{auto_decompress, ByteSource, FileSource};
+
+use crate::progress::Meter;
+
+/// Options every subcommand accepts.
+#[derive(clap::Args, Debug)]
+pub struct Global {
+    /// Print no progress on stderr (errors and warnings are still printed)
+    #[arg(short, long, global = true, display_order = 100)]
+    pub quiet: bool,
+}
+
+/// The options of every command that analyzes a dump.
+#[derive(clap::Args, Debug)]
+pub struct AnalysisArgs {
+    /// The heap dump: an .hprof or .hprof.gz file (HotSpot or Android), or - to read it
+    /// from standard input (copied to a temporary file first, because the analysis
+    /// reads the dump twice and later reads objects back)
+    #[arg(value_name = "DUMP")]
+    pub dump: PathBuf,
+    /// Keep unreachable objects, as MAT's keep_unreachable_objects does: each entry
+    /// point of unreachable garbage becomes a GC root "Unreachable" (by default they
+    /// are discarded and listed separately, as MAT does)
+    #[arg(long)]
+    pub keep_unreachable: bool,
+    /// The dominator-tree algorithm: semi-nca (default), or chk (Cooper-Harvey-Kennedy:
+    /// the same tree, more slowly, as an independent cross-check)
+    #[arg(long, value_enum, value_name = "ALGORITHM", default_value_t = Dominators::SemiNca)]
+    pub dominators: Dominators,
+    /// Print wall time, CPU time and peak memory of each phase on stderr
+    #[arg(long)]
+    pub timings: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dominators {
+    /// Semi-NCA: near-linear, lean
+    SemiNca,
+    /// Cooper-Harvey-Kennedy: iterative, slower, same tree
+    Chk,
+}
+
+/// A subcommand's result: `Err` is printed as one line and exits with status 1.
+pub type Outcome = Result<(), Failure>;
+
+/// A failed run: the error, and the input it is about (named before a format error's
+/// offset, so the message says which file broke where).
+#[derive(Debug)]
+pub struct Failure {
+    pub input: Option<String>,
+    pub error: Error,
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Failure {
+        Failure { input: None, error }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.input, self.error.kind) {
+            (Some(input), ErrorKind::Format) => write!(f, "{input}: {}", self.error),
+            _ => write!(f, "{}", self.error),
+        }
+    }
+}
+
+/// `-` (standard input) or a path.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How an input is named in messages.
+pub fn display_name(path: &Path) -> String {
+    if is_stdin(path) {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// An opened dump: the (decompressing) source and what the report says about the file.
+pub struct Dump {
+    pub source: Box<dyn ByteSource>,
+    pub info: SourceInfo,
+}
+
+/// Opens `path`, or standard input for `-`. Standard input is copied to an anonymous
+/// temporary file (deleted when the process ends) because the analysis reads the dump
+/// from the start twice and then reads single objects back at their offsets; a pipe can
+/// be read only once.
+pub fn open_dump(path: &Path) -> Result<Dump, Error> {
+    let (file, file_name) = if is_stdin(path) {
+        let mut stdin = std::io::stdin().lock();
+        if stdin.is_terminal() {
+            return Err(Error::io("refusing to read a heap dump from a terminal: pipe one into - or name the file"));
+        }
+        let mut tmp = tempfile::tempfile().map_err(|e| Error::io(format!("cannot create a temporary file for standard input: {e}")))?;
+        copy(&mut stdin, &mut tmp).map_err(|e| Error::io(format!("cannot copy standard input to a temporary file: {e}")))?;
+        (FileSource::from_file(tmp)?, None)
+    } else {
+        (FileSource::open(path)?, path.file_name().map(|n| n.to_string_lossy().into_owned()))
+    };
+    let file_bytes = file.len().unwrap_or(0);
+    let source = auto_decompress(Box::new(file))?;
+    let gzip = source.len().is_none();
+    Ok(Dump { source, info: SourceInfo { file_name, file_bytes, gzip } })
+}
+
+fn copy(from: &mut impl Read, to: &mut std::fs::File) -> std::io::Result<()> {
+    std::io::copy(from, to)?;
+    to.flush()
+}
+
+/// A finished analysis, with its progress meter (whose timings are printed at the end).
+pub struct Analyzed {
+    pub analysis: Analysis,
+    pub info: SourceInfo,
+    meter: Meter,
+    input: String,
+}
+
+impl Analyzed {
+    /// Wraps an error about this dump so that the message names it.
+    pub fn fail(&self, error: Error) -> Failure {
+        Failure { input: Some(self.input.clone()), error }
+    }
+
+    /// Prints the timings (with `--timings`) and turns an incomplete dump into the
+    /// failure that gives exit status 1, after the output was written.
+    pub fn finish(mut self) -> Outcome {
+        self.meter.close_phase();
+        self.meter.print_timings(self.analysis.object_count() as u64);
+        if let Some(e) = &self.analysis.incomplete {
+            let error = Error::format(e.offset.unwrap_or(0), format!("the dump is incomplete ({}); the report covers what comes before", e.message));
+            return Err(self.fail(error));
+        }
+        Ok(())
+    }
+}
+
+/// Opens and analyzes the dump of `args`, with progress on stderr; prints the warnings.
+pub fn analyze(args: &AnalysisArgs, global: &Global) -> Result<Analyzed, Failure> {
+    let input = display_name(&args.dump);
+    let fail = |error| Failure { input: Some(input.clone()), error };
+    let dump = open_dump(&args.dump).map_err(fail)?;
+    let dominators = match args.dominators {
+        Dominators::SemiNca => DominatorAlgorithm::SemiNca,
+        Dominators::Chk => DominatorAlgorithm::CooperHarveyKennedy,
+    };
+    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators };
+    let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
+    let analysis = analysis::analyze(dump.source, &options, &mut meter);
+    meter.clear();
+    let analysis = analysis.map_err(fail)?;
+    for w in &analysis.warnings {
+        eprintln!("heapscope: warning: {}", one_line(w));
+    }
+    Ok(Analyzed { analysis, info: dump.info, meter, input })
+}
+
+/// Writes `bytes` to `path`, or to stdout for `-`.
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if is_stdin(path) {
+        write_stdout(bytes);
+        return Ok(());
+    }
+    std::fs::write(path, bytes).map_err(|e| Error::io(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Writes `bytes` to stdout; a closed pipe (`| head`) is not an error worth reporting.
+pub fn write_stdout(bytes: &[u8]) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
+}
+
+/// `s` with control characters escaped: messages quote class names and strings from the
+/// dump, which may hold newlines, yet each message must stay on one line.
+pub fn one_line(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+}

@@ -1,0 +1,83 @@
+//! The `heapscope` command line: analyze a heap dump natively.
+//!
+//! Parsing is `clap` (derive); each subcommand lives in its own file in this folder
+//! with an `Args` struct (its options; each doc comment is the option's `--help` text)
+//! and a `run` function. To add a subcommand: write `NAME.rs` here with
+//! `pub struct Args` and `pub fn run(args: &Args, global: &Global) -> Outcome`, then
+//! add one variant to [`Command`] and one arm to [`Command::run`]. Options shared by
+//! every command that analyzes a dump (the dump, `--keep-unreachable`,
+//! `--dominators`, `--timings`) are [`common::AnalysisArgs`]: `#[command(flatten)]` it.
+//!
+//! Exit status: 0 success, 1 bad input (including a dump cut off mid-heap, which still
+//! gets its report), 2 usage error (clap's errors included).
+
+mod analyze;
+mod common;
+mod inspect;
+mod parity;
+mod progress;
+mod schema;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use common::{Global, Outcome};
+
+/// Finds where the memory went in a Java or Android heap dump (.hprof, .hprof.gz),
+/// with Eclipse MAT's numbers.
+#[derive(Parser, Debug)]
+#[command(name = "heapscope", version, propagate_version = true)]
+#[command(arg_required_else_help = true, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+const AFTER_HELP: &str = "\
+DUMP is an .hprof or .hprof.gz file (HotSpot or Android), or - for standard input.
+Exit status: 0 success, 1 bad input (a dump that ends early still gets its report, marked
+incomplete, then status 1), 2 usage error.";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Write the report: MAT's System Overview, Leak Suspects and Top Consumers
+    Analyze(analyze::Args),
+    /// Write the numbers Eclipse MAT computes, as JSON, for comparing with MAT
+    Parity(parity::Args),
+    /// Print one object as JSON: its fields, dominator, path from a GC root and referrers
+    Inspect(inspect::Args),
+    /// Print the JSON Schema of the report (or of the page's queries)
+    Schema(schema::Args),
+}
+
+impl Command {
+    fn run(&self, global: &Global) -> Outcome {
+        match self {
+            Command::Analyze(args) => analyze::run(args, global),
+            Command::Parity(args) => parity::run(args, global),
+            Command::Inspect(args) => inspect::run(args, global),
+            Command::Schema(args) => schema::run(args, global),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and --version go to stdout with status 0; usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match cli.command.run(&cli.global) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("heapscope: {}", common::one_line(&failure.to_string()));
+            ExitCode::from(1)
+        }
+    }
+}

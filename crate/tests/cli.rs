@@ -1,0 +1,225 @@
+//! The command line as a user meets it: `--version`, `help`, each subcommand's `--help`,
+//! usage errors (exit status 2, the closest option suggested), `-` for standard input.
+//! Every case spawns the real binary.
+
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use support::hprof_builder::{ClassDef, Hprof, Value};
+use support::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_heapscope");
+
+/// Every subcommand with the long options its `--help` must explain.
+const SUBCOMMANDS: &[(&str, &[&str])] = &[
+    ("analyze", &["--output", "--format", "--keep-unreachable", "--dominators", "--timings", "--quiet"]),
+    ("parity", &["--output", "--objects", "--keep-unreachable", "--dominators", "--timings", "--quiet"]),
+    ("inspect", &["--keep-unreachable", "--dominators", "--timings", "--quiet"]),
+    ("schema", &["--queries", "--quiet"]),
+];
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("heapscope starts")
+}
+
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("heapscope starts");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&bytes);
+    });
+    let out = child.wait_with_output().expect("heapscope ends");
+    writer.join().expect("stdin written");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A usage error: status 2, a message on stderr, nothing on stdout.
+fn assert_usage_error(o: &Output, what: &str) {
+    assert_eq!(o.status.code(), Some(2), "{what}: expected exit status 2; stderr:\n{}", stderr(o));
+    assert!(stderr(o).contains("error:"), "{what}: no error message:\n{}", stderr(o));
+    assert!(o.stdout.is_empty(), "{what}: wrote to stdout:\n{}", stdout(o));
+}
+
+/// Help text must not send a user to this repository's files.
+fn assert_no_repository_paths(text: &str, what: &str) {
+    for needle in ["../", "shared/", "corpus", "schema/", "crate/", "www/", ".py"] {
+        assert!(!text.contains(needle), "{what}: help mentions {needle:?}:\n{text}");
+    }
+}
+
+/// One object of class Node (two int fields: 16 bytes of header + 8 = 24 on an 8-byte-id
+/// dump) at 0x20000, held by a JNI global root; the classes are system classes.
+fn small_dump() -> Vec<u8> {
+    let mut h = Hprof::new(8);
+    let classes = [(0x10000, "java/lang/Object"), (0x10008, "java/lang/Class"), (0x10010, "java/lang/ClassLoader"), (0x10018, "Node")];
+    for (i, (_, name)) in classes.iter().enumerate() {
+        h.string(i as u64 + 1, name);
+    }
+    h.string(10, "a").string(11, "b");
+    for (i, (id, _)) in classes.iter().enumerate() {
+        h.load_class(i as u32 + 1, *id, i as u64 + 1);
+    }
+    let mut seg = h.segment_builder();
+    seg.class_dump(&ClassDef::new(0x10000, 0));
+    seg.class_dump(&ClassDef::new(0x10008, 0x10000));
+    seg.class_dump(&ClassDef::new(0x10010, 0x10000));
+    seg.class_dump(&ClassDef::new(0x10018, 0x10000).field(10, 10).field(11, 10));
+    for (id, _) in classes {
+        seg.root_sticky_class(id);
+    }
+    seg.root_jni_global(0x20000, 1);
+    seg.instance(0x20000, 0x10018, &[Value::Int(1), Value::Int(2)]);
+    h.segment(&seg).heap_dump_end();
+    h.into_bytes()
+}
+
+#[test]
+fn version_is_the_package_version() {
+    let o = run(&["--version"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), format!("heapscope {}", env!("CARGO_PKG_VERSION")));
+    // Each subcommand answers --version too.
+    let o = run(&["analyze", "--version"]);
+    assert_eq!(stdout(&o).trim(), format!("heapscope-analyze {}", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn help_lists_every_subcommand() {
+    for args in [&["help"][..], &["--help"], &["-h"]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "heapscope {args:?}: {}", stderr(&o));
+        let text = stdout(&o);
+        for (name, _) in SUBCOMMANDS {
+            assert!(text.lines().any(|l| l.trim_start().starts_with(name)), "heapscope {args:?} does not list {name}:\n{text}");
+        }
+        assert!(text.contains("Exit status"), "heapscope {args:?} does not explain the exit status:\n{text}");
+        assert_no_repository_paths(&text, &format!("heapscope {args:?}"));
+    }
+}
+
+#[test]
+fn each_subcommand_explains_each_option() {
+    for (name, options) in SUBCOMMANDS {
+        for help in [vec![*name, "--help"], vec!["help", name]] {
+            let o = run(&help);
+            assert_eq!(o.status.code(), Some(0), "heapscope {help:?}: {}", stderr(&o));
+            let text = stdout(&o);
+            assert_no_repository_paths(&text, &format!("heapscope {help:?}"));
+            for option in *options {
+                // The option's line, then its explanation (on the same line or the next).
+                let lines: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("Options:")).collect();
+                let at = lines
+                    .iter()
+                    .position(|l| l.trim_start().split([' ', ',']).any(|w| w == *option))
+                    .unwrap_or_else(|| panic!("heapscope {help:?} does not list {option}:\n{text}"));
+                let rest = lines[at].trim_start().split_once("  ").map_or("", |x| x.1).trim();
+                let next = lines.get(at + 1).map_or("", |l| l.trim());
+                let explanation = if rest.is_empty() { next } else { rest };
+                assert!(explanation.split_whitespace().count() >= 3, "heapscope {help:?}: {option} is not explained:\n{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_option_names_the_closest_one() {
+    for (args, closest) in [
+        (&["analyze", "x.hprof", "--keep-unreachabl"][..], "--keep-unreachable"),
+        (&["analyze", "x.hprof", "--timing"], "--timings"),
+        (&["parity", "x.hprof", "-o", "x.json", "--object", "x.tsv"], "--objects"),
+        (&["schema", "--querys"], "--queries"),
+    ] {
+        let o = run(args);
+        assert_usage_error(&o, &format!("{args:?}"));
+        let err = stderr(&o);
+        assert!(err.contains(&format!("'{closest}'")), "{args:?} does not suggest {closest}:\n{err}");
+    }
+    // A mistyped subcommand is named too.
+    let o = run(&["analyse", "x.hprof"]);
+    assert_usage_error(&o, "analyse");
+    assert!(stderr(&o).contains("'analyze'"), "{}", stderr(&o));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["analyze"],
+        &["analyze", "x.hprof", "--format", "pdf"],
+        &["analyze", "x.hprof", "--dominators", "lengauer"],
+        &["parity", "x.hprof"],
+        &["parity", "x.hprof", "-o", "x.json", "--format", "json"],
+        &["inspect", "x.hprof"],
+        &["inspect", "x.hprof", "not-hex"],
+        &["schema", "extra"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "heapscope {args:?}: expected exit status 2; stderr:\n{}", stderr(&o));
+    }
+}
+
+#[test]
+fn missing_file_is_bad_input() {
+    let dir = TempDir::new("cli-missing");
+    let missing = dir.path().join("no-such.hprof");
+    let o = run(&["analyze", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("heapscope: cannot open"), "{}", stderr(&o));
+}
+
+fn json_report(o: &Output, what: &str) -> serde_json::Value {
+    assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e}):\n{}", stdout(o)))
+}
+
+#[test]
+fn dump_from_standard_input() {
+    let dir = TempDir::new("cli-stdin");
+    let bytes = small_dump();
+    let file = dir.path().join("small.hprof");
+    std::fs::write(&file, &bytes).unwrap();
+    let from_stdin = json_report(&run_with_stdin(&["analyze", "-", "--format", "json"], &bytes), "analyze -");
+    // The construction: 1 instance of Node (24 bytes) plus the two class objects.
+    let node = from_stdin["histogram"].as_array().unwrap().iter().find(|r| r["class_name"] == "Node").unwrap_or_else(|| panic!("no Node row: {from_stdin}"));
+    assert_eq!(node["instances"], 1);
+    assert_eq!(node["shallow_bytes"], 24);
+    assert_eq!(from_stdin["source"]["file_bytes"], bytes.len() as u64);
+    assert!(from_stdin["source"]["file_name"].is_null(), "standard input has no file name");
+    // The same report as from the file, but for the name.
+    let mut from_file = json_report(&run(&["analyze", file.to_str().unwrap(), "--format", "json"]), "analyze FILE");
+    assert_eq!(from_file["source"]["file_name"], "small.hprof");
+    from_file["source"].as_object_mut().expect("source").remove("file_name");
+    assert_eq!(from_stdin, from_file);
+    // gzip'd on standard input, and `-o -` is stdout.
+    let gz = support::gzip_stored(&bytes);
+    let from_gz = json_report(&run_with_stdin(&["analyze", "-", "-f", "json", "-o", "-"], &gz), "analyze - (gzip)");
+    assert_eq!(from_gz["source"]["gzip"], true);
+    assert_eq!(from_gz["overview"], from_file["overview"]);
+    // inspect reads objects back at their offsets: it works from a pipe too.
+    let o = run_with_stdin(&["inspect", "-", "0x20000"], &bytes);
+    assert_eq!(o.status.code(), Some(0), "inspect -: {}", stderr(&o));
+    let inspected: serde_json::Value = serde_json::from_slice(&o.stdout).expect("inspect JSON");
+    let text = inspected["object"].to_string();
+    assert!(text.contains("Node"), "{text}");
+    // A broken dump on stdin names "standard input" in the error.
+    let o = run_with_stdin(&["analyze", "-"], b"JAVA PROFILE 1.");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).starts_with("heapscope: standard input: at byte 15"), "{}", stderr(&o));
+}
