@@ -12,6 +12,7 @@ import { baseName } from './lib/cli';
 import { byId, h, replaceChildren, setText } from './lib/dom';
 import { download } from './lib/download';
 import { formatBytes, formatDuration, formatMiB, formatOffset, formatRate } from './lib/format';
+import { registerServiceWorker } from './lib/offline';
 import { Queries } from './lib/queries';
 import { StateStore, type PageState } from './lib/state';
 import { installTrustedTypesPolicy } from './lib/trusted-types';
@@ -29,6 +30,7 @@ import { TreemapView } from './views/treemap';
 
 installTrustedTypesPolicy();
 renderShell(byId('app'));
+registerServiceWorker();
 
 const store = new StateStore();
 const client = new AnalysisClient();
