@@ -12,8 +12,9 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/browser.mjs';
 import { cliJson } from './helpers/cli.mjs';
 import { harness } from './helpers/harness.mjs';
-import { overviewFacts, resetRecording, waitForOutcome } from './helpers/page.mjs';
+import { openPage, overviewFacts, resetRecording, waitForOutcome } from './helpers/page.mjs';
 import { REPO } from './helpers/paths.mjs';
+import { startServer } from './helpers/server.mjs';
 
 const h = harness();
 const SAMPLE = path.join(REPO, 'www/sample.hprof.gz');
@@ -52,6 +53,41 @@ describe('offline and installable', () => {
       assert.ok(cut, 'a file the service worker does not keep cannot be fetched offline');
       await context.setOffline(false);
     }, { allowProblems: [/^console error: Failed to load resource: net::ERR_FAILED$/] });
+  });
+
+  test('a new version installs in the background, never blocks an analysis, and takes over on "Reload to update"', async () => {
+    // A copy of the site, so that a new version can be published on the same origin.
+    const site = fs.mkdtempSync(path.join(os.tmpdir(), 'heapscope-site-'));
+    fs.cpSync(path.join(REPO, 'www'), site, { recursive: true });
+    const server = await startServer(site);
+    const p = await openPage(h.chromium.browser, server.url);
+    try {
+      const { page } = p;
+      await controlled(page);
+      const cacheNames = () => page.evaluate(() => caches.keys());
+      const [first] = await cacheNames();
+      assert.match(first, /^heapscope-[0-9a-f]{16}$/);
+      // The new version: another sw.js (its version, hence its cache, differs).
+      const sw = path.join(site, 'sw.js');
+      fs.writeFileSync(sw, fs.readFileSync(sw, 'utf8').replace(/const VERSION = "([0-9a-f]+)";/, 'const VERSION = "$1-next";'));
+      // The browser's update check and the new version's download run during an analysis.
+      await resetRecording(page);
+      await Promise.all([page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update())), page.click('#sample-button')]);
+      assert.equal(await waitForOutcome(page), 'done');
+      // Offered, not forced: the report stays, the old version still serves the page.
+      await page.waitForSelector('#update-button');
+      assert.ok(await page.locator('#results').isVisible());
+      assert.deepEqual((await cacheNames()).sort(), [first, `${first}-next`]);
+      await Promise.all([page.waitForEvent('load'), page.click('#update-button')]);
+      await page.waitForSelector('#main[data-mode="idle"]');
+      await page.waitForFunction((want) => caches.keys().then((k) => k.length === 1 && k[0] === want), `${first}-next`);
+      assert.deepEqual(p.foreignRequests(), []);
+      assert.deepEqual(p.problems, []);
+    } finally {
+      await p.close();
+      await server.stop();
+      fs.rmSync(site, { recursive: true, force: true });
+    }
   });
 
   test('the service worker keeps exactly the built site (minus itself and the server config)', () => {

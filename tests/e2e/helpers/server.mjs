@@ -7,8 +7,6 @@ import net from 'node:net';
 import path from 'node:path';
 import { REPO } from './paths.mjs';
 
-export const WWW = path.join(REPO, 'www');
-
 async function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -20,9 +18,10 @@ async function freePort() {
   });
 }
 
-export async function startServer() {
-  if (!fs.existsSync(path.join(WWW, 'index.html'))) {
-    throw new Error(`${WWW}/index.html not found: build the page first (npm run build)`);
+/** Serves `dir` (the built site, www/, unless a test serves a copy of it). */
+export async function startServer(dir = 'www') {
+  if (!fs.existsSync(path.resolve(REPO, dir, 'index.html'))) {
+    throw new Error(`${path.resolve(REPO, dir)}/index.html not found: build the page first (npm run build)`);
   }
   const port = await freePort();
   const log = [];
@@ -30,7 +29,7 @@ export async function startServer() {
   // that stop() can signal as a whole.
   const child = spawn(
     'npx',
-    ['--no-install', 'serve', 'www', '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'],
+    ['--no-install', 'serve', dir, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'],
     { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_UPDATE_CHECK: '1' } },
   );
   child.stdout.on('data', (d) => log.push(String(d)));
