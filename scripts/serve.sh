@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Serves the built page (www/) on localhost with the privacy headers of scripts/serve.json.
+# Serves the built page (www/) on localhost. Its headers (the CSP and the other privacy
+# headers) come from www/serve.json, which `serve` reads from the folder it serves (the
+# build copies it there from web/public/serve.json), so plain `npx serve www` sends them too.
 #   scripts/serve.sh [--build] [PORT]      (PORT defaults to $PORT or 8080)
 # `npm start` = build, then serve.
 set -euo pipefail
@@ -15,5 +17,4 @@ if [ ! -f www/index.html ]; then
 fi
 echo "heapscope: http://localhost:$port/"
 export NO_UPDATE_CHECK=1
-exec npx --no-install serve www --listen "tcp://127.0.0.1:$port" --no-clipboard --no-port-switching \
-  --config ../scripts/serve.json
+exec npx --no-install serve www --listen "tcp://127.0.0.1:$port" --no-clipboard --no-port-switching

@@ -26,7 +26,7 @@ test('no page source can parse markup from strings (dump data is only ever text)
   assert.deepEqual(offenders.map(({ f, i, line }) => `${path.relative(REPO, f)}:${i + 1}: ${line.trim()}`), []);
 });
 
-test('index.html has a strict CSP, identical to the header scripts/serve.json sends', () => {
+test('index.html has a strict CSP, identical to the header serve.json sends', () => {
   const meta = cspOf(read('web/index.html'));
   assert.ok(meta, 'CSP meta tag missing');
   const directives = Object.fromEntries(meta.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
@@ -39,7 +39,7 @@ test('index.html has a strict CSP, identical to the header scripts/serve.json se
   assert.equal(directives['object-src'], "'none'");
   assert.equal(directives['require-trusted-types-for'], "'script'");
   assert.doesNotMatch(meta, /https?:|\*|'unsafe-inline'|'unsafe-eval'/, 'no other origins, wildcards, inline code or eval');
-  const header = JSON.parse(read('scripts/serve.json')).headers[0].headers.find((h) => h.key === 'Content-Security-Policy').value;
+  const header = JSON.parse(read('web/public/serve.json')).headers[0].headers.find((h) => h.key === 'Content-Security-Policy').value;
   assert.equal(header.replace(" frame-ancestors 'none';", ''), meta);
 });
 
@@ -66,6 +66,10 @@ test('the built page (www/) carries the same CSP and inlines no script', { skip:
   assert.doesNotMatch(html.replace(/<script type="module" crossorigin src="\.\/assets\/[^"]+"><\/script>/, ''), /<script/i);
   assert.doesNotMatch(html, /\sstyle=/i);
   assert.ok(fs.existsSync(path.join(REPO, 'www/sample.hprof.gz')), 'sample dump copied into www/');
+  // `npx serve www` reads its headers from the served folder.
+  assert.equal(read('www/serve.json'), read('web/public/serve.json'));
+  assert.match(html, /<link rel="manifest" href="\.\/manifest\.webmanifest">/);
+  assert.ok(fs.existsSync(path.join(REPO, 'www/sw.js')), 'service worker written');
   const assets = fs.readdirSync(path.join(REPO, 'www/assets'));
   assert.ok(assets.some((a) => a.endsWith('.wasm')), 'wasm bundled as a file');
   for (const js of assets.filter((a) => a.endsWith('.js'))) {

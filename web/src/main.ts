@@ -9,9 +9,11 @@ import { AnalysisClient, CANCELLED } from './import/worker-client';
 import { wireFileInputs } from './import/drop';
 import { fetchSample } from './import/sample';
 import { baseName } from './lib/cli';
+import { announce } from './lib/announce';
 import { byId, h, replaceChildren, setText } from './lib/dom';
 import { download } from './lib/download';
 import { formatBytes, formatDuration, formatMiB, formatOffset, formatRate } from './lib/format';
+import { registerServiceWorker } from './lib/offline';
 import { Queries } from './lib/queries';
 import { StateStore, type PageState } from './lib/state';
 import { installTrustedTypesPolicy } from './lib/trusted-types';
@@ -29,6 +31,7 @@ import { TreemapView } from './views/treemap';
 
 installTrustedTypesPolicy();
 renderShell(byId('app'));
+registerServiceWorker();
 
 const store = new StateStore();
 const client = new AnalysisClient();
@@ -79,6 +82,7 @@ async function openFile(file: File): Promise<void> {
     progress.stop();
     showResults(file, opened);
     setMode('done');
+    announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and seven other views are below.`);
   } catch (e) {
     if (id !== runId) return;
     progress.stop();

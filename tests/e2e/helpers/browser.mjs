@@ -6,6 +6,11 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
 export async function launchChromium() {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`);
@@ -13,10 +18,7 @@ export async function launchChromium() {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   return {
     browser,

@@ -1,12 +1,11 @@
-// Serves the built page (www/) with `serve` on a free localhost port, in its own process
-// group (setsid, via `detached`), and stops the whole group afterwards.
+// Serves the built page with `npx serve www` on a free localhost port (no configuration
+// flags: the CSP and other headers come from www/serve.json, as for a user), in its own
+// process group (setsid, via `detached`: npx -> sh -> node), and stops the whole group.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { REPO } from './paths.mjs';
-
-export const DIST = path.join(REPO, 'www');
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -19,17 +18,18 @@ async function freePort() {
   });
 }
 
-export async function startServer() {
-  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
-    throw new Error(`${DIST}/index.html not found: build the page first (npm run build)`);
+/** Serves `dir` (the built site, www/, unless a test serves a copy of it). */
+export async function startServer(dir = 'www') {
+  if (!fs.existsSync(path.resolve(REPO, dir, 'index.html'))) {
+    throw new Error(`${path.resolve(REPO, dir)}/index.html not found: build the page first (npm run build)`);
   }
   const port = await freePort();
   const log = [];
   // detached: the child calls setsid(), so it leads a new process group (npx -> sh -> node)
   // that stop() can signal as a whole.
   const child = spawn(
-    path.join(REPO, 'node_modules/.bin/serve'),
-    [DIST, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching', '--config', '../scripts/serve.json'],
+    'npx',
+    ['--no-install', 'serve', dir, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-port-switching'],
     { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_UPDATE_CHECK: '1' } },
   );
   child.stdout.on('data', (d) => log.push(String(d)));

@@ -1,6 +1,7 @@
 // Pieces shared by the views: the context of an opened dump or report, tables, notices.
 import type { Report } from '../generated/report';
 import { h, type Child } from '../lib/dom';
+import { navigableRows } from '../lib/keyboard';
 import type { Queries } from '../lib/queries';
 import type { StateStore } from '../lib/state';
 import type { AnalysisError } from '../protocol';
@@ -23,18 +24,20 @@ export interface Column {
   title?: string;
 }
 
-/** A plain table; `rows` cells are text or nodes (never markup). */
+/** A plain table; `rows` cells are text or nodes (never markup). Its rows take the arrow keys. */
 export function table(id: string | null, caption: string | null, columns: Column[], rows: Child[][], rowAttributes?: (i: number) => Record<string, string>): HTMLTableElement {
+  const body = h(
+    'tbody',
+    null,
+    ...rows.map((cells, i) => h('tr', rowAttributes ? rowAttributes(i) : null, ...cells.map((cell, j) => h('td', { class: columns[j]?.num ? 'num' : null }, cell)))),
+  );
+  navigableRows(body);
   return h(
     'table',
     { class: 'data', id },
     caption ? h('caption', null, caption) : null,
     h('thead', null, h('tr', null, ...columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : null, title: c.title ?? null }, c.label)))),
-    h(
-      'tbody',
-      null,
-      ...rows.map((cells, i) => h('tr', rowAttributes ? rowAttributes(i) : null, ...cells.map((cell, j) => h('td', { class: columns[j]?.num ? 'num' : null }, cell)))),
-    ),
+    body,
   );
 }
 

@@ -1,6 +1,10 @@
 // The dominator tree as a lazily expanding table: the top-level dominators first, each
 // row expanding into the objects it keeps alive (children queries, a page at a time),
 // largest retained first. Selecting a row selects the object (URL fragment).
+//
+// Keyboard (the ARIA treegrid pattern): the tree is one tab stop (the last focused row);
+// Up/Down move between rows, Home/End to the first/last, Right expands (or moves to the
+// first child), Left collapses (or moves to the parent), Enter selects the object.
 import type { TreeNode } from '../generated/query';
 import { h, replaceChildren, setText } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
@@ -28,6 +32,9 @@ export class DominatorTreeView {
   private topTail: HTMLTableRowElement[] = [];
   private started = false;
   private selected: string | null = null;
+  /** The row in the tab order (roving tabindex): the last one focused. */
+  private current: Node | null = null;
+  private readonly nodes = new Map<HTMLTableRowElement, Node>();
 
   constructor(private readonly ctx: DumpContext) {
     this.tbody = h('tbody', null);
@@ -106,13 +113,16 @@ export class DominatorTreeView {
   private makeNode(n: TreeNode, depth: number): Node {
     const o = n.object;
     const toggle = n.children > 0
-      ? h('button', { type: 'button', class: 'toggle', 'aria-label': `Expand ${objectTitle(o)} (${formatCount(n.children)} children)`, 'aria-expanded': 'false' }, '▸')
+      ? h('button', { type: 'button', class: 'toggle', tabindex: -1, 'aria-hidden': 'true' }, '▸')
       : null;
     const name = h('td', { class: 'name' }, toggle ?? h('span', { class: 'toggle-space' }), h('span', { class: 'cls', title: objectTitle(o) }, objectTitle(o)));
     name.style.paddingLeft = `${0.4 + depth * 1.1}rem`;
     const row = h(
       'tr',
-      { 'data-address': o.address, 'data-depth': depth, 'data-children': n.children, role: 'row', 'aria-level': depth + 1, 'aria-selected': String(o.address === this.selected), tabindex: -1 },
+      {
+        'data-address': o.address, 'data-depth': depth, 'data-children': n.children, role: 'row', 'aria-level': depth + 1,
+        'aria-selected': String(o.address === this.selected), 'aria-expanded': toggle ? 'false' : null, tabindex: -1,
+      },
       name,
       h('td', { class: 'mono' }, objectLink(o, 'inspector', o.address)),
       h('td', { class: 'num' }, formatCount(o.shallow_bytes)),
@@ -120,6 +130,8 @@ export class DominatorTreeView {
       h('td', { class: 'num' }, formatBp(o.retained_bp)),
     );
     const node: Node = { node: n, depth, row, toggle, expanded: false, children: [], tail: [], total: n.children };
+    this.nodes.set(row, node);
+    row.addEventListener('focus', () => this.setCurrent(node));
     toggle?.addEventListener('click', (e) => {
       e.stopPropagation();
       this.toggle(node);
@@ -129,22 +141,48 @@ export class DominatorTreeView {
       this.ctx.store.set({ object: o.address });
     });
     row.addEventListener('keydown', (e) => {
-      if (e.key === 'ArrowRight' && !node.expanded && toggle) this.toggle(node);
-      else if (e.key === 'ArrowLeft' && node.expanded) this.toggle(node);
-      else if (e.key === 'ArrowDown') (row.nextElementSibling as HTMLElement | null)?.focus();
-      else if (e.key === 'ArrowUp') (row.previousElementSibling as HTMLElement | null)?.focus();
-      else if (e.key === 'Enter') this.ctx.store.set({ object: o.address });
+      if (e.target !== row) return; // a link inside the row keeps its own keys
+      const rows = [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')];
+      const i = rows.indexOf(row);
+      const go = (r: HTMLTableRowElement | undefined): void => r?.focus();
+      if (e.key === 'ArrowRight') {
+        if (toggle && !node.expanded) this.toggle(node);
+        else if (node.expanded) go(node.children[0]?.row);
+      } else if (e.key === 'ArrowLeft') {
+        if (node.expanded) this.toggle(node);
+        else go(this.parentOf(node)?.row);
+      } else if (e.key === 'ArrowDown') go(rows[i + 1]);
+      else if (e.key === 'ArrowUp') go(rows[i - 1]);
+      else if (e.key === 'Home') go(rows[0]);
+      else if (e.key === 'End') go(rows[rows.length - 1]);
+      else if (e.key === 'Enter' || e.key === ' ') this.ctx.store.set({ object: o.address });
       else return;
       e.preventDefault();
     });
     return node;
   }
 
+  /** The node whose children list holds `node` (null at the top level). */
+  private parentOf(node: Node): Node | null {
+    for (let row = node.row.previousElementSibling; row; row = row.previousElementSibling) {
+      const n = this.nodes.get(row as HTMLTableRowElement);
+      if (n && n.depth < node.depth) return n;
+    }
+    return null;
+  }
+
+  /** Puts `node`'s row (alone) in the tab order. */
+  private setCurrent(node: Node): void {
+    if (this.current === node) return;
+    if (this.current) this.current.row.tabIndex = -1;
+    this.current = node;
+    node.row.tabIndex = 0;
+  }
+
   private toggle(node: Node): void {
     if (!node.toggle) return;
     node.expanded = !node.expanded;
     setText(node.toggle, node.expanded ? '▾' : '▸');
-    node.toggle.setAttribute('aria-expanded', String(node.expanded));
     node.row.setAttribute('aria-expanded', String(node.expanded));
     if (node.expanded && node.children.length === 0 && node.tail.length === 0) this.loadPage(node, 0);
     else this.render();
@@ -153,6 +191,8 @@ export class DominatorTreeView {
   /** Puts the visible rows in order (rows are reused, only their order changes). */
   private render(): void {
     const rows: HTMLTableRowElement[] = [];
+    // Re-inserting a row drops its focus: it is given back after the rows are in place.
+    const focused = document.activeElement;
     const visit = (nodes: Node[]): void => {
       for (const n of nodes) {
         rows.push(n.row);
@@ -165,5 +205,7 @@ export class DominatorTreeView {
     visit(this.top);
     rows.push(...this.topTail);
     replaceChildren(this.tbody, ...rows);
+    if (!this.current && this.top.length) this.setCurrent(this.top[0]);
+    if (focused instanceof HTMLElement && focused !== document.activeElement && this.tbody.contains(focused)) focused.focus();
   }
 }

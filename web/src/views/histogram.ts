@@ -71,6 +71,10 @@ export class HistogramView {
   private readonly spacer: HTMLElement;
   private readonly count: HTMLElement;
   private readonly heads: HTMLButtonElement[];
+  /** The column headers around the sort buttons (they carry aria-sort). */
+  private readonly headCells: HTMLElement[];
+  /** The row with the keyboard focus (index into the view), -1 before the first key. */
+  private cursor = -1;
   private readonly instances: HTMLElement;
   private pool: HTMLElement[] = [];
   private frame = 0;
@@ -99,16 +103,20 @@ export class HistogramView {
     this.scopeChip.addEventListener('click', () => this.setScope(null));
     this.count = h('span', { id: 'histogram-count', class: 'fine', 'aria-live': 'polite' });
     this.heads = this.columns.map((c) => {
-      const b = h('button', { type: 'button', class: `vcell head${c.num ? ' num' : ''}`, 'data-sort': c.key }, c.label);
+      const b = h('button', { type: 'button', class: `sort${c.num ? ' num' : ''}`, 'data-sort': c.key }, c.label);
       b.addEventListener('click', () => this.sortBy(b.dataset.sort as Key));
       return b;
     });
+    this.headCells = this.heads.map((b) => h('div', { class: 'vcell head', role: 'columnheader' }, b));
     this.labelHeads();
-    this.spacer = h('div', { class: 'vspacer' });
-    this.body = h('div', { class: 'vbody', id: 'histogram-body', tabindex: 0, role: 'rowgroup' }, this.spacer);
+    this.spacer = h('div', { class: 'vspacer', 'aria-hidden': 'true' });
+    // The body is one tab stop; the arrow keys then move the focus from row to row (the row
+    // elements are recycled as the list scrolls, so the focus follows the row's index).
+    this.body = h('div', { class: 'vbody', id: 'histogram-body', tabindex: 0, role: 'rowgroup', 'aria-label': 'Rows: arrow keys move, Enter opens a group' }, this.spacer);
     this.body.addEventListener('scroll', () => this.schedule(), { passive: true });
     this.body.addEventListener('click', (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.vrow');
+      if (row?.dataset.index) this.cursor = Number(row.dataset.index);
       if (row?.dataset.classAddress) this.select(row.dataset.classAddress);
       else if (row?.dataset.group && this.grouping !== 'class') this.setScope({ by: this.grouping, name: row.dataset.group });
     });
@@ -121,7 +129,7 @@ export class HistogramView {
       h(
         'div',
         { class: 'vtable', id: 'histogram-table', role: 'grid', 'aria-label': 'Class histogram' },
-        h('div', { class: 'vrow vhead', role: 'row' }, ...this.heads),
+        h('div', { class: 'vrow vhead', role: 'row', 'aria-rowindex': 1 }, ...this.headCells),
         this.body,
       ),
       h('p', { class: 'fine' }, 'Select a class to list its biggest objects, or a package or class loader to list its classes. Retained heap is the lower bound Eclipse MAT shows before "calculate precise retained size": for a group, the objects of the group that no other object of the group dominates.'),
@@ -194,6 +202,7 @@ export class HistogramView {
       b.dataset.sort = c.key;
       b.title = c.title ?? `Sort by ${c.label.toLowerCase()}`;
       b.classList.toggle('num', c.num);
+      this.headCells[i].classList.toggle('num', c.num);
       for (const row of this.pool) row.children[i].classList.toggle('num', c.num);
     });
   }
@@ -222,11 +231,13 @@ export class HistogramView {
       return c !== 0 ? c * dir : (this.rank.get(a) ?? 0) - (this.rank.get(b) ?? 0);
     });
     this.view = rows;
-    for (const b of this.heads) {
+    this.heads.forEach((b, i) => {
       const active = b.dataset.sort === key;
-      b.setAttribute('aria-sort', active ? (this.descending ? 'descending' : 'ascending') : 'none');
+      this.headCells[i].setAttribute('aria-sort', active ? (this.descending ? 'descending' : 'ascending') : 'none');
       b.dataset.arrow = active ? (this.descending ? '▼' : '▲') : '';
-    }
+    });
+    this.cursor = -1;
+    this.body.parentElement?.setAttribute('aria-rowcount', String(rows.length + 1));
     let objects = 0;
     let shallow = 0;
     for (const r of rows) {
@@ -259,7 +270,7 @@ export class HistogramView {
     const last = Math.min(this.view.length, Math.ceil((this.body.scrollTop + height) / ROW) + OVERSCAN);
     const needed = last - first;
     while (this.pool.length < needed) {
-      const row = h('div', { class: 'vrow', role: 'row' }, ...this.columns.map((c) => h('div', { class: `vcell${c.num ? ' num' : ''}`, role: 'gridcell' })));
+      const row = h('div', { class: 'vrow', role: 'row', tabindex: -1 }, ...this.columns.map((c) => h('div', { class: `vcell${c.num ? ' num' : ''}`, role: 'gridcell' })));
       this.pool.push(row);
       this.body.appendChild(row);
     }
@@ -293,23 +304,44 @@ export class HistogramView {
       setText(cells[3], formatCount(r.shallow_bytes));
       setText(cells[4], formatCount(r.retained_bytes_min));
     }
+    // A recycled row element may now show another row: the focus stays with the row.
+    const active = document.activeElement;
+    if (this.cursor >= 0 && active instanceof HTMLElement && active !== this.body && this.body.contains(active) && active.dataset.index !== String(this.cursor)) this.focusCursor();
   }
 
+  /** Arrow keys, Page Up/Down, Home and End move the focus over the rows; a class row is
+   * selected as the focus reaches it, a group row opens with Enter or Space. */
   private key(e: KeyboardEvent): void {
     const page = Math.max(1, Math.floor(this.body.clientHeight / ROW) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
-    if ((e.key in moves || e.key === 'Home' || e.key === 'End') && this.grouping === 'class') {
+    if (e.key in moves || e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
-      const current = this.selected ? this.view.findIndex((r) => r.class_address === this.selected) : -1;
-      let next = e.key === 'Home' ? 0 : e.key === 'End' ? this.view.length - 1 : Math.max(0, current + moves[e.key]);
-      next = Math.min(this.view.length - 1, next);
-      if (next < 0) return;
-      // Held keys move through many rows: ask for a row's objects once it rests there.
-      this.select(this.view[next].class_address, KEY_SETTLE_MS);
+      if (!this.view.length) return;
+      const selectedIndex = this.selected ? this.view.findIndex((r) => r.class_address === this.selected) : -1;
+      const current = this.cursor >= 0 ? this.cursor : selectedIndex;
+      let next = e.key === 'Home' ? 0 : e.key === 'End' ? this.view.length - 1 : current < 0 ? 0 : current + moves[e.key];
+      next = Math.max(0, Math.min(this.view.length - 1, next));
+      this.cursor = next;
       const top = next * ROW;
       if (top < this.body.scrollTop) this.body.scrollTop = top;
       else if (top + ROW > this.body.scrollTop + this.body.clientHeight) this.body.scrollTop = top + ROW - this.body.clientHeight;
+      const r = this.view[next];
+      // Held keys move through many rows: a row's objects are asked for once it rests there.
+      if (r.classes === undefined) this.select(r.class_address, KEY_SETTLE_MS);
+      else this.draw();
+      this.focusCursor();
+    } else if ((e.key === 'Enter' || e.key === ' ') && this.cursor >= 0 && this.cursor < this.view.length) {
+      const r = this.view[this.cursor];
+      e.preventDefault();
+      if (r.classes !== undefined && this.grouping !== 'class') this.setScope({ by: this.grouping, name: r.class_name });
+      else this.select(r.class_address);
     }
+  }
+
+  /** Moves the keyboard focus onto the pooled element that shows the cursor's row. */
+  private focusCursor(): void {
+    const row = this.pool.find((r) => !r.hidden && r.dataset.index === String(this.cursor));
+    row?.focus({ preventScroll: true });
   }
 
   /**

@@ -2,6 +2,7 @@
 // objects, the worker's memory, and the Cancel button. Rates are computed here from the
 // worker's byte counts. The analysis reads the file twice (pass 1: objects; pass 2:
 // references), then computes in memory (dominators, retained sizes, report).
+import { announce } from '../lib/announce';
 import { byId, h, setText } from '../lib/dom';
 import { formatBytes, formatCount, formatDuration, formatMiB, formatPercent, formatRate } from '../lib/format';
 import { RateMeter } from '../lib/rate';
@@ -21,6 +22,8 @@ export class ProgressView {
   private started = 0;
   private timer: number | undefined;
   private peakMemory = 0;
+  /** What was last announced to screen readers: the phase and the tenth of the work done. */
+  private spoken = { phase: '', tenth: -1, at: 0 };
 
   constructor(onCancel: () => void) {
     byId('cancel-button').addEventListener('click', onCancel);
@@ -30,6 +33,8 @@ export class ProgressView {
     this.meter = new RateMeter();
     this.started = performance.now();
     this.peakMemory = 0;
+    this.spoken = { phase: '', tenth: -1, at: 0 };
+    announce(`${verb} ${fileName}`);
     setText(byId('progress-verb'), `${verb} `);
     setText(byId('progress-file'), fileName);
     setText(byId('progress-phase'), 'starting');
@@ -74,6 +79,7 @@ export class ProgressView {
       left = pass === 1 ? (total - p.bytesDone) / rate + total / rate : pass === 2 ? (total - p.bytesDone) / rate : NaN;
     }
     setText(byId('progress-left'), pass === 0 ? 'computing…' : formatDuration(left));
+    this.speak(p.phase, pass, total !== null && total > 0 ? this.bar.value / this.bar.max : NaN, left);
     setText(byId('progress-objects'), p.objects > 0 ? formatCount(p.objects) : '–');
     this.peakMemory = Math.max(this.peakMemory, p.memoryBytes);
     if (p.memoryBytes > 0) {
@@ -81,6 +87,19 @@ export class ProgressView {
       this.root.dataset.memoryBytes = String(this.peakMemory);
     }
     this.tick();
+  }
+
+  /** Announces a new phase, and progress every tenth of the work (at most every 2 s). */
+  private speak(phase: string, pass: 0 | 1 | 2, done: number, left: number): void {
+    const now = performance.now();
+    const tenth = Number.isFinite(done) ? Math.floor(done * 10) : -1;
+    const newPhase = phase !== this.spoken.phase;
+    if (!newPhase && (tenth <= this.spoken.tenth || now - this.spoken.at < 2000)) return;
+    this.spoken = { phase, tenth: Math.max(tenth, this.spoken.tenth), at: now };
+    const parts = [pass ? `${phase}, read ${pass} of 2` : phase];
+    if (tenth >= 0) parts.push(`${tenth * 10}% done`);
+    if (Number.isFinite(left)) parts.push(`about ${formatDuration(left)} left`);
+    announce(parts.join(', '));
   }
 
   stop(): void {
@@ -105,7 +124,7 @@ export function progressPanel(): HTMLElement {
     h('div', { class: 'stat' }, h('dt', null, label), h('dd', { id }, '–'));
   return h(
     'section',
-    { id: 'progress', class: 'panel progress', hidden: true, 'aria-label': 'Progress', 'aria-live': 'polite' },
+    { id: 'progress', class: 'panel progress', hidden: true, 'aria-label': 'Progress' },
     h('h2', null, h('span', { id: 'progress-verb' }, 'Analyzing '), h('span', { id: 'progress-file', class: 'file-name' })),
     h('progress', { id: 'progress-bar', max: 1, 'aria-label': 'Analysis progress' }),
     h(

@@ -20,6 +20,7 @@ export function renderShell(app: HTMLElement): void {
     h(
       'main',
       { id: 'main', 'data-mode': 'idle' },
+      h('p', { id: 'announcer', class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }),
       h(
         'section',
         { id: 'import', class: 'panel import', 'aria-label': 'Open a heap dump' },

@@ -5,6 +5,11 @@
 // members. Labels are drawn where they fit; hovering shows the object, selecting it puts
 // it in the URL. Every rectangle also exists as a button in a list beside the canvas (for
 // keyboards and screen readers), with its geometry in data attributes.
+//
+// Keyboard: the canvas is one tab stop; the arrow keys move to the nearest rectangle that
+// way, Enter or Space zooms into it (as a click does), Escape or Backspace zooms out one
+// level, Home goes back to the biggest. The rectangle reached is outlined and described in
+// the info line below the canvas, which screen readers announce (aria-live).
 import type { TreeNode } from '../generated/query';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
@@ -65,6 +70,28 @@ function shortName(item: Item): string {
   const dot = bare.lastIndexOf('.', bare.endsWith('[]') ? bare.length - 3 : bare.length);
   const short = prefix + (dot >= 0 ? bare.slice(dot + 1) : bare);
   return item.kind === 'group' ? `${formatCount(item.objects)} × ${short}` : short;
+}
+
+/** The rectangle nearest to `from` in direction `dir` (by centres; a sideways step costs
+ * twice a forward one, so the move goes the way the key points), or null at the edge. */
+export function nearest<T extends { x: number; y: number; w: number; h: number }>(all: T[], from: T, [dx, dy]: [number, number]): T | null {
+  const cx = from.x + from.w / 2;
+  const cy = from.y + from.h / 2;
+  let best: T | null = null;
+  let bestCost = Infinity;
+  for (const p of all) {
+    if (p === from) continue;
+    const ox = p.x + p.w / 2 - cx;
+    const oy = p.y + p.h / 2 - cy;
+    const forward = ox * dx + oy * dy;
+    if (forward <= 0) continue;
+    const cost = forward + 2 * Math.abs(ox * dy + oy * dx);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = p;
+    }
+  }
+  return best;
 }
 
 /** Squarified treemap (Bruls, Huizing, van Wijk): rows of near-square rectangles. */
@@ -133,7 +160,10 @@ export class TreemapView {
   private width = 0;
 
   constructor(private readonly ctx: DumpContext) {
-    this.canvas = h('canvas', { id: 'treemap-canvas', class: 'treemap-canvas', role: 'img', 'aria-label': 'Treemap of the dominator tree' });
+    this.canvas = h('canvas', {
+      id: 'treemap-canvas', class: 'treemap-canvas', role: 'application', tabindex: 0,
+      'aria-label': 'Treemap of the dominator tree', 'aria-roledescription': 'treemap', 'aria-describedby': 'treemap-keys treemap-info',
+    });
     this.crumbs = h('nav', { id: 'treemap-breadcrumb', class: 'breadcrumb', 'aria-label': 'Treemap zoom levels' });
     this.info = h('div', { id: 'treemap-info', class: 'treemap-info', 'aria-live': 'polite' });
     this.list = h('ol', { id: 'treemap-items', class: 'treemap-items', 'aria-label': 'Rectangles of the treemap, biggest first' });
@@ -146,6 +176,7 @@ export class TreemapView {
       'div',
       { class: 'treemap' },
       h('p', { class: 'fine' }, 'Each rectangle is an object, sized by the memory it keeps alive. Click one to zoom into what it retains; the path above zooms back out. Groups (“N × Class”) gather a level\'s many small objects by class.'),
+      h('p', { class: 'fine', id: 'treemap-keys' }, 'Keyboard: arrow keys move between rectangles, Enter zooms in, Escape zooms out.'),
       this.crumbs,
       h('div', { class: 'treemap-stage' }, this.canvas, this.status),
       this.info,
@@ -165,6 +196,17 @@ export class TreemapView {
         this.activate(p.outer.item);
         if (p.item.kind === 'object') this.ctx.store.set({ object: p.item.node.object.address });
       } else this.activate(p.item);
+    });
+    this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+    this.canvas.addEventListener('focus', () => {
+      if (!this.hover) this.hover = this.firstRect();
+      this.draw();
+      this.showInfo();
+    });
+    this.canvas.addEventListener('blur', () => {
+      this.hover = null;
+      this.draw();
+      this.showInfo();
     });
     new ResizeObserver(() => {
       const w = this.canvas.parentElement?.clientWidth ?? 0;
@@ -186,6 +228,7 @@ export class TreemapView {
   }
 
   private push(level: Level): void {
+    this.hover = null;
     this.levels.push(level);
     this.renderCrumbs();
     this.load(level);
@@ -303,6 +346,9 @@ export class TreemapView {
     this.canvas.height = Math.round(HEIGHT * dpr);
     this.placed = squarify(level.items, 0, 0, w, HEIGHT);
     this.nested = [];
+    // The keyboard's rectangle: the same item after a resize, else the biggest.
+    const kept = this.hover ? this.placed.find((p) => p.item === this.hover?.item) ?? null : null;
+    this.hover = kept ?? (document.activeElement === this.canvas ? this.firstRect() : null);
     this.canvas.dataset.items = String(this.placed.length);
     this.renderList();
     this.draw();
@@ -452,6 +498,24 @@ export class TreemapView {
         c.fillText(size, p.x + pad, p.y + pad + 15);
       }
     }
+  }
+
+  private firstRect(): Placed | null {
+    return this.placed.find((p) => p.item.kind !== 'rest') ?? this.placed[0] ?? null;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const dirs: Record<string, [number, number]> = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+    if (e.key in dirs) {
+      const next = this.hover ? nearest(this.placed, this.hover, dirs[e.key]) : this.firstRect();
+      if (next) this.hover = next;
+    } else if (e.key === 'Home') this.hover = this.firstRect();
+    else if ((e.key === 'Enter' || e.key === ' ') && this.hover) this.activate(this.hover.item);
+    else if ((e.key === 'Escape' || e.key === 'Backspace') && this.levels.length > 1) this.zoomTo(this.levels.length - 2);
+    else return;
+    e.preventDefault();
+    this.draw();
+    this.showInfo();
   }
 
   private at(e: MouseEvent): Placed | null {
