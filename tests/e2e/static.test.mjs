@@ -96,5 +96,5 @@ test('the committed schemas are what the CLI derives from the Rust types', { ski
   const { execFileSync } = await import('node:child_process');
   const cli = path.join(REPO, 'target/release/heapscope');
   assert.ok(execFileSync(cli, ['schema'], { encoding: 'utf8' }) === read('schema/report.schema.json'), 'schema/report.schema.json is stale: heapscope schema > schema/report.schema.json');
-  assert.ok(execFileSync(cli, ['schema', '--session'], { encoding: 'utf8' }) === read('schema/session.schema.json'), 'schema/session.schema.json is stale');
+  assert.ok(execFileSync(cli, ['schema', '--queries'], { encoding: 'utf8' }) === read('schema/query.schema.json'), 'schema/query.schema.json is stale');
 });
