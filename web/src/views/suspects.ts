@@ -66,11 +66,11 @@ export function renderSuspects(ctx: DumpContext): HTMLElement {
 }
 
 function consumerTable(id: string, caption: string, what: string, rows: Consumer[]): HTMLElement {
-  if (!rows.length) return h('div', null, h('h4', null, caption), h('p', { class: 'fine' }, 'None above the threshold.'));
+  if (!rows.length) return h('div', null, h('h3', null, caption), h('p', { class: 'fine' }, 'None above the threshold.'));
   return h(
     'div',
     null,
-    h('h4', null, caption),
+    h('h3', null, caption),
     table(
       id,
       null,
@@ -87,8 +87,8 @@ export function renderConsumers(ctx: DumpContext): HTMLElement {
     { class: 'consumers' },
     h('p', { class: 'fine' }, `The top-level objects of the dominator tree retaining more than 1% of the heap (${formatCount(t.threshold_bytes)} bytes), and the same objects grouped by class, class loader and package, as in Eclipse MAT's Top Consumers report.`),
     t.objects.length
-      ? h('div', null, h('h4', null, 'Biggest objects'), table('consumers-objects', null, OBJECT_COLUMNS, t.objects.map(objectRow)))
-      : h('div', null, h('h4', null, 'Biggest objects'), h('p', { class: 'fine' }, 'None above the threshold.')),
+      ? h('div', null, h('h3', null, 'Biggest objects'), table('consumers-objects', null, OBJECT_COLUMNS, t.objects.map(objectRow)))
+      : h('div', null, h('h3', null, 'Biggest objects'), h('p', { class: 'fine' }, 'None above the threshold.')),
     consumerTable('consumers-classes', 'Biggest top-level dominator classes', 'Class', t.classes),
     consumerTable('consumers-loaders', 'Biggest top-level dominator class loaders', 'Class loader', t.class_loaders),
     consumerTable('consumers-packages', 'Biggest top-level dominator packages', 'Package', t.packages),
