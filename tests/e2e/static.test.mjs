@@ -88,7 +88,7 @@ test('the TypeScript types are generated from the current schemas (scripts/gen-t
 test('the page uses the generated types for the report and the query answers', () => {
   const uses = (f, module) => new RegExp(`from '(\\.\\./)+generated/${module}'|from '\\./generated/${module}'`).test(read(f));
   assert.ok(uses('web/src/main.ts', 'report'));
-  assert.ok(uses('web/src/lib/queries.ts', 'session'));
+  assert.ok(uses('web/src/lib/queries.ts', 'query'));
   assert.ok(uses('web/src/views/common.ts', 'report'));
 });
 
