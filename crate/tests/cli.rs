@@ -1,10 +1,12 @@
 //! The command line as a user meets it: `--version`, `help`, each subcommand's `--help`,
-//! usage errors (exit status 2, the closest option suggested), `-` for standard input.
+//! usage errors (exit status 2, the closest option suggested), `-` for standard input,
+//! shell completions, `render` of a saved report, the progress bar on a terminal only.
 //! Every case spawns the real binary.
 
 mod support;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use support::hprof_builder::{ClassDef, Hprof, Value};
@@ -17,7 +19,9 @@ const SUBCOMMANDS: &[(&str, &[&str])] = &[
     ("analyze", &["--output", "--format", "--keep-unreachable", "--dominators", "--timings", "--quiet"]),
     ("parity", &["--output", "--objects", "--keep-unreachable", "--dominators", "--timings", "--quiet"]),
     ("inspect", &["--keep-unreachable", "--dominators", "--timings", "--quiet"]),
+    ("render", &["--output", "--format", "--quiet"]),
     ("schema", &["--queries", "--quiet"]),
+    ("completions", &["--quiet"]),
 ];
 
 fn run(args: &[&str]) -> Output {
@@ -222,4 +226,115 @@ fn dump_from_standard_input() {
     let o = run_with_stdin(&["analyze", "-"], b"JAVA PROFILE 1.");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).starts_with("heapscope: standard input: at byte 15"), "{}", stderr(&o));
+}
+
+#[test]
+fn completions_for_each_shell() {
+    let subcommands: Vec<&str> = SUBCOMMANDS.iter().map(|(name, _)| *name).collect();
+    // Each shell's own marker of a completion script.
+    for (shell, marker) in [("bash", "complete -F"), ("zsh", "#compdef heapscope"), ("fish", "complete -c heapscope")] {
+        let o = run(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "completions {shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        assert!(script.contains(marker), "completions {shell}: no {marker:?}");
+        for name in &subcommands {
+            assert!(script.contains(name), "completions {shell}: no {name}");
+        }
+        assert!(script.contains("keep-unreachable"), "completions {shell}: no options");
+    }
+    // bash parses its script.
+    let dir = TempDir::new("cli-completions");
+    let file = dir.path().join("heapscope.bash");
+    std::fs::write(&file, run(&["completions", "bash"]).stdout).unwrap();
+    let st = Command::new("bash").arg("-n").arg(&file).status().expect("bash runs");
+    assert!(st.success(), "bash -n rejects the completion script");
+    assert_usage_error(&run(&["completions", "tcsh"]), "completions tcsh");
+}
+
+/// [`small_dump`] written to `small.hprof` in a new temporary directory.
+fn small_dump_file(tag: &str) -> (TempDir, std::path::PathBuf) {
+    let dir = TempDir::new(tag);
+    let dump = dir.path().join("small.hprof");
+    std::fs::write(&dump, small_dump()).unwrap();
+    (dir, dump)
+}
+
+/// `analyze` of `dump` in `format`, to stdout.
+fn analyze_to_stdout(dump: &Path, format: &str) -> String {
+    let o = run(&["analyze", dump.to_str().unwrap(), "--format", format]);
+    assert_eq!(o.status.code(), Some(0), "analyze --format {format}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn render_of_a_saved_report_equals_analyze() {
+    let (dir, dump) = small_dump_file("cli-render");
+    let json = dir.path().join("small.json");
+    std::fs::write(&json, analyze_to_stdout(&dump, "json")).unwrap();
+    let json_arg = json.to_str().unwrap();
+    for format in ["md", "html", "json"] {
+        let o = run(&["render", json_arg, "--format", format]);
+        assert_eq!(o.status.code(), Some(0), "render --format {format}: {}", stderr(&o));
+        assert_eq!(stdout(&o), analyze_to_stdout(&dump, format), "render --format {format} differs from analyze");
+    }
+    // The format from OUT's extension; Markdown by default; the report from stdin.
+    let out = dir.path().join("again.html");
+    let o = run(&["render", json_arg, "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), analyze_to_stdout(&dump, "html"));
+    let o = run(&["render", json_arg]);
+    assert_eq!(stdout(&o), analyze_to_stdout(&dump, "md"));
+    let o = run_with_stdin(&["render", "-"], &std::fs::read(&json).unwrap());
+    assert_eq!(stdout(&o), analyze_to_stdout(&dump, "md"));
+}
+
+#[test]
+fn render_refuses_another_schema_version() {
+    let (dir, dump) = small_dump_file("cli-render-version");
+    let mut report: serde_json::Value = serde_json::from_str(&analyze_to_stdout(&dump, "json")).unwrap();
+    let current = heapscope::report::SCHEMA_VERSION;
+    report["schema_version"] = (current + 1).into();
+    // A future version may have renamed fields: the version is what the message is about.
+    report.as_object_mut().unwrap().remove("overview");
+    let file = dir.path().join("future.json");
+    std::fs::write(&file, report.to_string()).unwrap();
+    let o = run(&["render", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let expected = format!("this report has schema version {}; this heapscope reads version {current} only", current + 1);
+    assert!(stderr(&o).starts_with(&format!("heapscope: {}: {expected}", file.display())), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    // Not a report at all, and not JSON.
+    for (text, says) in [("{\"a\": 1}", "no schema_version"), ("# Heap dump analysis", "not JSON")] {
+        std::fs::write(&file, text).unwrap();
+        let o = run(&["render", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn progress_only_on_a_terminal() {
+    let (dir, dump) = small_dump_file("cli-progress");
+    let out = dir.path().join("r.md");
+    let (dump_arg, out_arg) = (dump.to_str().unwrap(), out.to_str().unwrap());
+    // stderr a pipe: nothing at all (no progress, no escape codes).
+    let o = run(&["analyze", dump_arg, "-o", out_arg]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stderr.is_empty(), "stderr is a pipe, yet: {:?}", stderr(&o));
+    // Under a pseudo-terminal (script(1) from util-linux): the bar, with the phase, the
+    // bytes and the time left; none with --quiet.
+    let tty = |extra: &str| {
+        // Quoted: the temporary paths hold parentheses.
+        let cmd = format!("'{BIN}' analyze '{dump_arg}' -o '{out_arg}' {extra}");
+        let o = Command::new("script").args(["-qec", &cmd, "/dev/null"]).stdin(Stdio::null()).output().expect("script(1) runs");
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let shown = tty("");
+    let size = std::fs::metadata(&dump).unwrap().len();
+    for part in ["pass 1/2", "pass 2/2", "ETA", &format!("/{size} B"), "objects"] {
+        assert!(shown.contains(part), "the progress bar lacks {part:?}: {shown:?}");
+    }
+    let quiet = tty("--quiet");
+    assert!(!quiet.contains("pass 1/2"), "--quiet still shows progress: {quiet:?}");
 }

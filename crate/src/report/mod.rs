@@ -27,3 +27,22 @@ pub fn to_json(report: &Report) -> String {
     s.push('\n');
     s
 }
+
+/// A report saved as JSON (by `to_json`: the CLI's `--format json`, the page's export),
+/// read back. A report of another schema version is refused with a message naming both
+/// versions (checked first: its other fields may differ); anything else that is not such
+/// a report is a format error (serde's message gives the line and column).
+pub fn from_json(text: &str) -> crate::error::Result<Report> {
+    use crate::error::{Error, ErrorKind};
+    let error = |message: String| Error { kind: ErrorKind::Format, offset: None, message };
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| error(format!("not JSON: {e}")))?;
+    match value.get("schema_version").and_then(serde_json::Value::as_u64) {
+        None => Err(error("not a heapscope JSON report: it has no schema_version".into())),
+        Some(v) if v != u64::from(SCHEMA_VERSION) => Err(error(format!(
+            "this report has schema version {v}; this heapscope reads version {SCHEMA_VERSION} only: \
+             use the heapscope that wrote it, or analyze the dump again"
+        ))),
+        Some(_) => serde_json::from_value(value)
+            .map_err(|e| error(format!("not a heapscope JSON report of schema version {SCHEMA_VERSION}: {e}"))),
+    }
+}

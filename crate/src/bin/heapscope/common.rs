@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options};
 use heapscope::error::{Error, ErrorKind};
-use heapscope::report::SourceInfo;
+use heapscope::report::{self, Report, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, FileSource};
 
 use crate::progress::Meter;
@@ -170,6 +170,65 @@ pub fn analyze(args: &AnalysisArgs, global: &Global) -> Result<Analyzed, Failure
         eprintln!("heapscope: warning: {}", one_line(w));
     }
     Ok(Analyzed { analysis, info: dump.info, meter, input })
+}
+
+/// A rendering of the report.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Markdown: MAT's System Overview, Leak Suspects and Top Consumers on one page
+    Md,
+    /// JSON, following the report's JSON Schema (heapscope schema)
+    Json,
+    /// One self-contained HTML file (inline styles, no script, fetches nothing)
+    Html,
+}
+
+impl Format {
+    /// `format` if given, else from `out`'s extension, else Markdown.
+    pub fn choose(format: Option<Format>, out: Option<&Path>) -> Format {
+        if let Some(f) = format {
+            return f;
+        }
+        match out.and_then(|o| o.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase()) {
+            Some(e) if e == "json" => Format::Json,
+            Some(e) if e == "html" || e == "htm" => Format::Html,
+            _ => Format::Md,
+        }
+    }
+
+    pub fn render(self, report: &Report) -> String {
+        match self {
+            Format::Json => report::to_json(report),
+            Format::Html => report::html::render(report),
+            Format::Md => report::markdown::render(report),
+        }
+    }
+}
+
+/// Where and how a command writes a report.
+#[derive(clap::Args, Debug)]
+pub struct ReportOutput {
+    /// Write the report to OUT instead of stdout (- is stdout)
+    #[arg(short, long = "output", value_name = "OUT")]
+    pub out: Option<PathBuf>,
+    /// Report format; without it, from OUT's extension (.json, .html or .htm, anything
+    /// else Markdown), Markdown on stdout
+    #[arg(short, long, value_enum)]
+    pub format: Option<Format>,
+}
+
+impl ReportOutput {
+    /// Renders `report` in the chosen format and writes it.
+    pub fn write(&self, report: &Report) -> Result<(), Error> {
+        let text = Format::choose(self.format, self.out.as_deref()).render(report);
+        match &self.out {
+            Some(out) => write_output(out, text.as_bytes()),
+            None => {
+                write_stdout(text.as_bytes());
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Writes `bytes` to `path`, or to stdout for `-`.

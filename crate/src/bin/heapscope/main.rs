@@ -13,9 +13,11 @@
 
 mod analyze;
 mod common;
+mod completions;
 mod inspect;
 mod parity;
 mod progress;
+mod render;
 mod schema;
 
 use std::process::ExitCode;
@@ -49,8 +51,12 @@ enum Command {
     Parity(parity::Args),
     /// Print one object as JSON: its fields, dominator, path from a GC root and referrers
     Inspect(inspect::Args),
+    /// Re-render a saved JSON report (as Markdown, HTML or JSON) without its dump
+    Render(render::Args),
     /// Print the JSON Schema of the report (or of the page's queries)
     Schema(schema::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions(completions::Args),
 }
 
 impl Command {
@@ -59,7 +65,9 @@ impl Command {
             Command::Analyze(args) => analyze::run(args, global),
             Command::Parity(args) => parity::run(args, global),
             Command::Inspect(args) => inspect::run(args, global),
+            Command::Render(args) => render::run(args, global),
             Command::Schema(args) => schema::run(args, global),
+            Command::Completions(args) => completions::run(args, global),
         }
     }
 }

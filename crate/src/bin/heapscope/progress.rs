@@ -1,18 +1,34 @@
-//! Progress on stderr when it is a terminal, and per-phase timings with `--timings`.
+//! Progress on stderr when it is a terminal (an `indicatif` bar: phase, bytes, rate, time
+//! left, objects), and per-phase timings with `--timings`.
+//!
+//! The two passes read the whole input, so they get a bar over the input's bytes (the
+//! compressed bytes for gzip) with the rate and the time left of that pass; the phases
+//! after them read nothing and get a spinner with the time spent.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use heapscope::analysis::{Progress, ProgressInfo};
+use heapscope::analysis::{Phase, Progress, ProgressInfo};
 use heapscope::error::Error;
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub struct Meter {
-    start: Instant,
-    last: Instant,
     phase: &'static str,
-    tty: bool,
+    /// The bar on stderr; None when stderr is not a terminal or with --quiet.
+    bar: Option<ProgressBar>,
     /// (phase, wall seconds, CPU seconds, peak RSS bytes during the phase)
     timings: Option<Vec<(&'static str, f64, f64, u64)>>,
     phase_start: (Instant, f64),
+}
+
+/// The phase in a few characters: the bar must fit an 80-column terminal.
+fn short_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Pass1 => "pass 1/2",
+        Phase::Pass2 => "pass 2/2",
+        Phase::Dominators => "dominator tree",
+        Phase::Retained => "retained sizes",
+        Phase::Report => "report",
+    }
 }
 
 /// User + system CPU seconds of this process (Linux; 0 elsewhere).
@@ -44,13 +60,39 @@ impl Meter {
     pub fn new(tty: bool, timings: bool) -> Meter {
         let now = Instant::now();
         reset_peak_rss();
-        Meter { start: now, last: now, phase: "", tty, timings: timings.then(Vec::new), phase_start: (now, cpu_seconds()) }
+        let bar = tty.then(|| ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10)));
+        Meter { phase: "", bar, timings: timings.then(Vec::new), phase_start: (now, cpu_seconds()) }
     }
 
-    /// Erases the progress line (before the output and messages).
+    /// Erases the progress bar (before the output and messages).
     pub fn clear(&mut self) {
-        if self.tty {
-            eprint!("\r\x1b[K");
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    /// Restyles the bar for a new phase.
+    fn start_phase(&self, p: &ProgressInfo) {
+        let Some(bar) = &self.bar else { return };
+        let reads_input = matches!(p.phase, Phase::Pass1 | Phase::Pass2);
+        let (template, length) = match (reads_input, p.bytes_total) {
+            (true, Some(total)) => {
+                ("{prefix:<14} [{wide_bar}] {decimal_bytes}/{decimal_total_bytes} {decimal_bytes_per_sec} ETA {eta} {msg:<18}", Some(total))
+            }
+            (true, None) => ("{prefix:<14} {spinner} {decimal_bytes} {decimal_bytes_per_sec} {msg}", None),
+            (false, _) => ("{prefix:<14} {spinner} {elapsed} {msg}", None),
+        };
+        match length {
+            Some(length) => bar.set_length(length),
+            None => bar.unset_length(),
+        }
+        // A fresh phase: its rate and time left start from zero.
+        bar.reset();
+        bar.set_prefix(short_name(p.phase));
+        let style = ProgressStyle::with_template(template).expect("valid template").progress_chars("=> ");
+        bar.set_style(style);
+        if !reads_input {
+            bar.enable_steady_tick(Duration::from_millis(200));
         }
     }
 
@@ -83,20 +125,17 @@ impl Meter {
 
 impl Progress for Meter {
     fn update(&mut self, p: &ProgressInfo) -> Result<(), Error> {
-        let now = Instant::now();
-        let changed = p.phase.name() != self.phase;
-        if changed {
+        if p.phase.name() != self.phase {
             self.close_phase();
             self.phase = p.phase.name();
+            self.start_phase(p);
         }
-        if !self.tty || (!changed && now.duration_since(self.last).as_millis() < 200) {
-            return Ok(());
+        if let Some(bar) = &self.bar {
+            if matches!(p.phase, Phase::Pass1 | Phase::Pass2) {
+                bar.set_position(p.bytes_done);
+            }
+            bar.set_message(format!("{} objects", HumanCount(p.objects)));
         }
-        self.last = now;
-        let secs = now.duration_since(self.start).as_secs_f64().max(1e-3);
-        let mb = p.bytes_done as f64 / 1e6;
-        let total = p.bytes_total.map(|t| format!(" / {:.0} MB", t as f64 / 1e6)).unwrap_or_default();
-        eprint!("\r\x1b[K{}: {:.0} MB{} ({:.0} MB/s), {} objects", p.phase.name(), mb, total, mb / secs, p.objects);
         Ok(())
     }
 }
