@@ -42,6 +42,10 @@ pub enum Phase {
     Dominators,
     Retained,
     Report,
+    /// After the report, on the first question about what holds an object.
+    ReferrerIndex,
+    /// Questions asked after the report.
+    Queries,
 }
 
 impl Phase {
@@ -52,6 +56,8 @@ impl Phase {
             Phase::Dominators => "dominator tree",
             Phase::Retained => "retained sizes",
             Phase::Report => "report",
+            Phase::ReferrerIndex => "referrer index",
+            Phase::Queries => "queries",
         }
     }
 }
@@ -115,6 +121,8 @@ pub struct Analysis {
     pub incomplete: Option<Error>,
     /// The input, kept to read single records again (object fields).
     pub source: Option<Box<dyn ByteSource>>,
+    /// The referrer indexes built so far (see [`crate::holders`]).
+    pub holders: crate::holders::Cache,
 }
 
 /// Read access to the per-object results. Report code goes through these, so the
@@ -393,6 +401,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         warnings,
         incomplete,
         source,
+        holders: Default::default(),
     })
 }
 

@@ -3,7 +3,8 @@
 //!
 //! The modules follow the pipeline:
 //! [`source`] → [`records`] → [`index`] (pass 1) → [`graph`] (pass 2) → [`dominators`]
-//! → [`retained`] → [`report`]; [`query`] answers questions about an analyzed dump.
+//! → [`retained`] → [`report`]; [`query`] answers questions about an analyzed dump,
+//! [`holders`] finds what holds an object (referrer index, leak trace, classes up).
 
 // Loops over parallel per-object arrays read clearer with an index than zipped iterators.
 #![allow(clippy::needless_range_loop)]
@@ -19,6 +20,7 @@ pub mod retained;
 pub mod analysis;
 pub mod report;
 pub mod query;
+pub mod holders;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -102,7 +102,7 @@ fn referrers_are_the_objects_whose_fields_point_here() {
     let Some(mut a) = analysis_of("dumps", "s02_static_map_leak_serial") else { return };
     // The accumulation point: only the HashMap whose `table` it is.
     let table = a.object_at(0xfbda1118).unwrap();
-    let r = referrers(&a, table, 10);
+    let r = referrers(&mut a, heapscope::holders::Tree::Mat, table, 10).unwrap();
     assert_eq!(r.total, 1);
     assert_eq!(r.largest.iter().map(|o| o.address.as_str()).collect::<Vec<_>>(), ["0xfab19bb0"]);
     // For the 40 biggest objects: each referrer, read back from the dump, has a field
@@ -112,7 +112,7 @@ fn referrers_are_the_objects_whose_fields_point_here() {
     let mut checked = 0;
     for &x in objects.iter().take(40) {
         let address = format!("0x{:x}", a.address(x));
-        let r = referrers(&a, x, 1000);
+        let r = referrers(&mut a, heapscope::holders::Tree::Mat, x, 1000).unwrap();
         assert!(r.largest.len() as u64 == r.total.min(1000));
         assert!(r.largest.windows(2).all(|w| w[0].retained_bytes >= w[1].retained_bytes));
         for o in &r.largest {

@@ -12,10 +12,12 @@
 //! The modules, one concern each: [`tree`] (the dominator tree a page at a time),
 //! [`object`] (an object's fields read back from the dump), [`paths`] (a path from a GC
 //! root), [`referrers`] (incoming references), [`grouping`] (histogram groups and a
-//! class's instances). Every answer is bounded: a page of children, the first elements of
+//! class's instances), [`holders`] (the leak trace with its dominators marked, the other
+//! ways of holding an object, the classes-up rows). Every answer is bounded: a page of children, the first elements of
 //! an array, the first characters of a string.
 
 pub mod grouping;
+pub mod holders;
 pub mod object;
 pub mod paths;
 pub mod referrers;
@@ -26,10 +28,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
 use crate::error::{Error, Result};
+use crate::holders::Tree;
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
 
 pub use grouping::{HistogramGroup, HistogramGrouping, Instances};
+pub use holders::{ClassRow, ClassesUp, Paths, Stretch, TraceStep, WayStep};
 pub use object::{FieldValue, ObjectDetails};
 pub use paths::PathStep;
 pub use referrers::Referrers;
@@ -57,8 +61,47 @@ pub enum Query {
         parent: Option<String>,
         limit: u32,
     },
-    /// The objects referencing `object`: how many, and the `limit` retaining the most.
-    Referrers { object: String, limit: u32 },
+    /// The objects referencing `object`: how many, and the `limit` retaining the most
+    /// (from the referrer index, built on the first question that needs it).
+    Referrers {
+        object: String,
+        limit: u32,
+        #[serde(default)]
+        tree: Tree,
+    },
+    /// The leak trace of `object` (a shortest path from a GC root, each step marked when
+    /// it dominates the object) and at most `max` independent paths through each of its
+    /// unmarked stretches (`max` 0: the stretches only).
+    Paths {
+        object: String,
+        #[serde(default)]
+        tree: Tree,
+        #[serde(default)]
+        max: u32,
+    },
+    /// The independent paths from `from` (none: the GC roots) to `to`, at most `max`:
+    /// "held how else?" for one stretch of a leak trace.
+    HeldHowElse {
+        #[serde(default)]
+        from: Option<String>,
+        to: String,
+        #[serde(default)]
+        tree: Tree,
+        max: u32,
+    },
+    /// Classes up (the reverse dominator tree): the class rows (`path` empty) or the rows
+    /// directly above the row named by `path` (class object addresses, the bottom class
+    /// first, then each row stepped up to), the `limit` heaviest, each with `depth` more
+    /// levels above it.
+    ClassesUp {
+        #[serde(default)]
+        path: Vec<String>,
+        #[serde(default)]
+        tree: Tree,
+        #[serde(default)]
+        depth: u32,
+        limit: u32,
+    },
     /// The histogram's classes grouped by package or class loader.
     HistogramGroups { by: HistogramGrouping },
     /// A page of the instances of the class whose class object is at `class` (a
@@ -87,6 +130,9 @@ pub enum Answer {
     Children(Children),
     ChildrenByClass(Vec<ClassGroup>),
     Referrers(Referrers),
+    Paths(Paths),
+    HeldHowElse(Stretch),
+    ClassesUp(ClassesUp),
     HistogramGroups(Vec<HistogramGroup>),
     Instances(Instances),
     Object(ObjectDetails),
@@ -107,11 +153,26 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
             let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
             Answer::ChildrenByClass(tree::children_by_class(a, parent, page(*limit)))
         }
-        Query::Referrers { object: o, limit } => Answer::Referrers(referrers::referrers(a, object(a, o)?, page(*limit))),
+        Query::Referrers { object: o, limit, tree } => Answer::Referrers(referrers::referrers(a, *tree, object(a, o)?, page(*limit))?),
+        Query::Paths { object: o, tree, max } => {
+            let obj = object(a, o)?;
+            Answer::Paths(holders::paths(a, *tree, obj, page(*max))?)
+        }
+        Query::HeldHowElse { from, to, tree, max } => {
+            let from = from.as_deref().map(|f| object(a, f)).transpose()?;
+            let to = object(a, to)?;
+            Answer::HeldHowElse(holders::held_how_else(a, *tree, from, to, page(*max))?)
+        }
+        Query::ClassesUp { path, tree, depth, limit } => {
+            let mut classes = Vec::with_capacity(path.len());
+            for c in path {
+                classes.push(class(a, c)?);
+            }
+            Answer::ClassesUp(holders::classes_up(a, *tree, &classes, (*depth).min(MAX_DEPTH) as usize, page(*limit))?)
+        }
         Query::HistogramGroups { by } => Answer::HistogramGroups(grouping::histogram_groups(a, *by)?),
         Query::Instances { class, offset, limit } => {
-            let class_object = object(a, class)?;
-            let class = a.class_represented_by(class_object).ok_or_else(|| query_error(format!("{} is not a class object", class.trim())))?;
+            let class = self::class(a, class)?;
             Answer::Instances(grouping::instances(a, class, *offset as usize, page(*limit))?)
         }
         Query::Object { object: o } => {
@@ -142,6 +203,15 @@ pub fn object(a: &Analysis, address: &str) -> Result<u32> {
     let addr = parse_address(address).ok_or_else(|| query_error(format!("{:?} is not an address (hex, e.g. 0x7f3a1000)", address)))?;
     find(a, addr).ok_or_else(|| query_error(format!("no object at 0x{addr:x} in this dump (or it is unreachable and was discarded)")))
 }
+
+/// The class whose class object is at `address`.
+pub fn class(a: &Analysis, address: &str) -> Result<u32> {
+    let class_object = object(a, address)?;
+    a.class_represented_by(class_object).ok_or_else(|| query_error(format!("{} is not a class object", address.trim())))
+}
+
+/// The most levels one classes-up question opens at once.
+pub const MAX_DEPTH: u32 = 64;
 
 fn query_error(message: String) -> Error {
     Error::io(message)

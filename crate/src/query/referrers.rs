@@ -1,9 +1,13 @@
-//! The objects that reference one object ("incoming references").
+//! The objects that reference one object ("incoming references"), read from the referrer
+//! index ([`crate::holders::referrer_index`]): built on the first question, then a list
+//! decoded per question.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
+use crate::error::Result;
+use crate::holders::{self, Tree};
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
 
@@ -16,11 +20,12 @@ pub struct Referrers {
     pub largest: Vec<ObjectRef>,
 }
 
-/// The kept objects that reference `obj`, by the references the dominator tree follows
-/// (fields, array elements, statics, and MAT's object → class → loader edges). The graph
-/// stores outgoing references only, so this scans all of them: linear in the references,
-/// about a second for 20 M objects; nothing is kept between calls.
-pub fn referrers(a: &Analysis, obj: u32, limit: usize) -> Referrers {
+/// The kept objects that reference `obj`, by the references `tree` counts (fields, array
+/// elements, statics, and MAT's object → class → loader edges): how many, and the
+/// `limit` retaining the most.
+pub fn referrers(a: &mut Analysis, tree: Tree, obj: u32, limit: usize) -> Result<Referrers> {
+    holders::ensure_index(a, tree)?;
+    let index = a.holders.get(tree).expect("built above");
     let mut total = 0u64;
     // (retained, object), trimmed to the `limit` largest whenever it doubles.
     let mut best: Vec<(u64, u32)> = Vec::new();
@@ -28,20 +33,13 @@ pub fn referrers(a: &Analysis, obj: u32, limit: usize) -> Referrers {
         best.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
         best.truncate(limit);
     };
-    for v in 0..a.object_count() as u32 {
-        if !a.is_kept(v) {
-            continue;
+    index.for_each_referrer(obj, |v| {
+        total += 1;
+        best.push((a.retained(v), v));
+        if best.len() >= 2 * limit.max(1) {
+            trim(&mut best);
         }
-        let mut hit = false;
-        a.for_each_reference(v, |x| hit |= x == obj);
-        if hit {
-            total += 1;
-            best.push((a.retained(v), v));
-            if best.len() >= 2 * limit.max(1) {
-                trim(&mut best);
-            }
-        }
-    }
+    });
     trim(&mut best);
-    Referrers { total, largest: best.into_iter().map(|(_, v)| object_ref(a, v)).collect() }
+    Ok(Referrers { total, largest: best.into_iter().map(|(_, v)| object_ref(a, v)).collect() })
 }

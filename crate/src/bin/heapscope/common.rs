@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options};
+use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options, Phase, Progress, ProgressInfo};
 use heapscope::error::{Error, ErrorKind};
 use heapscope::report::{self, Report, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, FileSource};
@@ -137,6 +137,13 @@ impl Analyzed {
     /// Wraps an error about this dump so that the message names it.
     pub fn fail(&self, error: Error) -> Failure {
         Failure { input: Some(self.input.clone()), error }
+    }
+
+    /// Starts a phase after the analysis (the referrer index, the queries), timed like
+    /// the analysis's own with `--timings`.
+    pub fn phase(&mut self, phase: Phase) {
+        let _ = self.meter.update(&ProgressInfo { phase, bytes_done: 0, bytes_total: None, objects: 0 });
+        self.meter.clear();
     }
 
     /// Prints the timings (with `--timings`) and turns an incomplete dump into the

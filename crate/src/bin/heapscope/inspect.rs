@@ -1,6 +1,8 @@
 //! `heapscope inspect`: one object as JSON.
 
+use heapscope::analysis::Phase;
 use heapscope::error::Error;
+use heapscope::holders::Tree;
 use heapscope::query::{answer, Answer, Query};
 
 use crate::common::{self, AnalysisArgs, Global, Outcome};
@@ -14,7 +16,7 @@ pub struct Args {
     pub address: u64,
 }
 
-fn parse_address(s: &str) -> Result<u64, String> {
+pub fn parse_address(s: &str) -> Result<u64, String> {
     heapscope::query::parse_address(s).ok_or_else(|| format!("{s:?} is not an address (hex, e.g. 0x7f3a1000)"))
 }
 
@@ -26,10 +28,13 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
     if heapscope::query::find(&done.analysis, address).is_none() {
         return Err(Error::io(format!("no object at {object} (or it is unreachable; try --keep-unreachable)")).into());
     }
+    done.phase(Phase::ReferrerIndex);
+    heapscope::holders::ensure_index(&mut done.analysis, Tree::Mat)?;
+    done.phase(Phase::Queries);
     let analysis = &mut done.analysis;
     let Answer::Object(details) = answer(analysis, &Query::Object { object: object.clone() })? else { unreachable!("answers match queries") };
     let Answer::PathToRoot(path) = answer(analysis, &Query::PathToRoot { object: object.clone() })? else { unreachable!("answers match queries") };
-    let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20 })? else { unreachable!("answers match queries") };
+    let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Tree::Mat })? else { unreachable!("answers match queries") };
     let json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
     common::write_stdout(format!("{}\n", serde_json::to_string_pretty(&json).expect("JSON")).as_bytes());
     done.finish()

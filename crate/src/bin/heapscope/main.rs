@@ -12,10 +12,13 @@
 //! gets its report), 2 usage error (clap's errors included).
 
 mod analyze;
+mod classes_up;
 mod common;
 mod completions;
+mod holders_args;
 mod inspect;
 mod parity;
+mod paths;
 mod progress;
 mod render;
 mod schema;
@@ -53,7 +56,11 @@ enum Command {
     Inspect(inspect::Args),
     /// Re-render a saved JSON report (as Markdown, HTML or JSON) without its dump
     Render(render::Args),
-    /// Print the JSON Schema of the report (or of the page's queries)
+    /// Print the leak trace of an object, its dominators marked, and the other ways it is held
+    Paths(paths::Args),
+    /// Print the dominator tree read from the classes up (the reverse dominator tree)
+    ClassesUp(classes_up::Args),
+    /// Print the JSON Schema of the report (or of the page's queries, or of paths/classes-up)
     Schema(schema::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(completions::Args),
@@ -66,6 +73,8 @@ impl Command {
             Command::Parity(args) => parity::run(args, global),
             Command::Inspect(args) => inspect::run(args, global),
             Command::Render(args) => render::run(args, global),
+            Command::Paths(args) => paths::run(args, global),
+            Command::ClassesUp(args) => classes_up::run(args, global),
             Command::Schema(args) => schema::run(args, global),
             Command::Completions(args) => completions::run(args, global),
         }

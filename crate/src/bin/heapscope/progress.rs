@@ -28,6 +28,8 @@ fn short_name(phase: Phase) -> &'static str {
         Phase::Dominators => "dominator tree",
         Phase::Retained => "retained sizes",
         Phase::Report => "report",
+        Phase::ReferrerIndex => "referrer index",
+        Phase::Queries => "queries",
     }
 }
 

@@ -1,0 +1,34 @@
+//! What `paths` and `classes-up` share: which tree, and the output format.
+
+use clap::ValueEnum;
+use heapscope::holders::Tree;
+
+/// Which dominator tree the question is about.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeArg {
+    /// Eclipse MAT's (every reference counts, Reference.referent too)
+    Mat,
+}
+
+impl TreeArg {
+    pub fn tree(self) -> Tree {
+        match self {
+            TreeArg::Mat => Tree::Mat,
+        }
+    }
+}
+
+/// How the answer is printed.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextOrJson {
+    /// For a terminal
+    Text,
+    /// For scripts (schema: heapscope schema --paths / --classes-up)
+    Json,
+}
+
+pub fn to_json<T: serde::Serialize>(v: &T) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("JSON");
+    s.push('\n');
+    s
+}
