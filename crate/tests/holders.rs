@@ -230,3 +230,54 @@ fn classes_up_rows_weigh_what_the_root_retains() {
     let nodes = bytes.above.iter().find(|r| r.class_name == "java.util.HashMap$Node").unwrap();
     assert!(nodes.objects >= 300 && nodes.weight_bytes >= 30_000_000);
 }
+
+fn repo_file(rel: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn committed_paths_and_classes_up_schemas_equal_the_derived_ones() {
+    assert!(
+        repo_file("schema/paths.schema.json") == heapscope::query::holders::paths_json_schema(),
+        "schema/paths.schema.json is stale: regenerate it with `cargo run --release -- schema --paths > schema/paths.schema.json`"
+    );
+    assert!(
+        repo_file("schema/classes-up.schema.json") == heapscope::query::holders::classes_up_json_schema(),
+        "schema/classes-up.schema.json is stale: regenerate it with `cargo run --release -- schema --classes-up > schema/classes-up.schema.json`"
+    );
+}
+
+/// The CLI's JSON has exactly the shapes scripts read (the names).
+#[test]
+fn cli_json_shapes() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    let dump = corpus.join("dumps/s07_wide_array_serial.hprof.gz");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_heapscope")).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    let up = run(&["classes-up", dump.to_str().unwrap(), "--depth", "1", "--format", "json"]);
+    assert_eq!(keys(&up), ["rows"]);
+    let row = &up["rows"][0];
+    for k in ["class_name", "objects", "weight_bytes", "above"] {
+        assert!(row.get(k).is_some(), "{k} in {row}");
+    }
+    assert!(row["above"][0].get("weight_bytes").is_some());
+    // The paths of a top-level object: the heaviest byte[]'s holder chain.
+    let a = analysis_of("s07_wide_array_serial").unwrap();
+    let owner_b = kept_of_class(&a, "corpus.S07WideArray$Owner").max_by_key(|&v| a.retained(v)).unwrap();
+    let p = run(&["paths", dump.to_str().unwrap(), &addr(&a, owner_b), "--max", "3", "--format", "json"]);
+    for k in ["object", "trace", "stretches"] {
+        assert!(p.get(k).is_some(), "{k} in {p}");
+    }
+    let step = &p["trace"][0];
+    for k in ["object", "via", "gc_root", "dominates"] {
+        assert!(step.get(k).is_some(), "{k} in {step}");
+    }
+    for k in ["address", "class_name", "shallow_bytes", "retained_bytes"] {
+        assert!(p["object"].get(k).is_some(), "{k} in {}", p["object"]);
+    }
+}

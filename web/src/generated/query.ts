@@ -25,6 +25,15 @@ export type Answer = {
   answer: Referrers;
   query: "referrers";
 } | {
+  answer: Paths;
+  query: "paths";
+} | {
+  answer: Stretch;
+  query: "held_how_else";
+} | {
+  answer: ClassesUp;
+  query: "classes_up";
+} | {
   answer: HistogramGroup[];
   query: "histogram_groups";
 } | {
@@ -59,6 +68,31 @@ export interface ClassGroup {
   largest: TreeNode[];
   objects: number;
   retained_bytes: number;
+}
+
+/** A row of the classes-up view (the reverse dominator tree). */
+export interface ClassRow {
+  /**
+   * The rows above (the classes of the objects dominating this row's), heaviest first,
+   * when asked for.
+   */
+  above: ClassRow[];
+  /**
+   * The class object's address (links to the instances, names the row in a
+   * `classes_up` path); None for the whole heap dump's row.
+   */
+  class_address?: string | null;
+  /** The class, or "the whole heap dump" for the row of the tree's root. */
+  class_name: string;
+  /** Distinct objects on the row. */
+  objects: number;
+  /** Shallow bytes of the objects at the bottom of the row's columns. */
+  weight_bytes: number;
+}
+
+/** Rows of the classes-up view. */
+export interface ClassesUp {
+  rows: ClassRow[];
 }
 
 /** A field (or static field, or array element) and its value, for display. */
@@ -139,6 +173,19 @@ export interface PathStep {
   via: string[];
 }
 
+/** The leak trace of an object and the other ways of each of its unmarked stretches. */
+export interface Paths {
+  /**
+   * Steps left out of a trace longer than 1,000 steps, between its first 100 and its
+   * last 900 (0: none).
+   */
+  elided_steps?: number;
+  object: ObjectRef;
+  stretches: Stretch[];
+  /** A shortest path from a GC root, root first, the object last. */
+  trace: TraceStep[];
+}
+
 /** A question about the analyzed dump. Objects are named by address (`"0x1f00"`). */
 export type Query = {
   limit: number;
@@ -153,6 +200,24 @@ export type Query = {
   limit: number;
   object: string;
   query: "referrers";
+  tree?: Tree;
+} | {
+  max?: number;
+  object: string;
+  query: "paths";
+  tree?: Tree;
+} | {
+  from?: string | null;
+  max: number;
+  query: "held_how_else";
+  to: string;
+  tree?: Tree;
+} | {
+  depth?: number;
+  limit: number;
+  path?: string[];
+  query: "classes_up";
+  tree?: Tree;
 } | {
   by: HistogramGrouping;
   query: "histogram_groups";
@@ -180,9 +245,54 @@ export interface Referrers {
   total: number;
 }
 
+/** The independent ways through one stretch of unmarked steps. */
+export interface Stretch {
+  /** The marked step above the stretch; None: the GC roots. */
+  from?: ObjectRef | null;
+  /** The search stopped at the limit asked for: there may or may not be more. */
+  has_more: boolean;
+  /**
+   * Internally vertex-disjoint paths from `from` (or a GC root) to `to`, each listed
+   * top first, both ends included.
+   */
+  paths: Array<WayStep[]>;
+  /** The marked step below it, or the object. */
+  to: ObjectRef;
+}
+
+/** One step of a leak trace. */
+export interface TraceStep {
+  /**
+   * Every path from the GC roots to the object goes through this step (the object
+   * itself is not marked). The lowest marked step is the object's dominator; none
+   * marked: the whole heap dump holds it, nothing in particular.
+   */
+  dominates: boolean;
+  /** GC root kinds, on the first step. */
+  gc_root: string[];
+  object: ObjectRef;
+  /** How this object references the next step: field names, `[index]`, `<class>`… */
+  via: string[];
+}
+
+/** Which dominator tree a question is about. */
+export type Tree = "mat";
+
 /** One node of the dominator tree. */
 export interface TreeNode {
   /** Number of objects it immediately dominates (its children). */
   children: number;
   object: ObjectRef;
+}
+
+/** One step of another way through a stretch. */
+export interface WayStep {
+  /** GC root kinds, when the path starts at a GC root. */
+  gc_root?: string[];
+  object: ObjectRef;
+  /**
+   * How this object references the next step (empty past the first 5,000 steps named
+   * in one answer).
+   */
+  via: string[];
 }
