@@ -85,7 +85,7 @@ fn check_ways(s: &Spec, index: &ReferrerIndex, from: Option<u32>, to: u32, max: 
         if interior.is_empty() {
             direct += 1;
         }
-        assert!(!interior.contains(&to) && from.is_none_or(|f| !interior.contains(&f)), "{p:?} passes through an end");
+        assert!(!interior.contains(&to) && from.map_or(true, |f| !interior.contains(&f)), "{p:?} passes through an end");
         for v in interior {
             assert!(inner.insert(v), "{v} is inside two paths: {:?}", w.paths);
         }

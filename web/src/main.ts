@@ -22,6 +22,7 @@ import type { DumpContext } from './views/common';
 import { DominatorTreeView } from './views/dominators';
 import { hideError, showError } from './views/error';
 import { HistogramView } from './views/histogram';
+import { ClassesUpView } from './views/classes-up';
 import { InspectorView, PathView } from './views/inspector';
 import { renderOverview } from './views/overview';
 import { ProgressView } from './views/progress';
@@ -46,6 +47,7 @@ interface Open {
   treemap: TreemapView;
   inspector: InspectorView;
   path: PathView;
+  classes: ClassesUpView;
 }
 let open: Open | null = null;
 
@@ -152,6 +154,7 @@ function showResults(file: File, opened: Opened): void {
   const treemap = new TreemapView(ctx);
   const inspector = new InspectorView(ctx);
   const path = new PathView(ctx);
+  const classes = new ClassesUpView(ctx);
   replaceChildren(viewBody('overview'), renderOverview(ctx));
   replaceChildren(viewBody('histogram'), histogram.root);
   replaceChildren(viewBody('suspects'), renderSuspects(ctx));
@@ -160,7 +163,8 @@ function showResults(file: File, opened: Opened): void {
   replaceChildren(viewBody('treemap'), treemap.root);
   replaceChildren(viewBody('inspector'), inspector.root);
   replaceChildren(viewBody('path'), path.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path };
+  replaceChildren(viewBody('classes'), classes.root);
+  open = { ctx, histogram, dominators, treemap, inspector, path, classes };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -184,6 +188,9 @@ function update(state: PageState): void {
       break;
     case 'path':
       open.path.show(state.object);
+      break;
+    case 'classes':
+      open.classes.show(state.rows ?? []);
       break;
     default:
       break;

@@ -2,6 +2,9 @@
 //! index ([`crate::holders::referrer_index`]): built on the first question, then a list
 //! decoded per question.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -27,19 +30,26 @@ pub fn referrers(a: &mut Analysis, tree: Tree, obj: u32, limit: usize) -> Result
     holders::ensure_index(a, tree)?;
     let index = a.holders.get(tree).expect("built above");
     let mut total = 0u64;
-    // (retained, object), trimmed to the `limit` largest whenever it doubles.
-    let mut best: Vec<(u64, u32)> = Vec::new();
-    let trim = |best: &mut Vec<(u64, u32)>| {
-        best.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-        best.truncate(limit);
-    };
+    // The `limit` largest (retained, object) so far, smallest on top: a referrer is
+    // looked at twice only when it beats the smallest kept (an object's referrers can be
+    // millions: a class object's instances).
+    let mut best: BinaryHeap<Reverse<(u64, Reverse<u32>)>> = BinaryHeap::with_capacity(limit + 1);
     index.for_each_referrer(obj, |v| {
         total += 1;
-        best.push((a.retained(v), v));
-        if best.len() >= 2 * limit.max(1) {
-            trim(&mut best);
+        if limit == 0 {
+            return;
+        }
+        let key = (a.retained(v), Reverse(v));
+        if best.len() < limit {
+            best.push(Reverse(key));
+        } else if best.peek().is_some_and(|Reverse(min)| key > *min) {
+            best.pop();
+            best.push(Reverse(key));
         }
     });
-    trim(&mut best);
+    // Largest first, then by address (index) for equal sizes.
+    let mut best: Vec<(u64, Reverse<u32>)> = best.into_iter().map(|Reverse(k)| k).collect();
+    best.sort_unstable_by(|x, y| y.cmp(x));
+    let best: Vec<(u64, u32)> = best.into_iter().map(|(r, Reverse(v))| (r, v)).collect();
     Ok(Referrers { total, largest: best.into_iter().map(|(_, v)| object_ref(a, v)).collect() })
 }

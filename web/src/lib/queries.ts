@@ -3,7 +3,7 @@
 // core does not know, a missing argument or a misread answer is a type error here. The
 // worker does the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef } from '../generated/report';
-import type { Answer, Children, ClassGroup, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Query, Referrers } from '../generated/query';
+import type { Answer, Children, ClassGroup, ClassesUp, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch } from '../generated/query';
 import type { AnalysisClient } from '../import/worker-client';
 
 /** The name of a query ("children", "object", …). */
@@ -40,9 +40,27 @@ export class Queries {
     return this.ask({ query: 'children_by_class', parent, limit }, true);
   }
 
-  /** The objects referencing `address` (the `limit` largest), found by scanning every reference. */
+  /** The objects referencing `address` (the `limit` largest), read from the referrer
+   * index (built by the worker on the first question that needs it). */
   referrers(address: string, limit: number): Promise<Referrers> {
-    return this.ask({ query: 'referrers', object: address, limit }, true);
+    return this.ask({ query: 'referrers', object: address, limit, tree: 'mat' }, true);
+  }
+
+  /** The leak trace of `address`, its dominators marked, and its unmarked stretches (no
+   * search yet: each stretch's ways are asked with `heldHowElse`). */
+  paths(address: string): Promise<Paths> {
+    return this.ask({ query: 'paths', object: address, tree: 'mat', max: 0 }, true);
+  }
+
+  /** At most `max` independent paths from `from` (null: the GC roots) to `to`. */
+  heldHowElse(from: string | null, to: string, max: number): Promise<Stretch> {
+    return this.ask({ query: 'held_how_else', from, to, tree: 'mat', max }, true);
+  }
+
+  /** Classes up: the class rows (`path` empty) or the rows directly above the row named
+   * by `path` (class object addresses, bottom first), the `limit` heaviest. */
+  classesUp(path: string[], limit: number): Promise<ClassesUp> {
+    return this.ask({ query: 'classes_up', path, tree: 'mat', depth: 0, limit }, true);
   }
 
   /** The histogram's classes grouped by package or class loader, largest retained first. */

@@ -4,7 +4,7 @@
 // overview and an object must be a hex address.
 
 export const VIEW_IDS = [
-  'overview', 'histogram', 'suspects', 'consumers', 'dominators', 'treemap', 'inspector', 'path',
+  'overview', 'histogram', 'suspects', 'consumers', 'dominators', 'classes', 'treemap', 'inspector', 'path',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
@@ -12,26 +12,45 @@ export interface PageState {
   view: ViewId;
   /** Selected object address, lower-case hex with 0x, or null. */
   object: string | null;
+  /** Classes up: the rows open, each a column of class object addresses from the bottom
+   * up (`rows=0x1,0x2;0x3`); empty when none. */
+  rows?: string[][];
 }
 
 export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
 
 const OBJECT_RE = /^0x[0-9a-f]{1,16}$/;
 
+/** At most this many open rows are kept in the URL. */
+const MAX_OPEN_ROWS = 50;
+
+function parseRows(text: string | null): string[][] {
+  if (!text) return [];
+  return text
+    .split(';')
+    .slice(0, MAX_OPEN_ROWS)
+    .map((column) => column.split(',').map((a) => a.toLowerCase()))
+    .filter((column) => column.length > 0 && column.length <= 64 && column.every((a) => OBJECT_RE.test(a)));
+}
+
 export function parseFragment(hash: string): PageState {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const view = params.get('view');
   const object = params.get('object')?.toLowerCase() ?? null;
-  return {
+  const rows = parseRows(params.get('rows'));
+  const state: PageState = {
     view: (VIEW_IDS as readonly string[]).includes(view ?? '') ? (view as ViewId) : DEFAULT_STATE.view,
     object: object !== null && OBJECT_RE.test(object) ? object : null,
   };
+  if (rows.length) state.rows = rows;
+  return state;
 }
 
 export function formatFragment(state: PageState): string {
   const params = new URLSearchParams();
   if (state.view !== DEFAULT_STATE.view) params.set('view', state.view);
   if (state.object) params.set('object', state.object);
+  if (state.rows?.length) params.set('rows', state.rows.map((c) => c.join(',')).join(';'));
   const s = params.toString();
   return s ? `#${s}` : '';
 }

@@ -1,10 +1,12 @@
 // The object inspector and the path to GC roots, both about the selected object (the
 // URL's #object=0x…): its fields and values read back from the dump (object_details:
 // instance fields, a class's statics, an array's elements, a string's text), each
-// reference a link; and a shortest reference path from a GC root to it (path_to_root),
-// with the field names along the way.
+// reference a link; and its leak trace (paths): a shortest reference path from a GC root
+// to it with the field names along the way, each step marked when it dominates the object,
+// and for each stretch of unmarked steps "held how else?" (held_how_else: the independent
+// paths through it, any of which can be drawn in place of the stretch).
 import type { ObjectRef } from '../generated/report';
-import type { ObjectDetails, PathStep, Referrers } from '../generated/query';
+import type { ObjectDetails, Paths, Referrers, Stretch, TraceStep, WayStep } from '../generated/query';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatOffset } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';
@@ -95,29 +97,143 @@ export class InspectorView extends ObjectView<ObjectDetails> {
   }
 }
 
-export class PathView extends ObjectView<PathStep[]> {
+export class PathView extends ObjectView<Paths> {
   constructor(ctx: DumpContext) {
     super(
       ctx,
       'path',
       'path from the GC roots',
-      (address) => ({ waiting: `Searching a path from the GC roots to ${address}…`, answer: ctx.q.pathToRoot(address) }),
-      (address, steps) => [renderPath(address, steps)],
+      (address) => ({ waiting: `Searching a path from the GC roots to ${address} (the first search builds the referrer index)…`, answer: ctx.q.paths(address) }),
+      (address, paths) => [new LeakTrace(ctx, address, paths).root],
     );
+  }
+}
+
+/** Independent paths asked per stretch. */
+const WAYS = 10;
+
+/** The leak trace drawn as one chain, with "held how else?" on each unmarked stretch;
+ * picking another way draws it in place of the stretch. */
+class LeakTrace {
+  readonly root: HTMLElement;
+  private readonly chain: HTMLElement;
+  private steps: TraceStep[];
+
+  constructor(
+    private readonly ctx: DumpContext,
+    private readonly address: string,
+    private readonly paths: Paths,
+  ) {
+    this.steps = paths.trace;
+    this.chain = h('div', null);
+    const dominator = [...paths.trace].reverse().find((s) => s.dominates);
+    this.root = h(
+      'div',
+      { class: 'leak-trace' },
+      h('p', { class: 'fine' }, `A shortest chain of references from a GC root to ${address}. Steps marked ◆ dominate it: every path from the GC roots to it goes through them, so each would free it. References held only by weak/soft references or finalizer queues are avoided when another path exists.`),
+      h('p', { id: 'trace-dominator' }, 'Its dominator: ', dominator ? objectLink(dominator.object) : h('strong', null, 'the whole heap dump'), dominator ? '' : ' (nothing in particular holds it: it is shared).'),
+      this.chain,
+    );
+    this.draw();
+  }
+
+  private draw(): void {
+    const p = this.paths;
+    const stepIndex = (o: ObjectRef | null | undefined): number => (o ? this.steps.findIndex((s) => s.object.address === o.address) : -1);
+    // A stretch's button goes on the line of its lower end.
+    const stretchAt = new Map<number, Stretch>();
+    for (const st of p.stretches) stretchAt.set(stepIndex(st.to), st);
+    const sizes = (o: ObjectRef): string => ` — shallow ${formatCount(o.shallow_bytes)}, retains ${formatCount(o.retained_bytes)} bytes (${formatBp(o.retained_bp)})`;
+    replaceChildren(
+      this.chain,
+      h(
+        'ol',
+        { class: 'path', id: 'gc-path' },
+        ...this.steps.map((s, i) => {
+          const st = stretchAt.get(i);
+          const ways = h('div', { class: 'ways' });
+          return h(
+            'li',
+            { 'data-address': s.object.address, 'data-step': i, 'data-dominates': String(s.dominates), class: s.object.address === this.address ? 'target' : s.dominates ? 'dominates' : null },
+            s.gc_root.length ? h('span', { class: 'badge root' }, `GC root: ${s.gc_root.join(', ')}`) : null,
+            s.dominates ? h('span', { class: 'badge dominates', title: 'Every path from the GC roots to the object goes through it' }, '◆ holds it') : null,
+            objectLink(s.object),
+            sizes(s.object),
+            st ? this.howElseButton(st, ways) : null,
+            ways,
+            s.via.length ? h('div', { class: 'via', 'data-via': s.via.join(',') }, '↓ ', h('span', { class: 'mono' }, s.via.join(', '))) : null,
+            i + 1 === 100 && p.elided_steps ? h('div', { class: 'fine elided' }, `… ${formatCount(p.elided_steps)} more steps …`) : null,
+          );
+        }),
+      ),
+    );
+  }
+
+  private howElseButton(st: Stretch, out: HTMLElement): HTMLElement {
+    const from = st.from ? `${st.from.class_name} @ ${st.from.address}` : 'the GC roots';
+    const button = h('button', { type: 'button', class: 'secondary small how-else', title: `The independent ways from ${from} to here` }, 'held how else?');
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      replaceChildren(out, loading('Walking the referrers up…'));
+      this.ctx.q.heldHowElse(st.from?.address ?? null, st.to.address, WAYS).then(
+        (found) => replaceChildren(out, this.renderWays(found)),
+        (e) => {
+          button.disabled = false;
+          replaceChildren(out, queryFailed(e));
+        },
+      );
+    });
+    return button;
+  }
+
+  private renderWays(found: Stretch): HTMLElement {
+    const from = found.from ? objectLink(found.from) : 'the GC roots';
+    const note = found.has_more ? ` The search stopped at ${WAYS}: there may be more.` : '';
+    return h(
+      'div',
+      { class: 'independent-paths', 'data-paths': String(found.paths.length) },
+      h('p', { class: 'fine' }, `${found.paths.length} independent way${found.paths.length === 1 ? '' : 's'} from `, from, ' to here (they share no object between the ends).', note, ' Paths shown apart may still reference each other.'),
+      h(
+        'ol',
+        null,
+        ...found.paths.map((path) => {
+          const use = h('button', { type: 'button', class: 'secondary small' }, 'draw this one');
+          use.addEventListener('click', () => this.substitute(found, path));
+          return h('li', { class: 'way' }, h('span', { class: 'mono' }, path.map((w) => `${w.object.class_name}${w.via.length ? `.${w.via[0]}` : ''}`).join(' → ')), ' ', use);
+        }),
+      ),
+    );
+  }
+
+  /** Draws `path` in place of the stretch it goes through. */
+  private substitute(st: Stretch, path: WayStep[]): void {
+    const top = st.from ? this.steps.findIndex((s) => s.object.address === st.from?.address) : 0;
+    const bottom = this.steps.findIndex((s) => s.object.address === st.to.address);
+    if (top < 0 || bottom < 0) return;
+    const keepTop = st.from ? this.steps.slice(0, top) : [];
+    const fromStep = st.from ? this.steps[top] : null;
+    const middle: TraceStep[] = path.slice(0, -1).map((w, i) => ({
+      object: w.object,
+      via: w.via,
+      gc_root: i === 0 && fromStep ? fromStep.gc_root : (w.gc_root ?? []),
+      dominates: i === 0 && fromStep ? fromStep.dominates : false,
+    }));
+    this.steps = [...keepTop, ...middle, ...this.steps.slice(bottom)];
+    this.draw();
   }
 }
 
 /** How many referrers the inspector lists (the largest; all are counted). */
 const REFERRERS = 100;
 
-/** Incoming references, on request: the graph keeps outgoing ones only, so finding them
- * scans every reference of the dump (about a second per 20 M objects). */
+/** Incoming references, on request: read from the referrer index, which the worker builds
+ * on the first question that needs it (a pass over every reference, once per dump). */
 function referrersSection(ctx: DumpContext, address: string): HTMLElement {
   const out = h('div', { id: 'inspector-referrers' });
   const button = h('button', { type: 'button', class: 'secondary', id: 'find-referrers' }, 'Find the objects that reference it');
   button.addEventListener('click', () => {
     button.disabled = true;
-    replaceChildren(out, loading('Scanning every reference in the dump…'));
+    replaceChildren(out, loading('Finding the referrers (the first time, the referrer index is built)…'));
     ctx.q.referrers(address, REFERRERS).then(
       (r) => replaceChildren(out, renderReferrers(r)),
       (e) => {
@@ -194,29 +310,5 @@ function renderDetails(d: ObjectDetails): HTMLElement {
           (i) => ({ 'data-field': d.fields[i].name, 'data-value': d.fields[i].value, 'data-static': String(d.fields[i].is_static) }),
         )
       : h('p', { class: 'fine' }, statics ? '' : 'None.'),
-  );
-}
-
-function renderPath(address: string, steps: PathStep[]): HTMLElement {
-  if (!steps.length) return h('p', { class: 'placeholder' }, `No path from a GC root reaches ${address}.`);
-  const sizes = (o: ObjectRef): string => ` — shallow ${formatCount(o.shallow_bytes)}, retains ${formatCount(o.retained_bytes)} bytes (${formatBp(o.retained_bp)})`;
-  return h(
-    'div',
-    null,
-    h('p', { class: 'fine' }, `A shortest chain of references from a GC root to ${address} (${steps.length} objects). References held only by weak/soft references or finalizer queues are avoided when another path exists, as in MAT's "exclude weak/soft references".`),
-    h(
-      'ol',
-      { class: 'path', id: 'gc-path' },
-      ...steps.map((s, i) =>
-        h(
-          'li',
-          { 'data-address': s.object.address, 'data-step': i, class: s.object.address === address ? 'target' : null },
-          s.gc_root.length ? h('span', { class: 'badge root' }, `GC root: ${s.gc_root.join(', ')}`) : null,
-          objectLink(s.object),
-          sizes(s.object),
-          s.via.length ? h('div', { class: 'via', 'data-via': s.via.join(',') }, '↓ ', h('span', { class: 'mono' }, s.via.join(', '))) : null,
-        ),
-      ),
-    ),
   );
 }

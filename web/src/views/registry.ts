@@ -16,6 +16,7 @@ export const VIEWS: readonly ViewInfo[] = [
   { id: 'suspects', title: 'Leak suspects' },
   { id: 'consumers', title: 'Top consumers' },
   { id: 'dominators', title: 'Dominator tree', needsDump: true },
+  { id: 'classes', title: 'Classes up', needsDump: true },
   { id: 'treemap', title: 'Treemap', needsDump: true },
   { id: 'inspector', title: 'Inspector', needsDump: true, usesSelection: true },
   { id: 'path', title: 'Path to GC roots', needsDump: true, usesSelection: true },
