@@ -19,6 +19,8 @@ pub mod retained;
 pub mod analysis;
 pub mod report;
 pub mod query;
+#[doc(hidden)]
+pub mod fuzzing;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
