@@ -3,7 +3,8 @@
 #   1. native tests (core, corpus parity)   cargo test --workspace --release, then
 #      cargo clippy --all-targets (warnings are errors)
 #   2. browser-bindings tests (wasm, in a dedicated worker in headless Chromium)
-#   3. the CLI (the e2e tests compare the page with it), the generated TypeScript types
+#   3. the CLI (the e2e tests compare the page with it), the fuzz targets (checked, not
+#      run), the generated TypeScript types
 #      (must match schema/), the wasm module, the type check and the site build
 #   4. end-to-end tests of the built page   npm run test:e2e
 # HEAPSCOPE_TEST_FROM=N starts at step N (e.g. 3 when working on the page only).
@@ -32,6 +33,8 @@ fi
 if [ "$from" -le 3 ]; then
   step "3/4 build: CLI, generated types check, wasm module, type check, site"
   cargo build --release -p heapscope --bin heapscope
+  # The fuzz targets are checked (not run: scripts/fuzz.sh does) so they cannot rot.
+  cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
   node scripts/gen-types.mjs --check
   bash scripts/build-wasm.sh
   npx --no-install tsc --noEmit -p tsconfig.json

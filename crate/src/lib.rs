@@ -21,6 +21,8 @@ pub mod analysis;
 pub mod report;
 pub mod query;
 pub mod holders;
+#[doc(hidden)]
+pub mod fuzzing;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -197,6 +197,7 @@ fn run_case(case: &Case) -> Result<usize, String> {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn every_expected_file_matches_mat_exactly() {
     let Some(corpus) = corpus_dir() else { return };
     let cases = cases(&corpus);
@@ -228,6 +229,7 @@ fn every_expected_file_matches_mat_exactly() {
 
 /// The CLI's `parity` output is what compare_expected.py reads: run the real script.
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn cli_parity_output_passes_compare_expected_py() {
     let Some(corpus) = corpus_dir() else { return };
     if Command::new("python3").arg("--version").output().is_err() {
@@ -266,6 +268,7 @@ fn cli_parity_output_passes_compare_expected_py() {
 
 /// A test of the comparison itself: a one-byte difference anywhere is a mismatch.
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn comparison_catches_a_one_byte_difference() {
     let Some(corpus) = corpus_dir() else { return };
     let case = cases(&corpus).into_iter().find(|c| c.name == "s02_static_map_leak_serial").expect("s02 in corpus");
@@ -302,6 +305,7 @@ const CHK_STEP_LIMIT: u64 = 40_000_000_000;
 /// corpus dump (with and without unreachable objects kept). A dump on which CHK would
 /// exceed [`CHK_STEP_LIMIT`] is reported by name and fails the test if it is all of them.
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn semi_nca_and_cooper_harvey_kennedy_agree_on_every_corpus_dump() {
     use heapscope::dominators::cooper_harvey_kennedy_bounded;
     let Some(corpus) = corpus_dir() else { return };
@@ -337,6 +341,7 @@ fn semi_nca_and_cooper_harvey_kennedy_agree_on_every_corpus_dump() {
 
 /// `--dominators chk` goes through the whole analysis and gives MAT's numbers too.
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn analysis_with_cooper_harvey_kennedy_matches_mat() {
     use heapscope::analysis::DominatorAlgorithm;
     let Some(corpus) = corpus_dir() else { return };

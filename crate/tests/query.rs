@@ -54,6 +54,7 @@ fn groups_by_definition(a: &Analysis, key: impl Fn(u32) -> Option<String>) -> BT
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn histogram_groups_equal_their_definition() {
     for (dir, name) in [("dumps", "s02_static_map_leak_serial"), ("dumps", "s08_many_classes_serial_all"), ("android", "ahat_test_dump_8e3b7d7")] {
         let Some(a) = analysis_of(dir, name) else { return };
@@ -81,6 +82,7 @@ fn histogram_groups_equal_their_definition() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn loaders_of_the_many_classes_dump() {
     // s08: 200 + 300 generated classes in two named loaders that stay reachable.
     let Some(a) = analysis_of("dumps", "s08_many_classes_serial_all") else { return };
@@ -97,6 +99,7 @@ fn loaders_of_the_many_classes_dump() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn referrers_are_the_objects_whose_fields_point_here() {
     use heapscope::query::{object::object_details, referrers::referrers};
     let Some(mut a) = analysis_of("dumps", "s02_static_map_leak_serial") else { return };

@@ -42,6 +42,7 @@ fn report_of(name: &str, dir: &str) -> Option<Report> {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn json_is_deterministic_and_round_trips() {
     let Some(first) = report_of("s02_static_map_leak_serial", "dumps") else { return };
     let second = report_of("s02_static_map_leak_serial", "dumps").unwrap();
@@ -63,6 +64,7 @@ fn json_is_deterministic_and_round_trips() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn no_list_grows_with_the_object_count() {
     // One million list nodes: the JSON must not hold anything per object.
     let Some(r) = report_of("s06_linked_list_1m_serial", "dumps") else { return };
@@ -78,6 +80,7 @@ fn no_list_grows_with_the_object_count() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn markdown_has_the_sections_of_mats_reports() {
     let Some(r) = report_of("s03_threadlocal_leak_serial", "dumps") else { return };
     let md = markdown::render(&r);
@@ -103,6 +106,7 @@ fn markdown_has_the_sections_of_mats_reports() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn android_roots_keep_their_own_names_with_mats_beside() {
     let Some(r) = report_of("ahat_test_dump_8e3b7d7", "android") else { return };
     assert_eq!(r.dump.platform, "Android");
@@ -127,6 +131,7 @@ fn tags(html: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn html_report_has_the_markdown_content_and_only_its_own_markup() {
     let Some(mut r) = report_of("s03_threadlocal_leak_serial", "dumps") else { return };
     let page = html::render(&r);

@@ -12,12 +12,21 @@
 //! instead of from byte 0: reading one object of a 4 GB dump (the inspector) decodes at
 //! most 32 MiB, and pass 2 jumps over long runs it does not need. At most 256 checkpoints
 //! are kept (the spacing doubles when they run out), so they never take more than 11 MB.
+//!
+//! Each member's trailer is checked: the CRC-32 and the size (ISIZE, mod 2^32) of the
+//! data it decoded to. A mismatch means the data is corrupt even though its deflate
+//! stream decoded, and is an error (of kind `Io`: the analysis stops rather than report
+//! on corrupt bytes) naming the member, where it starts in the compressed file and the
+//! offsets of its trailer. A checkpoint carries the running CRC-32 and size of its
+//! member, so decoding resumed from one still checks that member's trailer when it gets
+//! there; reads through checkpoints rarely reach a trailer, but the sequential passes
+//! read every member whole, so every member is checked by pass 1.
 
 use miniz_oxide::inflate::stream::{inflate, InflateState};
 use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
 
 use super::{read_fully, ByteSource};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 const INPUT_CHUNK: usize = 256 * 1024;
 /// Decoded bytes between checkpoints at first (doubled whenever `MAX_CHECKPOINTS` is hit).
@@ -31,6 +40,23 @@ struct Checkpoint {
     in_pos: u64,
     members: u64,
     state: Box<InflateState>,
+    member: Member,
+}
+
+/// The member being decoded: where it starts, and the CRC-32 and size of what it has
+/// decoded to so far (checked against its trailer).
+#[derive(Clone)]
+struct Member {
+    /// Compressed offset of its header.
+    start: u64,
+    crc: crc32fast::Hasher,
+    size: u64,
+}
+
+impl Member {
+    fn new(start: u64) -> Member {
+        Member { start, crc: crc32fast::Hasher::new(), size: 0 }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -64,6 +90,7 @@ pub struct GzipSource {
     /// In increasing `out_pos`, `spacing` apart or more.
     checkpoints: Vec<Checkpoint>,
     spacing: u64,
+    member: Member,
 }
 
 impl GzipSource {
@@ -87,6 +114,7 @@ impl GzipSource {
             pending: None,
             checkpoints: Vec::new(),
             spacing: spacing.max(1),
+            member: Member::new(0),
         }
     }
 
@@ -109,7 +137,13 @@ impl GzipSource {
                 return;
             }
         }
-        self.checkpoints.push(Checkpoint { out_pos: self.out_pos, in_pos: self.in_pos, members: self.members, state: self.state.clone() });
+        self.checkpoints.push(Checkpoint {
+            out_pos: self.out_pos,
+            in_pos: self.in_pos,
+            members: self.members,
+            state: self.state.clone(),
+            member: self.member.clone(),
+        });
     }
 
     /// Moves to the latest checkpoint at or before decoded offset `target` when that is
@@ -126,6 +160,7 @@ impl GzipSource {
         }
         let (out_pos, in_pos, members) = (cp.out_pos, cp.in_pos, cp.members);
         self.state = cp.state.clone();
+        self.member = cp.member.clone();
         self.inner.rewind()?;
         if self.inner.skip(in_pos)? < in_pos {
             // The input changed under us; decode from the start instead.
@@ -181,6 +216,7 @@ impl GzipSource {
         if avail < 10 {
             return Err(self.err("truncated gzip header"));
         }
+        let start = self.in_pos;
         let h = &self.input[self.in_start..self.in_start + 10];
         if h[0] != 0x1f || h[1] != 0x8b {
             if self.members > 0 {
@@ -223,7 +259,33 @@ impl GzipSource {
         }
         self.state.reset(DataFormat::Raw);
         self.members += 1;
+        self.member = Member::new(start);
         Ok(true)
+    }
+
+    /// Checks the 8-byte trailer (CRC-32, then ISIZE, little-endian) at the input's start
+    /// against what the member decoded to.
+    fn check_trailer(&self) -> Result<()> {
+        let t = &self.input[self.in_start..self.in_start + 8];
+        let crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+        let isize = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+        let actual_crc = self.member.crc.clone().finalize();
+        let problem = if crc != actual_crc {
+            format!("its data has CRC-32 {actual_crc:08x}, its trailer says {crc:08x}")
+        } else if isize != self.member.size as u32 {
+            format!("it decoded to {} bytes (mod 2^32: {}), its trailer says {isize}", self.member.size, self.member.size as u32)
+        } else {
+            return Ok(());
+        };
+        Err(Error {
+            kind: ErrorKind::Io,
+            offset: Some(self.out_pos),
+            message: format!(
+                "gzip member {} (starting at compressed byte {}) is corrupt: {problem} (trailer at compressed byte {}); \
+                 the file was damaged after it was written",
+                self.members, self.member.start, self.in_pos
+            ),
+        })
     }
 
     fn skip_input(&mut self, mut n: usize) -> Result<()> {
@@ -326,6 +388,7 @@ impl GzipSource {
                     if self.fill(8)? < 8 {
                         return Err(self.err("truncated gzip trailer"));
                     }
+                    self.check_trailer()?;
                     self.consume(8);
                     self.stage = Stage::Header;
                 }
@@ -339,6 +402,8 @@ impl GzipSource {
                     // shows up as a call that makes no progress instead.
                     let r = inflate(&mut self.state, input, &mut buf[*written..], MZFlush::None);
                     self.consume(r.bytes_consumed);
+                    self.member.crc.update(&buf[*written..*written + r.bytes_written]);
+                    self.member.size += r.bytes_written as u64;
                     *written += r.bytes_written;
                     self.out_pos += r.bytes_written as u64;
                     let progress = r.bytes_consumed > 0 || r.bytes_written > 0;
@@ -370,12 +435,105 @@ mod tests {
     use miniz_oxide::deflate::compress_to_vec;
 
     fn member(data: &[u8]) -> Vec<u8> {
+        member_at_level(data, 6)
+    }
+
+    fn member_at_level(data: &[u8], level: u8) -> Vec<u8> {
         let mut out = vec![0x1f, 0x8b, 8, 0x08, 0, 0, 0, 0, 0, 3];
         out.extend_from_slice(b"name\0");
-        out.extend(compress_to_vec(data, 6));
-        out.extend_from_slice(&[0; 4]); // CRC is not checked
+        out.extend(compress_to_vec(data, level));
+        out.extend_from_slice(&crc32(data).to_le_bytes());
         out.extend_from_slice(&(data.len() as u32).to_le_bytes());
         out
+    }
+
+    /// A member compressed at level 0: stored blocks, so a test can corrupt the data
+    /// without breaking the deflate stream; data under 1 KB is one block and appears
+    /// verbatim from offset 20 (10-byte header, "name\0", 5-byte block header).
+    fn stored_member(data: &[u8]) -> Vec<u8> {
+        let m = member_at_level(data, 0);
+        assert!(data.len() >= 1000 || m[20..20 + data.len()] == *data, "level 0 stores small data verbatim");
+        m
+    }
+
+    /// The members' CRC-32 (the integration tests build gzip files with an independent,
+    /// bit-by-bit CRC-32; real corpus files come from gzip itself).
+    fn crc32(data: &[u8]) -> u32 {
+        crc32fast::hash(data)
+    }
+
+    /// Two stored members ("first member", 40 bytes of the second) with `corrupt` applied
+    /// to the second; the error met after every decodable byte.
+    fn second_member_corrupted(corrupt: impl Fn(&mut Vec<u8>)) -> (Vec<u8>, Error, u64) {
+        let first = stored_member(b"first member");
+        let data: Vec<u8> = (0..40u8).collect();
+        let mut second = stored_member(&data);
+        corrupt(&mut second);
+        let mut gz = first.clone();
+        gz.extend(second);
+        let mut src = GzipSource::new(Box::new(MemorySource::new(gz)));
+        let mut out = Vec::new();
+        let mut buf = [0u8; 7];
+        let err = loop {
+            match src.read(&mut buf) {
+                Ok(0) => panic!("a corrupt member decoded without an error"),
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Err(e) => break e,
+            }
+        };
+        (out, err, first.len() as u64)
+    }
+
+    #[test]
+    fn a_corrupt_byte_that_still_decodes_fails_the_crc() {
+        // Byte 25 of the member is data byte 5 of the stored block: still valid deflate.
+        let (out, err, start) = second_member_corrupted(|m| m[25] ^= 0x40);
+        assert_eq!(out.len(), 12 + 40, "every byte is delivered before the error");
+        assert_eq!(err.kind, crate::error::ErrorKind::Io, "{err}");
+        assert_eq!(err.offset, Some(52), "{err}");
+        let text = err.to_string();
+        assert!(text.contains(&format!("gzip member 2 (starting at compressed byte {start}) is corrupt")), "{text}");
+        assert!(text.contains(&format!("trailer at compressed byte {}", start + 20 + 40)), "{text}");
+        assert!(text.contains("CRC-32"), "{text}");
+    }
+
+    #[test]
+    fn a_wrong_crc_or_size_in_the_trailer_fails() {
+        let (_, err, start) = second_member_corrupted(|m| {
+            let at = m.len() - 8;
+            m[at] ^= 0xff;
+        });
+        assert!(err.to_string().contains(&format!("gzip member 2 (starting at compressed byte {start}) is corrupt: its data has CRC-32")), "{err}");
+        let (_, err, _) = second_member_corrupted(|m| {
+            let at = m.len() - 4;
+            m[at] = 41;
+        });
+        assert!(err.to_string().contains("it decoded to 40 bytes (mod 2^32: 40), its trailer says 41"), "{err}");
+    }
+
+    #[test]
+    fn the_crc_is_checked_after_resuming_from_a_checkpoint() {
+        // Member 2 corrupt near its end; the checkpoints fall inside it.
+        let (data, _) = sample();
+        let mut gz = stored_member(b"first");
+        let second = &data[..60_000];
+        let mut corrupt = stored_member(second);
+        let at = corrupt.len() - 8 - 100;
+        corrupt[at] ^= 1;
+        let member2 = gz.len() as u64;
+        gz.extend(corrupt);
+        gz.extend(stored_member(b"third"));
+        let mut src = GzipSource::with_checkpoint_spacing(Box::new(MemorySource::new(gz)), 10_000);
+        // A read that ends before the trailer cannot see it: no error.
+        let mut buf = [0u8; 16];
+        assert_eq!(src.read_at(20_000, &mut buf).unwrap(), 16);
+        assert_eq!(&buf[..], &second[20_000 - 5..20_000 - 5 + 16]);
+        // One that resumes from a checkpoint inside member 2 and reaches the trailer
+        // checks it (from the start, the checkpoint is the only way to skip ahead).
+        assert!(src.checkpoints.iter().any(|c| c.out_pos > 5 && c.members == 2), "no checkpoint inside member 2");
+        src.rewind().unwrap();
+        let err = src.read_at(59_000, &mut [0u8; 5000]).and_then(|_| src.read(&mut [0u8; 5000])).unwrap_err();
+        assert!(err.to_string().contains(&format!("gzip member 2 (starting at compressed byte {member2}) is corrupt")), "{err}");
     }
 
     fn decode_all(bytes: Vec<u8>, chunk: usize) -> Result<Vec<u8>> {

@@ -71,8 +71,10 @@ impl From<Error> for Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.input, self.error.kind) {
-            (Some(input), ErrorKind::Format) => write!(f, "{input}: {}", self.error),
+        // An error at an offset of the input (a format error, a corrupt gzip member)
+        // names the input; the others (cannot open ...) already do.
+        match &self.input {
+            Some(input) if self.error.kind == ErrorKind::Format || self.error.offset.is_some() => write!(f, "{input}: {}", self.error),
             _ => write!(f, "{}", self.error),
         }
     }
