@@ -14,8 +14,10 @@
 #   --keep        keep the temporary directory and say where it is
 #
 # Generating needs a JDK, ~1.1 x SIZE of free disk and ~1.15 x SIZE + 1 GiB of RAM for the
-# JVM (a 4 GiB dump takes several minutes). Each dump is analysed once, under
-# /usr/bin/time -v, with --timings. Printed: per dump the file size, objects, wall time,
+# JVM (a 4 GiB dump takes several minutes). Each dump is analysed twice, under
+# /usr/bin/time -v, with --timings: with MAT's dominator tree (the default, which also
+# computes every object's reachability strength for the report's partition) and with
+# --tree strength (the strength-aware tree instead). Printed: per dump the file size, objects, wall time,
 # CPU time (user + sys), peak RSS, peak bytes per object and MB of dump per CPU second,
 # then each dump's per-phase table. The peak RSS is the largest per-phase peak printed
 # by --timings (which resets the kernel's high-water mark at each phase, so the
@@ -91,10 +93,11 @@ done
 echo "== $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+changes')"
 ROWS=() PHASES=()
 for s in $SIZES; do
+ for tree in mat strength; do
   dump="$DIR/big-${s}g.hprof"
-  echo "== analysing $dump"
+  echo "== analysing $dump (--tree $tree)"
   out=$(mktemp) tv=$(mktemp)
-  /usr/bin/time -v -o "$tv" "$BIN" analyze "$dump" --timings -o "$out.md" 2> "$out" || {
+  /usr/bin/time -v -o "$tv" "$BIN" analyze "$dump" --timings --tree "$tree" -o "$out.md" 2> "$out" || {
     cat "$out" "$tv" >&2
     echo "bench.sh: heapscope failed on $dump" >&2
     exit 1
@@ -104,10 +107,11 @@ for s in $SIZES; do
   peak_mib=$(awk '$1 == "total" { print $(NF - 1) }' "$out")
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$tv")
   cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$tv")
-  ROWS+=("$(awk -v f="big-${s}g.hprof" -v b="$bytes" -v o="$objects" -v w="$wall" -v c="$cpu" -v p="$peak_mib" 'BEGIN {
+  ROWS+=("$(awk -v f="big-${s}g $tree" -v b="$bytes" -v o="$objects" -v w="$wall" -v c="$cpu" -v p="$peak_mib" 'BEGIN {
     printf "%-16s %9.0f %12d %8.2f %8.2f %9.1f %8.1f %9.0f", f, b / 1e6, o, w, c, p, p * 1048576 / o, b / 1e6 / c }')")
-  PHASES+=("$(printf '%s\n' "-- big-${s}g.hprof" && grep -E '^(phase|pass|dominator|retained|report|total) ' "$out")")
+  PHASES+=("$(printf '%s\n' "-- big-${s}g.hprof --tree $tree" && grep -E '^(phase|pass|reachability|dominator|retained|report|total) ' "$out")")
   rm -f "$out" "$out.md" "$tv"
+ done
 done
 
 echo

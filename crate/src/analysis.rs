@@ -13,6 +13,9 @@ use crate::records::heap::{RootKind, WalkEnd};
 use crate::records::Cursor;
 use crate::retained::{self, DomTree, Retained};
 use crate::source::ByteSource;
+use crate::strength::tree::TreeGraph;
+use crate::strength::walk::HeapEdges;
+use crate::strength::{self, Strength, MAT_EXCLUDED};
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -23,6 +26,28 @@ pub struct Options {
     pub memory_limit: Option<u64>,
     /// Which exact algorithm computes the dominator tree (both give the same tree).
     pub dominators: DominatorAlgorithm,
+    /// Which dominator tree the analysis computes first (the other on request, see
+    /// [`Analysis::set_reading`]).
+    pub tree: Reading,
+}
+
+/// Which reading of the heap a dominator tree (and every retained size from it) is:
+/// Eclipse MAT's (the default), or the strength-aware one (see [`crate::strength`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Reading {
+    #[default]
+    Mat,
+    Strength,
+}
+
+impl Reading {
+    /// The name in reports and on the command line: `mat` or `strength`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reading::Mat => "mat",
+            Reading::Strength => "strength",
+        }
+    }
 }
 
 /// The dominator algorithm: Semi-NCA (near-linear, lean, the default) or
@@ -39,6 +64,7 @@ pub enum DominatorAlgorithm {
 pub enum Phase {
     Pass1,
     Pass2,
+    Strengths,
     Dominators,
     Retained,
     Report,
@@ -53,6 +79,7 @@ impl Phase {
         match self {
             Phase::Pass1 => "pass 1: indexing objects",
             Phase::Pass2 => "pass 2: reading references",
+            Phase::Strengths => "reachability strengths",
             Phase::Dominators => "dominator tree",
             Phase::Retained => "retained sizes",
             Phase::Report => "report",
@@ -123,6 +150,29 @@ pub struct Analysis {
     pub source: Option<Box<dyn ByteSource>>,
     /// The referrer indexes built so far (see [`crate::holders`]).
     pub holders: crate::holders::Cache,
+    /// The [`crate::strength::Strength`] of every object, as its byte.
+    pub strengths: Vec<u8>,
+    /// One bit per object an owner rule gave its owner ([`crate::strength::owners`]).
+    pub owned: Vec<u64>,
+    /// The reading the tree fields above (`idom`, `tree`, `retained`, `roots`, `classes`,
+    /// `unreachable`, `kept_objects`, `used_heap`) are in.
+    pub reading: Reading,
+    /// The other reading's tree, once computed.
+    other_tree: Option<Box<TreeParts>>,
+}
+
+/// What a dominator tree brings to an [`Analysis`] (the fields of the same names).
+struct TreeParts {
+    reading: Reading,
+    idom: Vec<u32>,
+    dominator_stats: dominators::Stats,
+    tree: DomTree,
+    retained: Retained,
+    roots: Vec<(u32, RootKinds)>,
+    classes: Vec<ClassStats>,
+    unreachable: Vec<ClassStats>,
+    kept_objects: u64,
+    used_heap: u64,
 }
 
 /// Read access to the per-object results. Report code goes through these, so the
@@ -206,17 +256,74 @@ impl Analysis {
 
     /// Whether `obj` holds references that leak-suspect paths skip (`Reference.referent`…).
     pub fn has_path_excluded_references(&self, obj: u32) -> bool {
-        self.heap.excluded_edges.binary_search_by_key(&obj, |&(s, _)| s).is_ok()
+        self.heap.has_special_edges(obj) && self.heap.special_edges_of(obj).iter().any(|e| e.2 & MAT_EXCLUDED != 0)
     }
 
     /// Whether `from → to` is held only by fields leak-suspect paths skip.
     pub fn is_path_excluded_reference(&self, from: u32, to: u32) -> bool {
-        self.heap.excluded_edges.binary_search(&(from, to)).is_ok()
+        self.heap.edge_flags(from, to) & MAT_EXCLUDED != 0
     }
 
     /// Calls `f` with the objects `obj` references (class first, then by address).
     pub fn for_each_reference<F: FnMut(u32)>(&self, obj: u32, f: F) {
         self.heap.for_each_reference(obj, f)
+    }
+
+    /// How firmly `obj` is held (see [`crate::strength`]); the same in every reading.
+    pub fn strength(&self, obj: u32) -> Strength {
+        Strength::from_u8(self.strengths.get(obj as usize).copied().unwrap_or(strength::UNREACHABLE))
+    }
+
+    /// Objects and shallow bytes per strength, firmest first; the rows add up to every
+    /// object of the dump, unreachable ones included.
+    pub fn reachability(&self) -> [strength::walk::Row; 9] {
+        strength::walk::partition(&self.heap, &self.strengths)
+    }
+
+    /// Makes `reading`'s dominator tree the one every tree query and retained size
+    /// answers from, computing it on first use (the other one is kept).
+    pub fn set_reading(&mut self, reading: Reading) -> Result<()> {
+        if reading == self.reading {
+            return Ok(());
+        }
+        let next = match self.other_tree.take() {
+            Some(t) if t.reading == reading => *t,
+            other => {
+                self.other_tree = other;
+                build_tree(&self.heap, &self.strengths, &self.owned, reading, &self.options, &mut |_| Ok(()))?
+            }
+        };
+        let previous = self.install(next);
+        self.other_tree = Some(Box::new(previous));
+        Ok(())
+    }
+
+    /// MAT's immediate dominators, whichever reading is in use (the holder queries of
+    /// [`crate::holders`] answer in MAT's tree). An analysis started in the strength-aware
+    /// reading that never computed MAT's tree (`analyze --tree strength`, which asks no
+    /// such question) answers with the tree it has.
+    pub fn mat_idom(&self) -> &[u32] {
+        match &self.other_tree {
+            Some(t) if self.reading != Reading::Mat && t.reading == Reading::Mat => &t.idom,
+            _ => &self.idom,
+        }
+    }
+
+    /// Puts `t` in place of the current tree, returning that.
+    fn install(&mut self, t: TreeParts) -> TreeParts {
+        use std::mem::replace;
+        TreeParts {
+            reading: replace(&mut self.reading, t.reading),
+            idom: replace(&mut self.idom, t.idom),
+            dominator_stats: replace(&mut self.dominator_stats, t.dominator_stats),
+            tree: replace(&mut self.tree, t.tree),
+            retained: replace(&mut self.retained, t.retained),
+            roots: replace(&mut self.roots, t.roots),
+            classes: replace(&mut self.classes, t.classes),
+            unreachable: replace(&mut self.unreachable, t.unreachable),
+            kept_objects: replace(&mut self.kept_objects, t.kept_objects),
+            used_heap: replace(&mut self.used_heap, t.used_heap),
+        }
     }
 }
 
@@ -321,21 +428,68 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     let input_bytes = input_total.unwrap_or(decoded_bytes);
     let source = Some(cursor.into_source());
 
+    tick_phase(Phase::Strengths, input_bytes, objects, progress)?;
+    let strength::walk::Reach { strengths, owned } = strength::walk::strengths(&HeapEdges::new(&heap))?;
+
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
+    let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| tick_phase(phase, input_bytes, objects, progress))?;
+
+    let mut warnings = heap.index.warnings.clone();
+    warnings.extend(heap.warnings.iter().cloned());
+    if heap.roots.missing > 0 {
+        warnings.push(format!("{} GC root records name objects that are not in the dump; they were ignored", heap.roots.missing));
+    }
+    tick_phase(Phase::Report, input_bytes, objects, progress)?;
+    Ok(Analysis {
+        heap,
+        options: options.clone(),
+        idom: t.idom,
+        dominator_stats: t.dominator_stats,
+        tree: t.tree,
+        retained: t.retained,
+        roots: t.roots,
+        classes: t.classes,
+        unreachable: t.unreachable,
+        kept_objects: t.kept_objects,
+        used_heap: t.used_heap,
+        input_bytes,
+        decoded_bytes,
+        warnings,
+        incomplete,
+        source,
+        strengths,
+        owned,
+        reading: t.reading,
+        other_tree: None,
+        holders: Default::default(),
+    })
+}
+
+/// One reading's dominator tree, retained sizes and per-class figures: the same code for
+/// both, over MAT's graph and roots or the strength-aware ones ([`strength::tree`]).
+fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, options: &Options, tick: &mut dyn FnMut(Phase) -> Result<()>) -> Result<TreeParts> {
     let filter = heap.classes.any_missing();
     let mut roots = heap.roots.objects.clone();
     let n = heap.object_count();
-    if options.keep_unreachable {
-        let entries = unreachable_roots(&heap, &roots, filter);
-        for e in entries {
-            roots.push((e, RootKinds::default().with(RootKind::Unreachable)));
+    let (idom, dominator_stats) = match reading {
+        Reading::Mat => {
+            if options.keep_unreachable {
+                let entries = unreachable_roots(heap, &roots, filter);
+                for e in entries {
+                    roots.push((e, RootKinds::default().with(RootKind::Unreachable)));
+                }
+                roots.sort_unstable_by_key(|&(o, _)| o);
+            }
+            dominator_tree(&HeapGraph { heap, roots: &roots, filter }, options)?
         }
-        roots.sort_unstable_by_key(|&(o, _)| o);
-    }
-    let graph = HeapGraph { heap: &heap, roots: &roots, filter };
-    let (idom, dominator_stats) = match options.dominators {
-        DominatorAlgorithm::SemiNca => dominators::semi_nca_with_stats(&graph)?,
-        DominatorAlgorithm::CooperHarveyKennedy => (dominators::cooper_harvey_kennedy(&graph)?, dominators::Stats::default()),
+        Reading::Strength => {
+            let garbage = garbage_forest(heap, strengths, filter);
+            let edges = HeapEdges::new(heap);
+            let t = dominator_tree(&TreeGraph { edges: &edges, strengths, owned, garbage: &garbage }, options)?;
+            roots.extend(garbage.iter().map(|&e| (e, RootKinds::default().with(RootKind::Unreachable))));
+            roots.sort_unstable_by_key(|&(o, _)| o);
+            t
+        }
     };
 
     let mut unreachable = vec![ClassStats::default(); heap.index.classes.classes.len()];
@@ -350,7 +504,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         }
     }
 
-    tick_phase(Phase::Retained, input_bytes, objects, progress)?;
+    tick(Phase::Retained)?;
     let (tree, retained) = retained::compute(&idom, heap.index.layout.object_alignment, |v| heap.shallow(v))?;
     let class_count = heap.index.classes.classes.len();
     let mins = retained::class_min_retained(&tree, &retained, |v| heap.class_of(v), class_count);
@@ -375,33 +529,17 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         c.retained_min = m;
     }
     // Roots that are not kept (cannot happen: roots are reachable) are dropped anyway.
+    // (In the strength-aware tree a root whose root edge does not count is not a child
+    // of the virtual root, but still a root of the dump.)
     roots.retain(|&(o, _)| idom[o as usize] != UNREACHABLE);
-    debug_assert!(roots.iter().all(|&(o, _)| idom[o as usize] == VIRTUAL_ROOT));
+    debug_assert!(reading == Reading::Strength || roots.iter().all(|&(o, _)| idom[o as usize] == VIRTUAL_ROOT));
+    Ok(TreeParts { reading, idom, dominator_stats, tree, retained, roots, classes, unreachable, kept_objects, used_heap })
+}
 
-    let mut warnings = heap.index.warnings.clone();
-    warnings.extend(heap.warnings.iter().cloned());
-    if heap.roots.missing > 0 {
-        warnings.push(format!("{} GC root records name objects that are not in the dump; they were ignored", heap.roots.missing));
-    }
-    tick_phase(Phase::Report, input_bytes, objects, progress)?;
-    Ok(Analysis {
-        heap,
-        options: options.clone(),
-        idom,
-        dominator_stats,
-        tree,
-        retained,
-        roots,
-        classes,
-        unreachable,
-        kept_objects,
-        used_heap,
-        input_bytes,
-        decoded_bytes,
-        warnings,
-        incomplete,
-        source,
-        holders: Default::default(),
+fn dominator_tree<G: Graph>(graph: &G, options: &Options) -> Result<(Vec<u32>, dominators::Stats)> {
+    Ok(match options.dominators {
+        DominatorAlgorithm::SemiNca => dominators::semi_nca_with_stats(graph)?,
+        DominatorAlgorithm::CooperHarveyKennedy => (dominators::cooper_harvey_kennedy(graph)?, dominators::Stats::default()),
     })
 }
 
@@ -447,19 +585,8 @@ fn unreachable_roots(heap: &Heap, roots: &[(u32, RootKinds)], filter: bool) -> V
     let total = (0..n).filter(|&v| live(v)).count() as u64;
     let refs = |v: u32, f: &mut dyn FnMut(u32)| heap.for_each_reference(v, f);
 
-    // Inbound counts among unreachable objects (saturating at 255, self-references skipped).
-    let mut inbound = vec![0u8; n];
-    for v in 0..n {
-        if !marked[v] && live(v) {
-            refs(v as u32, &mut |t| {
-                if t as usize != v && inbound[t as usize] != 255 {
-                    inbound[t as usize] += 1;
-                }
-            });
-        }
-    }
-    let mut new_roots: Vec<u32> = (0..n).filter(|&v| !marked[v] && live(v) && inbound[v] == 0).map(|v| v as u32).collect();
-    reached += mark_from(heap, &new_roots, &mut marked, filter);
+    let (mut new_roots, inbound, entry_reached) = garbage_entry_points(heap, &mut marked, filter);
+    reached += entry_reached;
     let mut unref: Vec<u32> = (0..n).filter(|&v| !marked[v] && live(v)).map(|v| v as u32).collect();
     const PASSES: i32 = 10;
     let mut outbound = vec![0u8; n];
@@ -505,7 +632,47 @@ fn unreachable_roots(heap: &Heap, roots: &[(u32, RootKinds)], filter: bool) -> V
     new_roots
 }
 
-/// Estimated peak of the phases after pass 1, per object, in bytes: measured 19.7–20 on
+/// The entry points of the garbage, given `marked` = what the GC roots reach: the
+/// unmarked objects that no other unmarked object references (self-references do not
+/// count). Marks everything they reach; returns them in address order, the inbound counts
+/// among unmarked objects (saturating at 255) and how many objects were marked.
+fn garbage_entry_points(heap: &Heap, marked: &mut [bool], filter: bool) -> (Vec<u32>, Vec<u8>, u64) {
+    let n = heap.object_count();
+    let live = |v: usize| !(filter && heap.class_of(v as u32) == NO_CLASS);
+    let mut inbound = vec![0u8; n];
+    for v in 0..n {
+        if !marked[v] && live(v) {
+            heap.for_each_reference(v as u32, |t| {
+                if t as usize != v && inbound[t as usize] != 255 {
+                    inbound[t as usize] += 1;
+                }
+            });
+        }
+    }
+    let entries: Vec<u32> = (0..n).filter(|&v| !marked[v] && live(v) && inbound[v] == 0).map(|v| v as u32).collect();
+    let reached = mark_from(heap, &entries, marked, filter);
+    (entries, inbound, reached)
+}
+
+/// The roots of the strength-aware tree's garbage forest (seed `001_*`): the garbage's
+/// entry points ([`garbage_entry_points`], shared with MAT's keep-unreachable roots), then,
+/// since a garbage cycle has no entry point, the first object still unmarked, over and
+/// over, each marked with all it reaches. Every unreachable object is then reached from
+/// exactly these. Linear in the garbage.
+fn garbage_forest(heap: &Heap, strengths: &[u8], filter: bool) -> Vec<u32> {
+    let mut marked: Vec<bool> = strengths.iter().map(|&s| s != strength::UNREACHABLE).collect();
+    let (mut roots, _, _) = garbage_entry_points(heap, &mut marked, filter);
+    for v in 0..marked.len() {
+        if !marked[v] && !(filter && heap.class_of(v as u32) == NO_CLASS) {
+            roots.push(v as u32);
+            mark_from(heap, &[v as u32], &mut marked, filter);
+        }
+    }
+    roots
+}
+
+/// Estimated peak of the phases after pass 1, per object, in bytes: measured 21.3 (with the
+/// strength byte per object; 19.7–20 before it) on
 /// the `make-big.sh` dumps (1 and 4 GB), at the retained-size phase. The dominator search
 /// can need more on a graph where few objects are private (up to ~16 bytes per object on
 /// top of the ~9 of the graph); its allocations are fallible and fail with a memory

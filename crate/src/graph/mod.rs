@@ -25,6 +25,18 @@ use columns::{ClassColumn, SizeColumn};
 use csr::{Csr, CsrBuilder};
 use roots::GcRoots;
 
+use crate::strength::owners::{Owners, ViewChildren, OWNER};
+use crate::strength::{Strength, MAT_EXCLUDED, STRENGTH_MASK, STRONG};
+
+const LOCAL: u8 = Strength::Local as u8;
+
+/// The flags of one reference held by two fields: the firmer strength, excluded only if
+/// both are, owning if either does.
+#[inline]
+fn merge_flags(x: u8, y: u8) -> u8 {
+    ((x & STRENGTH_MASK).min(y & STRENGTH_MASK)) | (x & y & MAT_EXCLUDED) | ((x | y) & OWNER)
+}
+
 /// Class index meaning "no class" (never stored for a live object after pass 2).
 pub const NO_CLASS: u32 = u32::MAX;
 
@@ -39,8 +51,16 @@ pub struct Heap {
     /// Object index of each class's class object.
     pub class_object: Vec<u32>,
     pub roots: GcRoots,
-    /// (source, target) references that only excluded fields hold, ascending.
-    pub excluded_edges: Vec<(u32, u32)>,
+    /// The references that are not plain strong ones, ascending by (source, target): the
+    /// reference's flags are its [`crate::strength::Strength`] (the firmest of the fields
+    /// and stack slots holding it) plus [`crate::strength::MAT_EXCLUDED`] when only fields
+    /// leak-suspect paths skip hold it. Every reference not listed is strong.
+    pub special_edges: Vec<(u32, u32, u8)>,
+    /// One bit per object: it is a source in `special_edges` or in `owners`' virtual
+    /// references.
+    pub has_special: Vec<u64>,
+    /// The owner rules' data (Android views and activities; empty elsewhere).
+    pub owners: Owners,
     pub missing_refs: u64,
     pub warnings: Vec<String>,
 }
@@ -48,6 +68,30 @@ pub struct Heap {
 impl Heap {
     pub fn object_count(&self) -> usize {
         self.classes.len()
+    }
+
+    /// Whether some reference of `obj` is listed in [`Heap::special_edges`].
+    #[inline]
+    pub fn has_special_edges(&self, obj: u32) -> bool {
+        self.has_special.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0)
+    }
+
+    /// The special references of `obj`, by target.
+    pub fn special_edges_of(&self, obj: u32) -> &[(u32, u32, u8)] {
+        let e = &self.special_edges;
+        let a = e.partition_point(|x| x.0 < obj);
+        let b = a + e[a..].partition_point(|x| x.0 == obj);
+        &e[a..b]
+    }
+
+    /// The flags of the reference `from → to` (0, strong and followed by every path,
+    /// when it is not special).
+    pub fn edge_flags(&self, from: u32, to: u32) -> u8 {
+        if !self.has_special_edges(from) {
+            return 0;
+        }
+        let e = self.special_edges_of(from);
+        e.binary_search_by_key(&to, |x| x.1).map_or(0, |k| e[k].2)
     }
 
     /// Class index of `obj`, or [`NO_CLASS`].
@@ -114,7 +158,8 @@ struct Pass2<'a> {
     /// Thread object index → objects its stack holds, by thread (looked up per object:
     /// a binary search in a few entries beats hashing).
     locals: Vec<(u32, Vec<u32>)>,
-    excluded_edges: Vec<(u32, u32)>,
+    special_edges: Vec<(u32, u32, u8)>,
+    views: Option<ViewChildren>,
     class_object: Vec<u32>,
     missing_refs: u64,
     duplicates: u64,
@@ -163,8 +208,20 @@ impl Pass2<'_> {
     /// ascending, without the class object (whose edge is implicit and comes first).
     fn flush(&mut self, obj: u32, class_object: u32) -> Result<()> {
         if let Ok(k) = self.locals.binary_search_by_key(&obj, |e| e.0) {
-            let extra = &self.locals[k].1;
-            self.targets.extend_from_slice(extra);
+            let extra = std::mem::take(&mut self.locals[k].1);
+            let first = self.special_edges.iter().rposition(|e| e.0 != obj).map_or(0, |p| p + 1);
+            for &l in &extra {
+                // A stack slot holds at LOCAL; a field holding the same object is firmer
+                // (strong) or, when itself special, is merged with it.
+                if let Some(e) = self.special_edges[first..].iter_mut().find(|e| e.1 == l) {
+                    // (MAT's path exclusions never looked at stack slots.)
+                    e.2 = (e.2 & !STRENGTH_MASK) | (e.2 & STRENGTH_MASK).min(LOCAL);
+                } else if l != class_object && !self.targets.contains(&l) {
+                    self.special_edges.push((obj, l, LOCAL));
+                }
+            }
+            self.targets.extend_from_slice(&extra);
+            self.locals[k].1 = extra;
         }
         self.targets.sort_unstable();
         self.targets.dedup();
@@ -176,18 +233,37 @@ impl Pass2<'_> {
         r
     }
 
-    /// Records the references of `obj` that only excluded fields hold (see
-    /// [`crate::index::classes::ClassTable::mark_excluded_fields`]).
-    fn note_excluded(&mut self, obj: u32, excluded: &[u64], others: &[u32]) {
-        // Each object is flushed once (see `claim`), so its pairs are the tail pushed
-        // here: look for duplicates there only, not in the whole list (which would be
-        // quadratic in the number of Reference objects).
-        let first = self.excluded_edges.len();
-        for &id in excluded {
-            if let Some(t) = self.index.ids.index_of(id) {
-                if !others.contains(&t) && !self.excluded_edges[first..].contains(&(obj, t)) {
-                    self.excluded_edges.push((obj, t));
-                }
+    /// Records the special references of `obj` (see
+    /// [`crate::index::classes::ClassTable::mark_special_fields`]) from every reference it
+    /// holds, as (target id, flags): per target, the firmest strength of its holders, and
+    /// [`MAT_EXCLUDED`] only when every holder is excluded.
+    ///
+    /// `neutral` is a strong reference MAT's path exclusions never looked at (a class's
+    /// loader): it makes a reference strong but leaves its exclusion as it is.
+    fn note_special(&mut self, obj: u32, holders: &[(u64, u8)], neutral: Option<u64>) {
+        // Each object is flushed once (see `claim`), so its entries are the tail pushed
+        // here: merge there only, not in the whole list (which would be quadratic in the
+        // number of Reference objects).
+        let first = self.special_edges.len();
+        for &(id, flags) in holders {
+            let Some(t) = self.index.ids.index_of(id) else { continue };
+            match self.special_edges[first..].iter_mut().find(|e| e.1 == t) {
+                Some(e) => e.2 = merge_flags(e.2, flags),
+                None => self.special_edges.push((obj, t, flags)),
+            }
+        }
+        if let Some(t) = neutral.and_then(|id| self.index.ids.index_of(id)) {
+            if let Some(e) = self.special_edges[first..].iter_mut().find(|e| e.1 == t) {
+                e.2 &= !STRENGTH_MASK;
+            }
+        }
+        // Plain strong references were listed only to be merged with: drop them again.
+        let mut k = first;
+        while k < self.special_edges.len() {
+            if self.special_edges[k].2 == STRONG {
+                self.special_edges.swap_remove(k);
+            } else {
+                k += 1;
             }
         }
     }
@@ -229,17 +305,28 @@ impl Visitor for Pass2<'_> {
                 self.target(s.value);
             }
         }
-        if !info.excluded_statics.is_empty() {
-            let excluded: Vec<u64> = info.excluded_statics.iter().map(|&k| c.statics[k as usize].value).collect();
-            let others: Vec<u32> = c
+        if !info.special_statics.is_empty() {
+            let flags = |k: usize| info.special_statics.iter().find(|e| e.0 == k as u32).map_or(STRONG, |e| e.1);
+            let mut holders: Vec<(u64, u8)> = c
                 .statics
                 .iter()
                 .enumerate()
-                .filter(|(k, s)| s.ty == basic_type::OBJECT && !info.excluded_statics.contains(&(*k as u32)))
-                .filter_map(|(_, s)| self.index.ids.index_of(s.value))
-                .chain(self.index.ids.index_of(c.super_id))
+                .filter(|(_, s)| s.ty == basic_type::OBJECT)
+                .filter_map(|(k, s)| match (s.value, flags(k)) {
+                    // MAT's exclusion of a null static names the pseudo object 0x0 (which
+                    // the loader edge of a bootstrap class reaches): kept as it was, but it
+                    // holds nothing.
+                    (0, f) if f & MAT_EXCLUDED != 0 => Some((0, MAT_EXCLUDED)),
+                    (0, _) => None,
+                    h => Some(h),
+                })
                 .collect();
-            self.note_excluded(obj, &excluded, &others);
+            if c.super_id != 0 {
+                holders.push((c.super_id, STRONG));
+            }
+            // The loader edge (to the pseudo object 0x0 for the bootstrap loader).
+            let loader = if self.index.ids.index_of(c.loader_id).is_some() { c.loader_id } else { 0 };
+            self.note_special(obj, &holders, Some(loader));
         }
         let class_object = self.class_object_of(jlc).unwrap_or(NO_CLASS);
         self.flush(obj, class_object)?;
@@ -265,18 +352,18 @@ impl Visitor for Pass2<'_> {
                 self.target(t);
             }
         }
-        if !info.excluded_refs.is_empty() {
+        if let Some(v) = &mut self.views {
+            v.instance(obj, ci, &fields[..(n as usize).min(fields.len())], &table.ref_offsets[a as usize..b as usize], ids);
+        }
+        if !info.special_refs.is_empty() {
             let read = |k: u32| {
                 let off = table.ref_offsets[(a + k) as usize] as usize;
                 if off + ids <= n as usize { be_id(fields, off, ids) } else { 0 }
             };
-            let excluded: Vec<u64> = info.excluded_refs.iter().map(|&k| read(k)).filter(|&t| t != 0).collect();
-            let others: Vec<u32> = (0..b - a)
-                .filter(|k| !info.excluded_refs.contains(k))
-                .filter_map(|k| self.index.ids.index_of(read(k)))
-                .chain(self.class_object_of(ci))
-                .collect();
-            self.note_excluded(obj, &excluded, &others);
+            let flags = |k: u32| info.special_refs.iter().find(|e| e.0 == k).map_or(STRONG, |e| e.1);
+            let mut holders: Vec<(u64, u8)> = (0..b - a).map(|k| (read(k), flags(k))).filter(|h| h.0 != 0).collect();
+            holders.push((table.classes[ci as usize].id, STRONG));
+            self.note_special(obj, &holders, None);
         }
         let class_object = self.class_object_of(ci).unwrap_or(NO_CLASS);
         self.flush(obj, class_object)?;
@@ -293,12 +380,18 @@ impl Visitor for Pass2<'_> {
         self.classes.set(obj, ci);
         self.sizes.set(obj, self.index.layout.object_array_size(len as u64));
         self.array = Some(obj);
+        if let Some(v) = &mut self.views {
+            v.array(obj, ci);
+        }
         self.count_object()
     }
 
     fn object_array_elements(&mut self, bytes: &[u8]) -> Result<()> {
         let Some(obj) = self.array else { return Ok(()) };
         let ids = self.ids;
+        if let Some(v) = &mut self.views {
+            v.elements(bytes, ids);
+        }
         let mut at = 0;
         while at + ids <= bytes.len() {
             let t = be_id(bytes, at, ids);
@@ -356,7 +449,8 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         targets: Vec::new(),
         array: None,
         locals,
-        excluded_edges: Vec::new(),
+        special_edges: Vec::new(),
+        views: ViewChildren::new(&index),
         class_object,
         missing_refs: 0,
         duplicates: 0,
@@ -374,13 +468,21 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
     }
 
-    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, .. } = p;
-    excluded_edges.sort_unstable();
+    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, .. } = p;
+    let owners = views.map(|v| v.finish(&index)).unwrap_or_default();
     // Thread objects whose record never came still get their locals.
     let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !builder.has(*t)).collect();
     pending.sort_unstable_by_key(|(t, _)| *t);
-    for (t, l) in pending {
+    for (t, mut l) in pending {
+        l.sort_unstable();
+        l.dedup();
+        special_edges.extend(l.iter().map(|&x| (t, x, LOCAL)));
         builder.set(t, &l)?;
+    }
+    special_edges.sort_unstable();
+    let mut has_special = vec![0u64; n.div_ceil(64)];
+    for s in special_edges.iter().map(|e| e.0).chain(owners.virtual_edges.iter().map(|e| e.0)) {
+        has_special[s as usize / 64] |= 1 << (s % 64);
     }
     let refs = builder.finish()?;
 
@@ -407,5 +509,5 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
     }
 
-    Ok(Heap { index, classes, sizes, refs, class_object, roots, excluded_edges, missing_refs, warnings })
+    Ok(Heap { index, classes, sizes, refs, class_object, roots, special_edges, has_special, owners, missing_refs, warnings })
 }

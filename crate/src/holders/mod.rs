@@ -76,7 +76,7 @@ pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, impl Fn(u
         Tree::Mat => TreeView {
             tree,
             graph: a.dominator_graph(),
-            idom: &a.idom,
+            idom: a.mat_idom(),
             avoid: move |from, to| a.has_path_excluded_references(from) && a.is_path_excluded_reference(from, to),
         },
     }

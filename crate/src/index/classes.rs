@@ -29,9 +29,11 @@ pub struct ClassInfo {
     /// Range in [`ClassTable::ref_offsets`] of the reference fields' byte offsets.
     pub refs: (u32, u32),
     /// Positions within `refs` (and, for the class object, indices of `statics`) of the
-    /// fields that leak-suspect paths do not follow (`Reference.referent`, ...).
-    pub excluded_refs: Vec<u32>,
-    pub excluded_statics: Vec<u32>,
+    /// fields that are not plain strong references, with their flags: the
+    /// [`crate::strength::Strength`] they hold at, plus [`crate::strength::MAT_EXCLUDED`]
+    /// when leak-suspect paths do not follow them (`Reference.referent`, ...).
+    pub special_refs: Vec<(u32, u8)>,
+    pub special_statics: Vec<(u32, u8)>,
 }
 
 impl ClassInfo {
@@ -224,19 +226,30 @@ impl ClassTable {
         state.into_iter().map(|s| s == 1).collect()
     }
 
-    /// Marks the fields MAT's leak-suspect paths skip: `java.lang.ref.Reference.referent`,
-    /// `java.lang.ref.Finalizer.unfinalized`, `java.lang.Runtime.<Unfinalized>`. As in MAT
-    /// a more specific entry replaces a general one (a Finalizer skips only `unfinalized`).
-    pub fn mark_excluded_fields(&mut self, name_of: impl Fn(u64) -> String) {
+    /// Marks the fields that are not plain strong references (see `special_refs`):
+    ///
+    /// - the fields MAT's leak-suspect paths skip: `java.lang.ref.Reference.referent`,
+    ///   `java.lang.ref.Finalizer.unfinalized`, `java.lang.Runtime.<Unfinalized>`. As in MAT
+    ///   a more specific entry replaces a general one (a Finalizer skips only `unfinalized`);
+    /// - the strength of every reference field by [`crate::strength`]'s rules.
+    ///
+    /// Both recognise classes by their super class chain, supers first (linear; `extends`
+    /// per class and entry would be quadratic on deep chains).
+    pub fn mark_special_fields(&mut self, name_of: impl Fn(u64) -> String) {
+        use crate::strength::owners::{OWNER, OWNER_FIELDS};
+        use crate::strength::{CACHE_FIELDS, FIELD_RULES, MAT_EXCLUDED, STATIC_RULES, STRONG};
         const EXCLUDES: [(&str, &str); 3] = [
             ("java.lang.ref.Reference", "referent"),
             ("java.lang.ref.Finalizer", "unfinalized"),
             ("java.lang.Runtime", "<Unfinalized>"),
         ];
-        // Which EXCLUDES classes each class is or extends, one bit each, supers first
-        // (linear; walking each class's super chain per entry would be quadratic on deep chains).
         let order = supers_first(&self.classes).unwrap_or_default();
+        // Which EXCLUDES classes each class is or extends, one bit each.
         let mut matched = vec![0u8; self.classes.len()];
+        // The strength of every entry of `ref_offsets`: a class's inherited entries copy its
+        // super's (same order, after its own, see `finish`), then its own rules apply.
+        let mut entry = vec![STRONG; self.ref_offsets.len()];
+        let rules = || FIELD_RULES.iter().chain(CACHE_FIELDS);
         for &k in &order {
             let c = &self.classes[k as usize];
             let mut bits = c.super_index.map(|s| matched[s as usize]).unwrap_or(0);
@@ -246,25 +259,58 @@ impl ClassTable {
                 }
             }
             matched[k as usize] = bits;
-        }
-        for k in 0..self.classes.len() {
-            // The last (most specific) entry that applies.
-            let bits = matched[k];
-            if bits == 0 {
-                continue;
+            let (a, b) = c.refs;
+            if let Some(s) = c.super_index {
+                let (sa, sb) = self.classes[s as usize].refs;
+                let own = (b - a) - (sb - sa);
+                for i in 0..sb - sa {
+                    entry[(a + own + i) as usize] = entry[(sa + i) as usize];
+                }
             }
-            let field = EXCLUDES[7 - bits.leading_zeros() as usize].1;
-            let (a, b) = self.classes[k].refs;
-            let refs: Vec<u32> = (a..b).filter(|&i| name_of(self.ref_names[i as usize]) == field).map(|i| i - a).collect();
-            let statics: Vec<u32> = self.classes[k]
+            // The field a name means is the most derived one (own fields come first): a
+            // rule on `Finalizer.next` is not about the inherited `Reference.next`.
+            for r in rules().filter(|r| r.class == c.name) {
+                if let Some(i) = (a..b).find(|&i| name_of(self.ref_names[i as usize]) == r.field) {
+                    entry[i as usize] = r.strength as u8;
+                }
+            }
+            for (_, field) in OWNER_FIELDS.iter().filter(|r| r.0 == c.name) {
+                if let Some(i) = (a..b).find(|&i| name_of(self.ref_names[i as usize]) == *field) {
+                    entry[i as usize] |= OWNER;
+                }
+            }
+        }
+        for (k, &bits) in matched.iter().enumerate() {
+            // The last (most specific) exclusion that applies.
+            let excluded = (bits != 0).then(|| EXCLUDES[7 - bits.leading_zeros() as usize].1);
+            let c = &self.classes[k];
+            let (a, b) = c.refs;
+            let refs: Vec<(u32, u8)> = (a..b)
+                .filter_map(|i| {
+                    let mut f = entry[i as usize];
+                    if excluded.is_some_and(|x| name_of(self.ref_names[i as usize]) == x) {
+                        f |= MAT_EXCLUDED;
+                    }
+                    (f != STRONG).then_some((i - a, f))
+                })
+                .collect();
+            let static_rules = excluded.is_some() || STATIC_RULES.iter().any(|r| r.class == c.name);
+            let statics: Vec<(u32, u8)> = c
                 .statics
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| s.ty == basic_type::OBJECT && name_of(s.name_id) == field)
-                .map(|(i, _)| i as u32)
+                .filter(|(_, s)| static_rules && s.ty == basic_type::OBJECT)
+                .filter_map(|(i, s)| {
+                    let name = name_of(s.name_id);
+                    let mut f = STATIC_RULES.iter().find(|r| r.class == c.name && r.field == name).map_or(STRONG, |r| r.strength as u8);
+                    if excluded == Some(name.as_str()) {
+                        f |= MAT_EXCLUDED;
+                    }
+                    (f != STRONG).then_some((i as u32, f))
+                })
                 .collect();
-            self.classes[k].excluded_refs = refs;
-            self.classes[k].excluded_statics = statics;
+            self.classes[k].special_refs = refs;
+            self.classes[k].special_statics = statics;
         }
     }
 }

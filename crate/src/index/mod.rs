@@ -193,8 +193,8 @@ impl Visitor for Pass1<'_> {
             class_object_size: 0,
             field_bytes: 0,
             refs: (0, 0),
-            excluded_refs: Vec::new(),
-            excluded_statics: Vec::new(),
+            special_refs: Vec::new(),
+            special_statics: Vec::new(),
         });
         Ok(())
     }
@@ -282,7 +282,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
     let ref_size = if header.id_size == 8 && compressed_oops { 4 } else { header.id_size };
     let layout = Layout { id_size: header.id_size, ref_size, object_alignment };
     let mut table = ClassTable::finish(classes, layout, |id| class_by_id.get(id))?;
-    table.mark_excluded_fields(|id| strings.name(id));
+    table.mark_special_fields(|id| strings.name(id));
 
     let find = |name: &str| table.classes.iter().position(|c| c.name == name).map(|i| i as u32);
     let java_lang_class = find("java.lang.Class");

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::model::*;
 use super::suspects::{self, SuspectKind as Kind};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Reading};
 use crate::graph::roots::{mat_name, name as root_name, ALL_KINDS};
 use crate::records::HprofVersion;
 
@@ -127,7 +127,7 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
         gc_roots: a.roots.len() as u64,
         gc_roots_by_type,
         unreachable: Unreachable {
-            discarded: !a.options.keep_unreachable,
+            discarded: !a.options.keep_unreachable && a.reading == Reading::Mat,
             objects: a.unreachable.iter().map(|s| s.instances).sum(),
             shallow_bytes: a.unreachable.iter().map(|s| s.shallow).sum(),
             classes: unreachable_classes,
@@ -157,11 +157,39 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
         incomplete: a.incomplete.as_ref().map(|e| Incomplete { offset: e.offset.unwrap_or(0), message: e.message.clone() }),
         warnings,
         overview,
+        tree: match a.reading {
+            Reading::Mat => TreeReading::Mat,
+            Reading::Strength => TreeReading::Strength,
+        },
+        reachability: reachability(a),
         histogram,
         top_dominators,
         leak_suspects: leak_suspects(a),
         top_consumers: top_consumers(a),
     }
+}
+
+/// The partition of the dump by strength, as report rows.
+pub fn reachability(a: &Analysis) -> Vec<ReachabilityRow> {
+    use crate::strength::Strength as S;
+    a.reachability()
+        .iter()
+        .map(|r| ReachabilityRow {
+            strength: match r.strength {
+                S::Strong => StrengthName::Strong,
+                S::Cache => StrengthName::Cache,
+                S::ThreadLocal => StrengthName::ThreadLocal,
+                S::Local => StrengthName::Local,
+                S::Soft => StrengthName::Soft,
+                S::Weak => StrengthName::Weak,
+                S::Finalizer => StrengthName::Finalizer,
+                S::Phantom => StrengthName::Phantom,
+                S::Unreachable => StrengthName::Unreachable,
+            },
+            objects: r.objects,
+            shallow_bytes: r.shallow_bytes,
+        })
+        .collect()
 }
 
 fn chain_refs(a: &Analysis, chain: &[u32]) -> (Vec<ObjectRef>, u64) {

@@ -144,6 +144,34 @@ impl Builder {
     }
 }
 
+/// How firmly the objects are held, and which tree the retained sizes come from.
+fn reachability_section(b: &mut Builder, r: &Report) {
+    use Align::*;
+    b.heading(3, "Reachability");
+    b.paragraph(match r.tree {
+        TreeReading::Mat => "Retained sizes below come from Eclipse MAT's dominator tree (--tree mat).",
+        TreeReading::Strength => {
+            "Retained sizes below come from the strength-aware dominator tree (--tree strength): a reference weaker than \
+             strong holds an object only when nothing firmer does, and uncollected garbage is part of the tree."
+        }
+    });
+    let name = |s: StrengthName| match s {
+        StrengthName::Strong => "Strong",
+        StrengthName::Cache => "Cache",
+        StrengthName::ThreadLocal => "Thread local",
+        StrengthName::Local => "Local",
+        StrengthName::Soft => "Soft",
+        StrengthName::Weak => "Weak",
+        StrengthName::Finalizer => "Finalizer",
+        StrengthName::Phantom => "Phantom",
+        StrengthName::Unreachable => "Unreachable",
+    };
+    b.blocks.push(Block::Table {
+        columns: columns(&[("Strength", Left), ("Objects", Right), ("Shallow Heap", Right)]),
+        rows: r.reachability.iter().map(|row| vec![name(row.strength).to_string(), format_bytes(row.objects), format_bytes(row.shallow_bytes)]).collect(),
+    });
+}
+
 /// The document for a report.
 pub fn document(r: &Report) -> Document {
     use Align::*;
@@ -204,6 +232,8 @@ pub fn document(r: &Report) -> Document {
             })
             .collect(),
     });
+
+    reachability_section(&mut b, r);
 
     if o.unreachable.objects > 0 {
         b.heading(3, "Unreachable Objects");

@@ -38,6 +38,15 @@ pub struct Report {
     /// Things worth knowing that did not stop the analysis (at most 50).
     pub warnings: Vec<String>,
     pub overview: Overview,
+    /// Which dominator tree every retained size of the report comes from.
+    #[serde(default)]
+    pub tree: TreeReading,
+    /// How firmly the dump's objects are held: one row per strength, firmest first
+    /// (`strong`, `cache`, `thread_local`, `local`, `soft`, `weak`, `finalizer`,
+    /// `phantom`, `unreachable`). The rows add up to every object of the dump and its
+    /// whole shallow size, unreachable objects included, whichever tree is used.
+    #[serde(default)]
+    pub reachability: Vec<ReachabilityRow>,
     /// One row per class, by retained size (MAT's quick value), then shallow size.
     pub histogram: Vec<HistogramRow>,
     /// The biggest objects of the dominator tree's first level (at most 100).
@@ -238,4 +247,47 @@ pub struct Consumer {
     pub objects: u64,
     pub retained_bytes: u64,
     pub retained_bp: u32,
+}
+
+/// A dominator tree, i.e. a reading of the heap.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TreeReading {
+    /// Eclipse MAT's: every reference holds what it points at; unreachable objects are
+    /// discarded unless kept.
+    #[default]
+    Mat,
+    /// The strength-aware tree: a reference weaker than strong holds an object only
+    /// when nothing firmer does; uncollected garbage is part of the tree.
+    Strength,
+}
+
+/// How firmly an object is held: over all paths from the GC roots, the best of each
+/// path's weakest reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StrengthName {
+    Strong,
+    /// Through a curated cache field.
+    Cache,
+    /// Through a thread's ThreadLocal map.
+    ThreadLocal,
+    /// By a stack frame or native local.
+    Local,
+    Soft,
+    Weak,
+    /// Awaiting finalization.
+    Finalizer,
+    Phantom,
+    /// From no GC root: uncollected garbage.
+    Unreachable,
+}
+
+/// Objects held at one strength.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReachabilityRow {
+    pub strength: StrengthName,
+    pub objects: u64,
+    pub shallow_bytes: u64,
 }

@@ -204,3 +204,32 @@ impl From<Error> for JsValue {
             .unwrap_or_else(|_| JsValue::from_str(&e.to_string()))
     }
 }
+
+// The strength-aware reading (seed `001_*`): which tree the queries and retained sizes
+// answer from, and an object's strength. Kept apart from the query entry point above.
+#[wasm_bindgen]
+impl Session {
+    /// Makes `tree` ("mat" or "strength") the dominator tree every later query and
+    /// retained size answers from, and returns the report in that reading as JSON (its
+    /// `tree` says which; top consumers and suspects follow the tree). The strength-aware
+    /// tree is computed on the first switch to it (about as long as the first tree took),
+    /// then both are kept.
+    pub fn set_tree(&mut self, tree: &str) -> Result<String, JsValue> {
+        let reading = crate::strength::parse_reading(Some(tree)).map_err(Error::io)?;
+        let a = self.analysis.as_mut().ok_or_else(no_dump)?;
+        a.set_reading(reading)?;
+        let s = &self.report.source;
+        let info = SourceInfo { file_name: s.file_name.clone(), file_bytes: s.file_bytes, gzip: s.gzip };
+        Ok(report::to_json(&report::build(a, &info)))
+    }
+
+    /// The reachability strength of the object at `address` (`strong`, `weak`, …,
+    /// `unreachable`), whichever tree is in use.
+    pub fn strength(&self, address: &str) -> Result<String, JsValue> {
+        let a = self.analysis.as_ref().ok_or_else(no_dump)?;
+        let obj = crate::query::parse_address(address)
+            .and_then(|addr| a.object_at(addr))
+            .ok_or_else(|| Error::io(format!("no object at {}", address.trim())))?;
+        Ok(a.strength(obj).name().to_string())
+    }
+}

@@ -12,6 +12,13 @@ export interface Report {
   incomplete?: Incomplete | null;
   leak_suspects: LeakSuspects;
   overview: Overview;
+  /**
+   * How firmly the dump's objects are held: one row per strength, firmest first
+   * (`strong`, `cache`, `thread_local`, `local`, `soft`, `weak`, `finalizer`,
+   * `phantom`, `unreachable`). The rows add up to every object of the dump and its
+   * whole shallow size, unreachable objects included, whichever tree is used.
+   */
+  reachability?: ReachabilityRow[];
   /** Version of this schema (`SCHEMA_VERSION`). */
   schema_version: number;
   source: Source;
@@ -20,6 +27,8 @@ export interface Report {
   top_consumers: TopConsumers;
   /** The biggest objects of the dominator tree's first level (at most 100). */
   top_dominators: ObjectRef[];
+  /** Which dominator tree every retained size of the report comes from. */
+  tree?: TreeReading;
   /** Things worth knowing that did not stop the analysis (at most 50). */
   warnings: string[];
 }
@@ -109,6 +118,13 @@ export interface Overview {
   used_heap_bytes: number;
 }
 
+/** Objects held at one strength. */
+export interface ReachabilityRow {
+  objects: number;
+  shallow_bytes: number;
+  strength: StrengthName;
+}
+
 export interface RecordCounts {
   classes: number;
   instances: number;
@@ -137,6 +153,12 @@ export interface Source {
   /** Size of the HPROF data read (after decompression). */
   hprof_bytes: number;
 }
+
+/**
+ * How firmly an object is held: over all paths from the GC roots, the best of each
+ * path's weakest reference.
+ */
+export type StrengthName = "strong" | "soft" | "weak" | "phantom" | "cache" | "thread_local" | "local" | "finalizer" | "unreachable";
 
 export interface Suspect {
   /** Where the memory is accumulated, when one object holds most of it. */
@@ -180,6 +202,9 @@ export interface TopConsumers {
   /** Retained size above which something is listed (1% of the used heap). */
   threshold_bytes: number;
 }
+
+/** A dominator tree, i.e. a reading of the heap. */
+export type TreeReading = "mat" | "strength";
 
 export interface Unreachable {
   /** The classes with the most unreachable bytes (at most 100). */

@@ -10,10 +10,12 @@ pub struct Args {
     pub analysis: AnalysisArgs,
     #[command(flatten)]
     pub output: ReportOutput,
+    #[command(flatten)]
+    pub reading: common::ReadingArg,
 }
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
-    let done = common::analyze(&args.analysis, global)?;
+    let done = common::analyze_in(&args.analysis, global, args.reading.reading())?;
     let report = report::build(&done.analysis, &done.info);
     args.output.write(&report)?;
     done.finish()

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options, Phase, Progress, ProgressInfo};
+use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading};
 use heapscope::error::{Error, ErrorKind};
 use heapscope::report::{self, Report, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, FileSource};
@@ -42,6 +42,34 @@ pub struct AnalysisArgs {
     /// Print wall time, CPU time and peak memory of each phase on stderr
     #[arg(long)]
     pub timings: bool,
+}
+
+/// `--tree` of `analyze` and `inspect`.
+#[derive(clap::Args, Debug)]
+pub struct ReadingArg {
+    /// The dominator tree retained sizes come from: mat (Eclipse MAT's, default) or
+    /// strength (the strength-aware one: a weak, soft, phantom, finalizer, cache,
+    /// thread-local or stack reference holds an object only when nothing firmer does,
+    /// and uncollected garbage is part of the tree)
+    #[arg(long, value_enum, value_name = "TREE", default_value_t = Tree::Mat)]
+    pub tree: Tree,
+}
+
+impl ReadingArg {
+    pub fn reading(&self) -> Reading {
+        match self.tree {
+            Tree::Mat => Reading::Mat,
+            Tree::Strength => Reading::Strength,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tree {
+    /// Eclipse MAT's dominator tree
+    Mat,
+    /// The strength-aware dominator tree
+    Strength,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,6 +191,11 @@ impl Analyzed {
 
 /// Opens and analyzes the dump of `args`, with progress on stderr; prints the warnings.
 pub fn analyze(args: &AnalysisArgs, global: &Global) -> Result<Analyzed, Failure> {
+    analyze_in(args, global, Reading::Mat)
+}
+
+/// [`analyze`], computing `tree`'s dominator tree (and not MAT's, for the strength-aware one).
+pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result<Analyzed, Failure> {
     let input = display_name(&args.dump);
     let fail = |error| Failure { input: Some(input.clone()), error };
     let dump = open_dump(&args.dump).map_err(fail)?;
@@ -170,7 +203,7 @@ pub fn analyze(args: &AnalysisArgs, global: &Global) -> Result<Analyzed, Failure
         Dominators::SemiNca => DominatorAlgorithm::SemiNca,
         Dominators::Chk => DominatorAlgorithm::CooperHarveyKennedy,
     };
-    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators };
+    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree };
     let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
     let analysis = analysis::analyze(dump.source, &options, &mut meter);
     meter.clear();

@@ -14,6 +14,8 @@ pub struct Args {
     /// The object's address, hexadecimal (e.g. 0x7f3a1000)
     #[arg(value_name = "ADDRESS", value_parser = parse_address)]
     pub address: u64,
+    #[command(flatten)]
+    pub reading: common::ReadingArg,
 }
 
 pub fn parse_address(s: &str) -> Result<u64, String> {
@@ -22,11 +24,13 @@ pub fn parse_address(s: &str) -> Result<u64, String> {
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let mut done = common::analyze(&args.analysis, global)?;
+    // The strength-aware tree beside MAT's (the referrers below are MAT's).
+    done.analysis.set_reading(args.reading.reading())?;
     let address = args.address;
     // The same queries the page asks, through the same entry point.
     let object = format!("0x{address:x}");
     if heapscope::query::find(&done.analysis, address).is_none() {
-        return Err(Error::io(format!("no object at {object} (or it is unreachable; try --keep-unreachable)")).into());
+        return Err(Error::io(format!("no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)")).into());
     }
     done.phase(Phase::ReferrerIndex);
     heapscope::holders::ensure_index(&mut done.analysis, Tree::Mat)?;
@@ -35,7 +39,10 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
     let Answer::Object(details) = answer(analysis, &Query::Object { object: object.clone() })? else { unreachable!("answers match queries") };
     let Answer::PathToRoot(path) = answer(analysis, &Query::PathToRoot { object: object.clone() })? else { unreachable!("answers match queries") };
     let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Tree::Mat })? else { unreachable!("answers match queries") };
-    let json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
+    let mut json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
+    if let Some(obj) = done.analysis.object_at(address) {
+        heapscope::strength::annotate_inspect(&done.analysis, obj, &mut json);
+    }
     common::write_stdout(format!("{}\n", serde_json::to_string_pretty(&json).expect("JSON")).as_bytes());
     done.finish()
 }

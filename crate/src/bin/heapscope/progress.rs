@@ -25,6 +25,7 @@ fn short_name(phase: Phase) -> &'static str {
     match phase {
         Phase::Pass1 => "pass 1/2",
         Phase::Pass2 => "pass 2/2",
+        Phase::Strengths => "strengths",
         Phase::Dominators => "dominator tree",
         Phase::Retained => "retained sizes",
         Phase::Report => "report",

@@ -1,0 +1,211 @@
+//! The strength of every object (a widest-path walk) and the partition of the dump by it.
+
+use std::collections::VecDeque;
+
+use super::owners::OWNER;
+use super::{root_strength, Strength, ALL, STRENGTH_MASK, STRONG, UNREACHABLE};
+use crate::error::{Error, Result};
+use crate::graph::{Heap, NO_CLASS};
+
+/// A graph whose roots and edges carry a strength byte (a [`Strength`] as `u8`).
+pub trait Edges {
+    fn node_count(&self) -> usize;
+    /// The GC roots, each with the strength of its root edge (duplicates allowed).
+    fn for_each_root<F: FnMut(u32, u8)>(&self, f: F);
+    /// The references of `v` with their flags (the strength, plus [`OWNER`] for an owner
+    /// reference), in a fixed order.
+    fn for_each_edge_of<F: FnMut(u32, u8)>(&self, v: u32, f: F);
+    /// Whether owner rules apply at all (see [`super::owners`]).
+    #[inline]
+    fn has_owner_rules(&self) -> bool {
+        false
+    }
+    /// Whether `v` is of a class whose instances have owners.
+    #[inline]
+    fn needs_owner(&self, _v: u32) -> bool {
+        false
+    }
+    /// A hint that `v`'s edges will be read soon (see [`crate::dominators::Graph`]).
+    #[inline]
+    fn prefetch(&self, _v: u32) {}
+}
+
+/// The heap's references with their strengths (from [`Heap::special_edges`]) and the GC
+/// roots with theirs ([`root_strength`]). Objects without a class are left out, as in
+/// the dominator tree.
+pub struct HeapEdges<'a> {
+    pub heap: &'a Heap,
+    /// Whether some objects have no class (then edges to them are skipped).
+    pub filter: bool,
+}
+
+impl<'a> HeapEdges<'a> {
+    pub fn new(heap: &'a Heap) -> HeapEdges<'a> {
+        HeapEdges { heap, filter: heap.classes.any_missing() }
+    }
+
+    #[inline]
+    fn live(&self, t: u32) -> bool {
+        !self.filter || self.heap.class_of(t) != NO_CLASS
+    }
+}
+
+impl Edges for HeapEdges<'_> {
+    fn node_count(&self) -> usize {
+        self.heap.object_count()
+    }
+
+    fn for_each_root<F: FnMut(u32, u8)>(&self, mut f: F) {
+        for &(o, kinds) in &self.heap.roots.objects {
+            if self.live(o) {
+                f(o, root_strength(kinds));
+            }
+        }
+    }
+
+    #[inline]
+    fn for_each_edge_of<F: FnMut(u32, u8)>(&self, v: u32, mut f: F) {
+        if self.heap.has_special_edges(v) {
+            let special = self.heap.special_edges_of(v);
+            self.heap.for_each_reference(v, |t| {
+                if self.live(t) {
+                    let flags = special.binary_search_by_key(&t, |e| e.1).map_or(STRONG, |k| special[k].2);
+                    f(t, flags & (STRENGTH_MASK | OWNER));
+                }
+            });
+            for &(_, child) in self.heap.owners.virtual_children(v) {
+                if self.live(child) {
+                    f(child, STRONG | OWNER);
+                }
+            }
+        } else {
+            self.heap.for_each_reference(v, |t| {
+                if self.live(t) {
+                    f(t, STRONG)
+                }
+            });
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, v: u32) {
+        self.heap.refs.prefetch(v);
+    }
+
+    #[inline]
+    fn has_owner_rules(&self) -> bool {
+        self.heap.owners.any()
+    }
+
+    #[inline]
+    fn needs_owner(&self, v: u32) -> bool {
+        let c = self.heap.class_of(v);
+        c != NO_CLASS && self.heap.owners.owned_class.get(c as usize).copied().unwrap_or(false)
+    }
+}
+
+/// The walk's result: per node its strength byte, and one bit per node an owner reference
+/// reached first (see [`super::owners`]; empty when no owner rule applies).
+pub struct Reach {
+    pub strengths: Vec<u8>,
+    pub owned: Vec<u64>,
+}
+
+/// Whether bit `v` is set in `bits` (false past its end).
+#[inline]
+pub fn bit(bits: &[u64], v: u32) -> bool {
+    bits.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+}
+
+/// The strength of every node: over all paths from a root, the best of each path's
+/// weakest edge (root edge included); [`UNREACHABLE`] where no path arrives.
+///
+/// One stack per strength, drained firmest first: a node popped at the strength it holds
+/// is final (nothing firmer is left to find it), so each node is expanded once and each
+/// edge read once; a node is pushed again only when found more firmly (at most once per
+/// strength). `O(n + m)`, one byte per node plus the stacks.
+///
+/// With owner rules, a non-owner reference to a node that needs an owner is parked in a
+/// second queue of its strength, taken from (one at a time) only when the main stack is
+/// empty; a node an owner reference reaches first is marked owned. Strengths are the same
+/// either way: parking only delays a node within its strength.
+pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
+    let n = g.node_count();
+    let mut s: Vec<u8> = Vec::new();
+    s.try_reserve_exact(n).map_err(|_| Error::memory(format!("strengths: could not allocate {n} bytes")))?;
+    s.resize(n, UNREACHABLE);
+    let owners = g.has_owner_rules();
+    let mut owned = vec![0u64; if owners { n.div_ceil(64) } else { 0 }];
+    let mut stacks: [Vec<u32>; UNREACHABLE as usize] = Default::default();
+    let mut parked: [VecDeque<u32>; UNREACHABLE as usize] = Default::default();
+    g.for_each_root(|o, rs| {
+        if rs < s[o as usize] {
+            s[o as usize] = rs;
+            stacks[rs as usize].push(o);
+        }
+    });
+    for level in 0..UNREACHABLE {
+        let mut stack = std::mem::take(&mut stacks[level as usize]);
+        loop {
+            while let Some(x) = stack.pop() {
+                if s[x as usize] != level {
+                    continue; // found more firmly since, and expanded then
+                }
+                g.for_each_edge_of(x, |t, flags| {
+                    let at = (flags & STRENGTH_MASK).max(level);
+                    if at >= s[t as usize] {
+                        return;
+                    }
+                    if owners && g.needs_owner(t) {
+                        if flags & OWNER == 0 {
+                            parked[at as usize].push_back(t);
+                            return;
+                        }
+                        owned[t as usize / 64] |= 1 << (t % 64);
+                    }
+                    s[t as usize] = at;
+                    if at == level {
+                        g.prefetch(t);
+                        stack.push(t);
+                    } else {
+                        stacks[at as usize].push(t);
+                    }
+                });
+            }
+            // No owner is left to reach anything at this strength: a parked bystander
+            // holds its node after all.
+            let Some(t) = parked[level as usize].pop_front() else { break };
+            if level < s[t as usize] {
+                s[t as usize] = level;
+                if owners {
+                    owned[t as usize / 64] &= !(1 << (t % 64));
+                }
+                stack.push(t);
+            }
+        }
+    }
+    Ok(Reach { strengths: s, owned })
+}
+
+/// One row of the partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub strength: Strength,
+    pub objects: u64,
+    pub shallow_bytes: u64,
+}
+
+/// Objects and shallow bytes per strength, firmest first: every object of the dump with a
+/// class (unreachable ones included) is in exactly one row.
+pub fn partition(heap: &Heap, strengths: &[u8]) -> [Row; 9] {
+    let mut rows = ALL.map(|strength| Row { strength, objects: 0, shallow_bytes: 0 });
+    for (v, &st) in strengths.iter().enumerate() {
+        let v = v as u32;
+        if heap.class_of(v) != NO_CLASS {
+            let r = &mut rows[(st as usize).min(UNREACHABLE as usize)];
+            r.objects += 1;
+            r.shallow_bytes += heap.shallow(v);
+        }
+    }
+    rows
+}
