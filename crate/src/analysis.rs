@@ -483,7 +483,7 @@ fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, op
             dominator_tree(&HeapGraph { heap, roots: &roots, filter }, options)?
         }
         Reading::Strength => {
-            let garbage = garbage_forest(heap, strengths, filter);
+            let garbage = garbage_forest(heap, strengths, filter)?;
             let edges = HeapEdges::new(heap);
             let t = dominator_tree(&TreeGraph { edges: &edges, strengths, owned, garbage: &garbage }, options)?;
             roots.extend(garbage.iter().map(|&e| (e, RootKinds::default().with(RootKind::Unreachable))));
@@ -659,16 +659,20 @@ fn garbage_entry_points(heap: &Heap, marked: &mut [bool], filter: bool) -> (Vec<
 /// since a garbage cycle has no entry point, the first object still unmarked, over and
 /// over, each marked with all it reaches. Every unreachable object is then reached from
 /// exactly these. Linear in the garbage.
-fn garbage_forest(heap: &Heap, strengths: &[u8], filter: bool) -> Vec<u32> {
-    let mut marked: Vec<bool> = strengths.iter().map(|&s| s != strength::UNREACHABLE).collect();
+fn garbage_forest(heap: &Heap, strengths: &[u8], filter: bool) -> Result<Vec<u32>> {
+    let mut marked = crate::alloc::try_filled(strengths.len(), false, "the garbage forest's marks")?;
+    for (m, &s) in marked.iter_mut().zip(strengths) {
+        *m = s != strength::UNREACHABLE;
+    }
     let (mut roots, _, _) = garbage_entry_points(heap, &mut marked, filter);
+    let live = |v: usize| !filter || heap.class_of(v as u32) != NO_CLASS;
     for v in 0..marked.len() {
-        if !marked[v] && !(filter && heap.class_of(v as u32) == NO_CLASS) {
+        if !marked[v] && live(v) {
             roots.push(v as u32);
             mark_from(heap, &[v as u32], &mut marked, filter);
         }
     }
-    roots
+    Ok(roots)
 }
 
 /// Estimated peak of the phases after pass 1, per object, in bytes: measured 21.3 (with the

@@ -480,7 +480,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         builder.set(t, &l)?;
     }
     special_edges.sort_unstable();
-    let mut has_special = vec![0u64; n.div_ceil(64)];
+    let mut has_special = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the special-reference marks")?;
     for s in special_edges.iter().map(|e| e.0).chain(owners.virtual_edges.iter().map(|e| e.0)) {
         has_special[s as usize / 64] |= 1 << (s % 64);
     }

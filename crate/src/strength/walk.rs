@@ -4,7 +4,8 @@ use std::collections::VecDeque;
 
 use super::owners::OWNER;
 use super::{root_strength, Strength, ALL, STRENGTH_MASK, STRONG, UNREACHABLE};
-use crate::error::{Error, Result};
+use crate::alloc::try_filled;
+use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
 
 /// A graph whose roots and edges carry a strength byte (a [`Strength`] as `u8`).
@@ -131,11 +132,9 @@ pub fn bit(bits: &[u64], v: u32) -> bool {
 /// either way: parking only delays a node within its strength.
 pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
     let n = g.node_count();
-    let mut s: Vec<u8> = Vec::new();
-    s.try_reserve_exact(n).map_err(|_| Error::memory(format!("strengths: could not allocate {n} bytes")))?;
-    s.resize(n, UNREACHABLE);
+    let mut s = try_filled(n, UNREACHABLE, "the reachability strengths")?;
     let owners = g.has_owner_rules();
-    let mut owned = vec![0u64; if owners { n.div_ceil(64) } else { 0 }];
+    let mut owned = try_filled(if owners { n.div_ceil(64) } else { 0 }, 0u64, "the owner marks")?;
     let mut stacks: [Vec<u32>; UNREACHABLE as usize] = Default::default();
     let mut parked: [VecDeque<u32>; UNREACHABLE as usize] = Default::default();
     g.for_each_root(|o, rs| {
