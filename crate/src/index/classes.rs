@@ -262,8 +262,10 @@ impl ClassTable {
             let (a, b) = c.refs;
             if let Some(s) = c.super_index {
                 let (sa, sb) = self.classes[s as usize].refs;
-                let own = (b - a) - (sb - sa);
-                for i in 0..sb - sa {
+                // (`finish` gave every class its own entries plus all its super's.)
+                let inherited = (sb - sa).min(b - a);
+                let own = (b - a) - inherited;
+                for i in 0..inherited {
                     entry[(a + own + i) as usize] = entry[(sa + i) as usize];
                 }
             }
