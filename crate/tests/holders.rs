@@ -70,6 +70,7 @@ fn check_trace(a: &mut Analysis, obj: u32) -> heapscope::query::holders::Paths {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
     let Some(mut a) = analysis_of("s07_wide_array_serial") else { return };
     let owners: Vec<u32> = kept_of_class(&a, "corpus.S07WideArray$Owner").collect();
@@ -124,6 +125,7 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s02_cache_value_is_held_along_one_chain() {
     let Some(mut a) = analysis_of("s02_static_map_leak_serial") else { return };
     // A byte[100,000] value of CACHE.
@@ -144,6 +146,7 @@ fn s02_cache_value_is_held_along_one_chain() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s03_thread_local_value_is_held_by_its_thread() {
     let Some(mut a) = analysis_of("s03_threadlocal_leak_serial") else { return };
     let value = kept_of_class(&a, "byte[]").find(|&v| (6_291_456..6_291_488).contains(&a.shallow(v))).unwrap();
@@ -158,6 +161,7 @@ fn s03_thread_local_value_is_held_by_its_thread() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s06_million_deep_chain_is_traced_without_recursion() {
     let Some(mut a) = analysis_of("s06_linked_list_1m_serial") else { return };
     // The tail: the node that references no other node.
@@ -186,6 +190,7 @@ fn s06_million_deep_chain_is_traced_without_recursion() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn referrer_index_lists_what_a_scan_finds() {
     let Some(mut a) = analysis_of("s02_static_map_leak_serial") else { return };
     let n = a.object_count();
@@ -209,6 +214,7 @@ fn referrer_index_lists_what_a_scan_finds() {
 }
 
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn classes_up_rows_weigh_what_the_root_retains() {
     let Some(a) = analysis_of("s02_static_map_leak_serial") else { return };
     let up = classes_up(&a, Tree::Mat, &[], 2, usize::MAX).unwrap();
@@ -250,6 +256,7 @@ fn committed_paths_and_classes_up_schemas_equal_the_derived_ones() {
 
 /// The CLI's JSON has exactly the shapes scripts read (the names).
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn cli_json_shapes() {
     let Some(corpus) = support::corpus_dir() else { return };
     let dump = corpus.join("dumps/s07_wide_array_serial.hprof.gz");

@@ -36,6 +36,7 @@ async function viewReady(page, id) {
   const ready = {
     histogram: '#histogram-body .vrow:not([hidden])',
     dominators: '#dominator-tree tbody tr[data-address]',
+    classes: '#classes-up > li',
     treemap: '#treemap-canvas[data-items]',
     inspector: '#inspector-body .details',
     path: '#gc-path',
@@ -148,9 +149,19 @@ describe('accessibility', () => {
       await page.waitForSelector(`#dominator-tree tr[data-address="${top}"][aria-expanded="false"]`);
       assert.equal(await page.evaluate(() => document.activeElement.dataset.address), top, 'the focus stays on the collapsed row');
 
+      // Classes up: Tab reaches a row's toggle; Enter opens the rows above it.
+      await page.focus('#tab-dominators');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.activeElement?.id === 'tab-classes');
+      await page.waitForSelector('#classes-up > li');
+      await tabTo(page, 'a classes-up row', () => document.activeElement?.matches('#classes-up > li > .class-row button.toggle'));
+      assert.ok(await focusVisible(page), 'focus ring on the row toggle');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#classes-up > li[aria-expanded="true"] > ul > li[data-class]');
+
       // Treemap: the canvas is a tab stop; arrows move between rectangles, Enter zooms in,
       // Escape zooms out; the info line says which rectangle has the focus.
-      await page.focus('#tab-dominators');
+      await page.focus('#tab-classes');
       await page.keyboard.press('ArrowRight');
       await page.waitForSelector('#treemap-canvas[data-items]');
       await tabTo(page, 'the treemap', () => document.activeElement?.id === 'treemap-canvas');
