@@ -123,6 +123,8 @@ pub struct Analysis {
     pub source: Option<Box<dyn ByteSource>>,
     /// The referrer indexes built so far (see [`crate::holders`]).
     pub holders: crate::holders::Cache,
+    /// The ProGuard/R8 mapping applied to the class and field names, if any.
+    pub mapping: Option<crate::mapping::Applied>,
 }
 
 /// Read access to the per-object results. Report code goes through these, so the
@@ -402,6 +404,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         incomplete,
         source,
         holders: Default::default(),
+        mapping: None,
     })
 }
 

@@ -23,6 +23,7 @@ pub mod query;
 pub mod holders;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod mapping;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
