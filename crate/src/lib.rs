@@ -24,6 +24,7 @@ pub mod holders;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod mapping;
+pub mod heaps;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -92,4 +92,41 @@ describe('Android', { skip: CORPUS_MISSING }, () => {
       assert.equal(await page.locator('#results').isHidden(), false);
     }, { allowProblems: [/./] });
   });
+
+  test('ART heaps: the overview line, the heap column and filter (leak_service_binder: zygote and app)', async () => {
+    const dump = h.corpusFile('android/leakcanary_leak_service_binder.hprof.gz');
+    const cli = JSON.parse(execFileSync(CLI, ['analyze', dump, '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+    // The manifest names two heaps, zygote then app; the numbers are the CLI's
+    // (crate/tests/heaps.rs checks them against the manifest's record counts).
+    assert.deepEqual(cli.overview.heaps.map((x) => x.name), ['zygote', 'app']);
+    await h.withPage(async ({ page }) => {
+      await resetRecording(page);
+      await page.setInputFiles('#file-input', dump);
+      assert.equal(await waitForOutcome(page), 'done');
+      assert.equal(await page.locator('#heap-facts [data-fact="heaps"]').getAttribute('data-value'), 'zygote,app');
+      const line = await page.locator('#heap-facts [data-fact="heaps"] dd').textContent();
+      for (const x of cli.overview.heaps) assert.ok(line.includes(`${x.name}: ${x.objects.toLocaleString('en-US')} objects`), line);
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'heaps-overview.png') });
+      await showTab(page, 'histogram');
+      const heapCell = async (name) => {
+        await page.fill('#histogram-filter', name);
+        await page.waitForTimeout(400);
+        return page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => [...r.querySelectorAll('.vcell')].map((c) => c.textContent)));
+      };
+      // java.lang.Class objects are in both heaps.
+      const rows = await heapCell('java.lang.Class');
+      const row = rows.find((r) => r[0] === 'java.lang.Class');
+      assert.equal(row[5], 'zygote, app');
+      // The filter: only the app heap's objects, per class and in the count line.
+      await page.selectOption('#histogram-heap', 'app');
+      const app = cli.overview.heaps.find((x) => x.name === 'app');
+      await page.fill('#histogram-filter', '');
+      await page.waitForTimeout(400);
+      assert.match(await page.locator('#histogram-count').textContent(), new RegExp(`${app.objects.toLocaleString('en-US')} objects in heap app`));
+      const cls = cli.histogram.find((r) => r.class_name === 'java.lang.Class').heaps.find((x) => x.name === 'app');
+      const appRow = (await heapCell('java.lang.Class')).find((r) => r[0] === 'java.lang.Class');
+      assert.deepEqual([appRow[2], appRow[5]], [cls.objects.toLocaleString('en-US'), 'app']);
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'heaps-histogram.png') });
+    });
+  });
 });

@@ -43,6 +43,8 @@ pub struct Heap {
     pub excluded_edges: Vec<(u32, u32)>,
     pub missing_refs: u64,
     pub warnings: Vec<String>,
+    /// The heap of each object, for dumps that name their heaps (Android).
+    pub heaps: crate::heaps::Heaps,
 }
 
 impl Heap {
@@ -121,6 +123,7 @@ struct Pass2<'a> {
     /// One bit per object: its record was seen (see `claim`).
     claimed: Vec<u64>,
     unknown_class: HashMap<u64, u64>,
+    heaps: crate::heaps::HeapTracker,
     tick: Tick<'a>,
     objects: u64,
 }
@@ -140,6 +143,7 @@ impl Pass2<'_> {
             return None;
         }
         self.claimed[word] |= bit;
+        self.heaps.object(obj);
         Some(obj)
     }
 
@@ -206,6 +210,10 @@ impl Visitor for Pass2<'_> {
 
     fn tick(&mut self, input_pos: u64) -> Result<()> {
         (self.tick)(input_pos, self.objects)
+    }
+
+    fn heap_info(&mut self, heap_id: u32, name_id: u64) -> Result<()> {
+        self.heaps.heap_info(heap_id, name_id, self.index.ids.len())
     }
 
     fn class_dump(&mut self, c: &ClassDump, _offset: u64) -> Result<()> {
@@ -362,6 +370,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         duplicates: 0,
         claimed: vec![0u64; n.div_ceil(64)],
         unknown_class: HashMap::new(),
+        heaps: Default::default(),
         tick,
         objects: 0,
     };
@@ -374,7 +383,8 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
     }
 
-    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, .. } = p;
+    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, heaps, .. } = p;
+    let heaps = heaps.finish(&index.strings);
     excluded_edges.sort_unstable();
     // Thread objects whose record never came still get their locals.
     let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !builder.has(*t)).collect();
@@ -407,5 +417,5 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
     }
 
-    Ok(Heap { index, classes, sizes, refs, class_object, roots, excluded_edges, missing_refs, warnings })
+    Ok(Heap { index, classes, sizes, refs, class_object, roots, excluded_edges, missing_refs, warnings, heaps })
 }
