@@ -150,6 +150,8 @@ pub struct Analysis {
     pub source: Option<Box<dyn ByteSource>>,
     /// The referrer indexes built so far (see [`crate::holders`]).
     pub holders: crate::holders::Cache,
+    /// The ProGuard/R8 mapping applied to the class and field names, if any.
+    pub mapping: Option<crate::mapping::Applied>,
     /// The [`crate::strength::Strength`] of every object, as its byte.
     pub strengths: Vec<u8>,
     /// One bit per object an owner rule gave its owner ([`crate::strength::owners`]).
@@ -462,6 +464,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         reading: t.reading,
         other_tree: None,
         holders: Default::default(),
+        mapping: None,
     })
 }
 

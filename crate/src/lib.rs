@@ -24,6 +24,8 @@ pub mod holders;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod strength;
+pub mod mapping;
+pub mod heaps;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

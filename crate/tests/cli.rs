@@ -16,9 +16,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_heapscope");
 
 /// Every subcommand with the long options its `--help` must explain.
 const SUBCOMMANDS: &[(&str, &[&str])] = &[
-    ("analyze", &["--output", "--format", "--keep-unreachable", "--dominators", "--timings", "--quiet"]),
-    ("parity", &["--output", "--objects", "--keep-unreachable", "--dominators", "--timings", "--quiet"]),
-    ("inspect", &["--keep-unreachable", "--dominators", "--timings", "--quiet"]),
+    ("analyze", &["--output", "--format", "--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
+    ("parity", &["--output", "--objects", "--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
+    ("inspect", &["--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
     ("render", &["--output", "--format", "--quiet"]),
     ("schema", &["--queries", "--quiet"]),
     ("completions", &["--quiet"]),

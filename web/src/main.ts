@@ -48,6 +48,9 @@ interface Open {
   inspector: InspectorView;
   path: PathView;
   classes: ClassesUpView;
+  /** The file and what the worker answered, to redraw after a mapping is applied. */
+  file: File;
+  opened: Opened;
 }
 let open: Open | null = null;
 
@@ -67,22 +70,56 @@ async function isJsonReport(file: File): Promise<boolean> {
   return first === 0x7b;
 }
 
-async function openFile(file: File): Promise<void> {
+/** A ProGuard/R8 mapping file is text named *.txt or *.map (a dump or report is not). */
+function isMapping(file: File): boolean {
+  return /\.(txt|map)$/i.test(file.name);
+}
+
+/** Files dropped or chosen together: a dump (or report), a mapping, or both. */
+async function openFiles(files: File[]): Promise<void> {
+  const mapping = files.find(isMapping) ?? null;
+  const dump = files.find((f) => !isMapping(f)) ?? null;
+  if (dump) return openFile(dump, mapping);
+  if (mapping) return applyMapping(mapping);
+}
+
+/** Deobfuscates the loaded dump's names with `file` and redraws every view. */
+async function applyMapping(file: File): Promise<void> {
+  hideError();
+  if (!open || !open.ctx.hasDump) {
+    const text = `${file.name} looks like a ProGuard/R8 mapping file: drop it with its heap dump, or after the dump is analyzed.`;
+    showError({ kind: 'io', offset: null, message: text, text }, null);
+    return;
+  }
+  const o = open;
+  try {
+    const reportJson = await o.ctx.q.applyMapping(await file.text());
+    if (open !== o) return;
+    showResults(o.file, { ...o.opened, reportJson }, file.name);
+    announce(`Names deobfuscated with ${file.name}.`);
+  } catch (e) {
+    showError(isAnalysisError(e) ? e : internalError(String(e)), file);
+  }
+}
+
+async function openFile(file: File, mapping: File | null = null): Promise<void> {
   const id = ++runId;
   hideError();
   setNotice(null);
   byId('results').hidden = true;
   setMode('running');
   const report = await isJsonReport(file).catch(() => false);
+  const mappingText = mapping && !report ? await mapping.text().catch(() => null) : null;
   if (id !== runId) return;
   progress.start(file.name, file.size, report ? 'Opening the report' : 'Analyzing');
   try {
+    const options = mappingText === null ? openOptions() : { ...openOptions(), mapping: mappingText };
     const opened = report
       ? await client.openReport(file)
-      : await client.open(file, openOptions(), { onProgress: (p) => id === runId && progress.update(p) });
+      : await client.open(file, options, { onProgress: (p) => id === runId && progress.update(p) });
     if (id !== runId) return;
     progress.stop();
-    showResults(file, opened);
+    showResults(file, opened, mappingText === null ? null : mapping!.name);
     setMode('done');
     announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and seven other views are below.`);
   } catch (e) {
@@ -99,7 +136,7 @@ async function openFile(file: File): Promise<void> {
   }
 }
 
-function showResults(file: File, opened: Opened): void {
+function showResults(file: File, opened: Opened, mappingName: string | null = null): void {
   const report = JSON.parse(opened.reportJson) as Report;
   const ctx: DumpContext = {
     report,
@@ -115,11 +152,13 @@ function showResults(file: File, opened: Opened): void {
     setText(runFacts, `Analyzed in ${formatDuration(opened.seconds)} (${formatBytes(report.source.hprof_bytes)} of HPROF data read twice, ${formatRate(report.source.hprof_bytes / Math.max(opened.seconds, 1e-3))}); the worker used ${formatMiB(opened.memoryBytes)} of memory.`);
     runFacts.dataset.seconds = String(opened.seconds);
     runFacts.dataset.memoryBytes = String(opened.memoryBytes);
+    if (mappingName) runFacts.append(` Class and field names deobfuscated with ${mappingName}.`);
   } else {
     setText(runFacts, `A saved report (${formatBytes(file.size)} of JSON, written by ${report.tool}).`);
     delete runFacts.dataset.seconds;
     delete runFacts.dataset.memoryBytes;
   }
+  byId('mapping-button').hidden = !opened.hasDump;
   const reportOnly = byId('report-only');
   reportOnly.hidden = opened.hasDump;
   replaceChildren(
@@ -164,7 +203,7 @@ function showResults(file: File, opened: Opened): void {
   replaceChildren(viewBody('inspector'), inspector.root);
   replaceChildren(viewBody('path'), path.root);
   replaceChildren(viewBody('classes'), classes.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, classes };
+  open = { ctx, histogram, dominators, treemap, inspector, path, classes, file, opened };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -232,8 +271,15 @@ function wireRenderedExport(id: string, render: (q: Queries) => Promise<string>,
 wireRenderedExport('export-markdown', (q) => q.markdown(), 'md', 'text/markdown');
 wireRenderedExport('export-html', (q) => q.html(), 'html', 'text/html');
 
-wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFile: (f) => void openFile(f) });
+wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFiles: (f) => void openFiles(f) });
 byId('choose-button').addEventListener('click', () => byId<HTMLInputElement>('file-input').click());
+const mappingInput = byId<HTMLInputElement>('mapping-input');
+byId('mapping-button').addEventListener('click', () => mappingInput.click());
+mappingInput.addEventListener('change', () => {
+  const file = mappingInput.files?.[0];
+  mappingInput.value = '';
+  if (file) void applyMapping(file);
+});
 
 const sampleButton = byId<HTMLButtonElement>('sample-button');
 sampleButton.addEventListener('click', async () => {

@@ -12,6 +12,8 @@ export interface OpenOptions {
   keepUnreachable?: boolean;
   /** A lower memory limit than the wasm memory allows (bytes). */
   memoryLimit?: number;
+  /** The text of a ProGuard/R8 mapping file (mapping.txt) to deobfuscate names with. */
+  mapping?: string;
 }
 
 /** Sent a few times a second. `bytesDone`/`bytesTotal` count input (compressed) bytes. */
@@ -42,7 +44,11 @@ export type Rendering = 'markdown' | 'html';
  * A request to the worker holding a dump: a typed query of the core (crate/src/query/,
  * generated into ./generated/query.ts), or a rendering of the report.
  */
-export type Request = { kind: 'query'; query: Query } | { kind: 'render'; format: Rendering };
+export type Request =
+  | { kind: 'query'; query: Query }
+  | { kind: 'render'; format: Rendering }
+  /** Applies a ProGuard/R8 mapping's text; the answer is the rebuilt report's JSON. */
+  | { kind: 'mapping'; text: string };
 
 export type ToWorker =
   | { type: 'init'; module: WebAssembly.Module | null }

@@ -101,6 +101,7 @@ function request(id: number, req: Request): void {
   try {
     let json: string;
     if (req.kind === 'query') json = s.query(JSON.stringify(req.query));
+    else if (req.kind === 'mapping') json = s.apply_mapping(req.text);
     else if (req.format === 'markdown') json = s.markdown();
     else json = s.html();
     post({ type: 'answer', id, json });

@@ -63,6 +63,8 @@ pub struct Heap {
     pub owners: Owners,
     pub missing_refs: u64,
     pub warnings: Vec<String>,
+    /// The heap of each object, for dumps that name their heaps (Android).
+    pub heaps: crate::heaps::Heaps,
 }
 
 impl Heap {
@@ -166,6 +168,7 @@ struct Pass2<'a> {
     /// One bit per object: its record was seen (see `claim`).
     claimed: Vec<u64>,
     unknown_class: HashMap<u64, u64>,
+    heaps: crate::heaps::HeapTracker,
     tick: Tick<'a>,
     objects: u64,
 }
@@ -185,6 +188,7 @@ impl Pass2<'_> {
             return None;
         }
         self.claimed[word] |= bit;
+        self.heaps.object(obj);
         Some(obj)
     }
 
@@ -282,6 +286,10 @@ impl Visitor for Pass2<'_> {
 
     fn tick(&mut self, input_pos: u64) -> Result<()> {
         (self.tick)(input_pos, self.objects)
+    }
+
+    fn heap_info(&mut self, heap_id: u32, name_id: u64) -> Result<()> {
+        self.heaps.heap_info(heap_id, name_id, self.index.ids.len())
     }
 
     fn class_dump(&mut self, c: &ClassDump, _offset: u64) -> Result<()> {
@@ -456,6 +464,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         duplicates: 0,
         claimed: vec![0u64; n.div_ceil(64)],
         unknown_class: HashMap::new(),
+        heaps: Default::default(),
         tick,
         objects: 0,
     };
@@ -468,8 +477,9 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
     }
 
-    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, .. } = p;
+    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, heaps, .. } = p;
     let owners = views.map(|v| v.finish(&index)).unwrap_or_default();
+    let heaps = heaps.finish(&index.strings);
     // Thread objects whose record never came still get their locals.
     let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !builder.has(*t)).collect();
     pending.sort_unstable_by_key(|(t, _)| *t);
@@ -509,5 +519,5 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
     }
 
-    Ok(Heap { index, classes, sizes, refs, class_object, roots, special_edges, has_special, owners, missing_refs, warnings })
+    Ok(Heap { index, classes, sizes, refs, class_object, roots, special_edges, has_special, owners, missing_refs, warnings, heaps })
 }

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
+use crate::mapping;
 use crate::error::Result;
 use crate::graph::roots::name as root_name;
 use crate::index::classes::MAX_CLASS_DEPTH;
@@ -168,11 +169,11 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
             let (mut value, mut coder) = (None, None);
             let mut names = Vec::new();
             let end = readback::instance_fields(&data, field_chain(a, class), id_size, |f| {
-                names.push((f.decl.name_id, f.value.to_owned_value()));
+                names.push((f.depth, f.decl.name_id, f.value.to_owned_value()));
                 ControlFlow::Continue(())
             });
-            for (name_id, v) in names {
-                let name = a.heap.index.strings.name(name_id);
+            for (depth, name_id, v) in names {
+                let name = mapping::field_name(a, mapping::declaring_class(a, class, depth), name_id);
                 match v {
                     OwnedValue::Reference(id) => {
                         if name == "value" {
@@ -231,8 +232,9 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
         Some(RecordHead::Class(c)) => {
             fields.push(reference_value(a, "<super>".into(), c.super_id, true));
             fields.push(reference_value(a, "<classloader>".into(), c.loader_id, true));
+            let represented = a.class_represented_by(obj);
             for s in &c.statics {
-                let name = a.heap.index.strings.name(s.name_id);
+                let name = mapping::field_name(a, represented, s.name_id);
                 if s.ty == basic_type::OBJECT {
                     fields.push(reference_value(a, name, s.value, true));
                 } else {

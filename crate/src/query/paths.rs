@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::object::{field_chain, read_record, root_kinds};
 use crate::alloc::{try_filled, try_with_capacity};
 use crate::analysis::Analysis;
+use crate::mapping;
 use crate::error::Result;
 use crate::graph::NO_CLASS;
 use crate::records::readback::{self, RecordHead, Value};
@@ -45,11 +46,11 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
             let mut names = Vec::new();
             readback::instance_fields(&fields, field_chain(a, class), id_size, |f| {
                 if f.value == Value::Reference(target) {
-                    names.push(f.decl.name_id);
+                    names.push((f.depth, f.decl.name_id));
                 }
                 ControlFlow::Continue(())
             });
-            out.extend(names.into_iter().map(|n| a.heap.index.strings.name(n)));
+            out.extend(names.into_iter().map(|(depth, n)| mapping::field_name(a, mapping::declaring_class(a, class, depth), n)));
         }
         Some(RecordHead::ObjectArray { len, elements_at, .. }) => {
             if let Some(source) = a.source.as_deref_mut() {
@@ -72,7 +73,7 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
             }
             for s in &c.statics {
                 if s.ty == crate::records::basic_type::OBJECT && s.value == target {
-                    out.push(a.heap.index.strings.name(s.name_id));
+                    out.push(mapping::field_name(a, a.class_represented_by(from), s.name_id));
                 }
             }
         }

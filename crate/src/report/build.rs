@@ -94,6 +94,10 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
     unreachable_classes.truncate(MAX_UNREACHABLE_CLASSES);
 
     let kept_classes: Vec<u32> = (0..a.class_count() as u32).filter(|&c| a.class_object(c).is_some_and(|o| a.is_kept(o))).collect();
+    let heaps = crate::heaps::summarize(a);
+    let heap_counts = |list: &[(usize, crate::heaps::Count)], names: &[(String, crate::heaps::Count)]| -> Vec<HeapCount> {
+        list.iter().map(|&(k, c)| HeapCount { name: names[k].0.clone(), objects: c.objects, shallow_bytes: c.shallow }).collect()
+    };
     let mut histogram: Vec<HistogramRow> = kept_classes
         .iter()
         .map(|&c| {
@@ -105,6 +109,7 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
                 instances: s.instances,
                 shallow_bytes: s.shallow,
                 retained_bytes_min: s.retained_min,
+                heaps: heaps.as_ref().and_then(|h| Some(heap_counts(h.by_class.get(&c)?, &h.heaps))).unwrap_or_default(),
             }
         })
         .collect();
@@ -133,6 +138,7 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
             classes: unreachable_classes,
         },
         top_level_dominators: top.len() as u64,
+        heaps: heaps.as_ref().map(|h| h.heaps.iter().map(|(name, c)| HeapCount { name: name.clone(), objects: c.objects, shallow_bytes: c.shallow }).collect()).unwrap_or_default(),
         records: RecordCounts {
             instances: counts.instances,
             object_arrays: counts.object_arrays,

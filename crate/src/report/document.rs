@@ -201,7 +201,7 @@ pub fn document(r: &Report) -> Document {
     let o = &r.overview;
     b.heading(2, "System Overview");
     b.heading(3, "Heap Summary");
-    let summary = vec![
+    let mut summary = vec![
         ("Used heap".to_string(), format!("{} bytes ({})", format_bytes(o.used_heap_bytes), binary_units(o.used_heap_bytes))),
         ("Objects".into(), format_bytes(o.objects)),
         ("Classes".into(), format_bytes(o.classes)),
@@ -215,6 +215,11 @@ pub fn document(r: &Report) -> Document {
         ("Dump file".into(), format!("{} bytes{}", format_bytes(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" })),
         ("HPROF data".into(), format!("{} bytes", format_bytes(r.source.hprof_bytes))),
     ];
+    // Android dumps name their heaps: one line for all of them.
+    if !o.heaps.is_empty() {
+        let heaps: Vec<String> = o.heaps.iter().map(|h| format!("{}: {} objects, {} bytes", h.name, format_bytes(h.objects), format_bytes(h.shallow_bytes))).collect();
+        summary.insert(2, ("Heaps".into(), heaps.join("; ")));
+    }
     b.blocks.push(Block::Table {
         columns: columns(&[("", Left), ("", Right)]),
         rows: summary.into_iter().map(|(k, v)| vec![k, v]).collect(),

@@ -110,6 +110,19 @@ pub struct Overview {
     pub top_level_dominators: u64,
     /// Objects per HPROF record kind, as read.
     pub records: RecordCounts,
+    /// For dumps that name their heaps (Android: app, image, zygote): the kept objects of
+    /// each heap and their shallow bytes, in the dump's order. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heaps: Vec<HeapCount>,
+}
+
+/// Kept objects of one heap (see [`Overview::heaps`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeapCount {
+    pub name: String,
+    pub objects: u64,
+    pub shallow_bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -164,6 +177,9 @@ pub struct HistogramRow {
     /// MAT's quick retained size: retained sizes of the instances that no other
     /// instance of the class dominates, summed (a lower bound of the class's retained size).
     pub retained_bytes_min: u64,
+    /// For dumps that name their heaps: the class's instances in each heap that has any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heaps: Vec<HeapCount>,
 }
 
 /// An object, described for people.

@@ -17,6 +17,7 @@ use web_sys::Blob;
 
 use crate::analysis::{self, Analysis, Options};
 use crate::error::{Error, ErrorKind};
+use crate::mapping::Mapping;
 use crate::report::{self, Report, SourceInfo};
 use crate::query::Query;
 use crate::source::{auto_decompress, looks_gzipped, ByteSource};
@@ -42,6 +43,8 @@ pub struct OpenOptions {
     /// A lower memory limit than the one the wasm memory allows (bytes): lets a user (or a
     /// test) see what a device with less memory would do. Never raises the limit.
     pub memory_limit: Option<u64>,
+    /// The text of a ProGuard/R8 mapping file to apply (see [`crate::mapping`]).
+    pub mapping: Option<String>,
 }
 
 /// Linear memory the module has now (bytes). It only grows.
@@ -60,6 +63,8 @@ pub fn memory_limit(requested: Option<u64>) -> u64 {
 pub struct Session {
     /// None for a report opened from its JSON, without the dump.
     analysis: Option<Analysis>,
+    /// What the report says about the file (to rebuild the report after a mapping).
+    info: SourceInfo,
     report: Report,
     report_json: String,
 }
@@ -98,10 +103,16 @@ impl Session {
             memory_limit: Some(memory_limit(options.memory_limit)),
             ..Options::default()
         };
-        let analysis = analysis::analyze(source, &core_options, &mut progress)?;
-        let report = report::build(&analysis, &SourceInfo { file_name, file_bytes, gzip });
+        // Parsed first: a bad mapping should not cost an analysis.
+        let mapping = options.mapping.as_deref().map(Mapping::parse_str).transpose()?;
+        let mut analysis = analysis::analyze(source, &core_options, &mut progress)?;
+        if let Some(mapping) = &mapping {
+            crate::mapping::apply(&mut analysis, mapping);
+        }
+        let info = SourceInfo { file_name, file_bytes, gzip };
+        let report = report::build(&analysis, &info);
         let report_json = report::to_json(&report);
-        Ok(Session { analysis: Some(analysis), report, report_json })
+        Ok(Session { analysis: Some(analysis), info, report, report_json })
     }
 
     /// A report saved as JSON (by the page or `heapscope analyze --format json`), opened
@@ -126,7 +137,18 @@ impl Session {
             .into());
         }
         let report_json = report::to_json(&report);
-        Ok(Session { analysis: None, report, report_json })
+        Ok(Session { analysis: None, info: SourceInfo::default(), report, report_json })
+    }
+
+    /// Applies the ProGuard/R8 mapping `text` (replacing one applied before) and returns
+    /// the rebuilt report's JSON. Throws `{kind: "format", …}` naming the bad line.
+    pub fn apply_mapping(&mut self, text: &str) -> Result<String, JsValue> {
+        let mapping = Mapping::parse_str(text)?;
+        let a = self.analysis.as_mut().ok_or_else(no_dump)?;
+        crate::mapping::apply(a, &mapping);
+        self.report = report::build(a, &self.info);
+        self.report_json = report::to_json(&self.report);
+        Ok(self.report_json.clone())
     }
 
     /// Whether the dump is here (false for a report opened from JSON).

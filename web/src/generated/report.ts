@@ -59,10 +59,19 @@ export interface DumpInfo {
   timestamp_ms: number;
 }
 
+/** Kept objects of one heap (see `Overview::heaps`). */
+export interface HeapCount {
+  name: string;
+  objects: number;
+  shallow_bytes: number;
+}
+
 export interface HistogramRow {
   /** Address of the class object (several classes may share a name). */
   class_address: string;
   class_name: string;
+  /** For dumps that name their heaps: the class's instances in each heap that has any. */
+  heaps?: HeapCount[];
   instances: number;
   /** Its class loader: `<system class loader>` or `ClassName @ 0x…`. */
   loader: string;
@@ -105,6 +114,11 @@ export interface Overview {
   gc_roots: number;
   /** Root objects per kind (an object with two kinds counts in both), by name. */
   gc_roots_by_type: RootTypeCount[];
+  /**
+   * For dumps that name their heaps (Android: app, image, zygote): the kept objects of
+   * each heap and their shallow bytes, in the dump's order. Absent otherwise.
+   */
+  heaps?: HeapCount[];
   /**
    * Objects kept for analysis (class objects and the bootstrap loader's pseudo object
    * at 0x0 included).

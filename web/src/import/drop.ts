@@ -5,15 +5,16 @@ export interface FileInputs {
   picker: HTMLInputElement;
   /** The element highlighted while a file is dragged over the page. */
   zone: HTMLElement;
-  onFile(file: File): void;
+  /** The files chosen or dropped together (a dump, and maybe its mapping.txt). */
+  onFiles(files: File[]): void;
 }
 
-export function wireFileInputs({ picker, zone, onFile }: FileInputs): void {
+export function wireFileInputs({ picker, zone, onFiles }: FileInputs): void {
   picker.addEventListener('change', () => {
-    const file = picker.files?.[0];
+    const files = Array.from(picker.files ?? []);
     // Reset so choosing the same file again (after a cancel or error) fires 'change'.
     picker.value = '';
-    if (file) onFile(file);
+    if (files.length > 0) onFiles(files);
   });
 
   let depth = 0;
@@ -39,7 +40,7 @@ export function wireFileInputs({ picker, zone, onFile }: FileInputs): void {
     e.preventDefault();
     depth = 0;
     zone.classList.remove('dragging');
-    const file = e.dataTransfer?.files?.[0];
-    if (file) onFile(file);
+    const files = Array.from(e.dataTransfer?.files ?? []);
+    if (files.length > 0) onFiles(files);
   });
 }

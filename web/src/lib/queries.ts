@@ -86,6 +86,11 @@ export class Queries {
     return this.ask({ query: 'find', object: address });
   }
 
+  /** Applies a ProGuard/R8 mapping (its text) to the dump: the rebuilt report's JSON. */
+  applyMapping(text: string): Promise<string> {
+    return this.client.request({ kind: 'mapping', text }).then((json) => json ?? '');
+  }
+
   markdown(): Promise<string> {
     return this.client.request({ kind: 'render', format: 'markdown' }).then((text) => text ?? '');
   }

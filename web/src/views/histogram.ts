@@ -10,12 +10,13 @@ import { formatCount, formatMiB } from '../lib/format';
 import { objectLink } from '../lib/objects';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
 
-/** A class row of the report, or a group of classes (then `classes` is set). */
-type Row = HistogramRow & { classes?: number };
+/** A class row of the report, or a group of classes (then `classes` is set). `heap`: the
+ * heap column's text (Android dumps name their heaps). */
+type Row = HistogramRow & { classes?: number; heap?: string };
 /** How long a class stays selected under the arrow keys before its objects are asked for. */
 const KEY_SETTLE_MS = 150;
 
-type Key = 'class_name' | 'loader' | 'classes' | 'instances' | 'shallow_bytes' | 'retained_bytes_min';
+type Key = 'class_name' | 'loader' | 'classes' | 'instances' | 'shallow_bytes' | 'retained_bytes_min' | 'heap';
 type Grouping = 'class' | HistogramGrouping;
 interface Column {
   key: Key;
@@ -35,6 +36,8 @@ const COLUMNS_BY: Record<Grouping, Column[]> = {
   package: [{ key: 'class_name', label: 'Package', num: false }, CLASSES, ...TAIL],
   class_loader: [{ key: 'class_name', label: 'Class loader', num: false }, CLASSES, ...TAIL],
 };
+/** The last column of dumps that name their heaps (Android). */
+const HEAP: Column = { key: 'heap', label: 'Heap', num: false, title: 'The heaps (app, image, zygote) holding the objects' };
 const NOUN: Record<Grouping, string> = { class: 'classes', package: 'packages', class_loader: 'class loaders' };
 
 /** Package of a class name, as the core's `package_of`: arrays count as their element class. */
@@ -64,6 +67,11 @@ export class HistogramView {
   private sortKey: Key = 'retained_bytes_min';
   private descending = true;
   private filter = '';
+  /** Only the objects of this heap ('' for all). */
+  private heap = '';
+  /** Per class row and heap: the row with that heap's objects and bytes (made once). */
+  private heapRows = new Map<Row, Map<string, Row>>();
+  private readonly hasHeaps: boolean;
   private readonly filterInput: HTMLInputElement;
   private readonly groupSelect: HTMLSelectElement;
   private readonly scopeChip: HTMLButtonElement;
@@ -85,6 +93,11 @@ export class HistogramView {
 
   constructor(private readonly ctx: DumpContext) {
     this.classRows = ctx.report.histogram;
+    this.hasHeaps = (ctx.report.overview.heaps ?? []).length > 0;
+    if (this.hasHeaps) {
+      for (const r of this.classRows) (r as Row).heap = (r.heaps ?? []).map((x) => x.name).join(', ');
+      this.columns = COLUMNS_BY.class.concat(HEAP);
+    }
     this.rows = this.classRows;
     this.rows.forEach((r, i) => this.rank.set(r, i));
     this.view = this.rows.slice();
@@ -99,6 +112,14 @@ export class HistogramView {
       h('option', ctx.hasDump || value === 'class' ? { value } : { value, disabled: true, title: 'Needs the dump: drop it again' }, label);
     this.groupSelect = h('select', { id: 'histogram-group', 'aria-label': 'Group the histogram by' }, option('class', 'class'), option('package', 'package'), option('class_loader', 'class loader'));
     this.groupSelect.addEventListener('change', () => this.setGrouping(this.groupSelect.value as Grouping));
+    const heapSelect = this.hasHeaps
+      ? h('select', { id: 'histogram-heap', 'aria-label': 'Only the objects of one heap' }, h('option', { value: '' }, 'all heaps'), ...(ctx.report.overview.heaps ?? []).map((x) => h('option', { value: x.name }, x.name)))
+      : null;
+    heapSelect?.addEventListener('change', () => {
+      this.heap = heapSelect.value;
+      if (this.heap && this.grouping !== 'class') this.setGrouping('class');
+      else this.apply();
+    });
     this.scopeChip = h('button', { id: 'histogram-scope', type: 'button', class: 'secondary chip', hidden: true, title: 'Show every class again' });
     this.scopeChip.addEventListener('click', () => this.setScope(null));
     this.count = h('span', { id: 'histogram-count', class: 'fine', 'aria-live': 'polite' });
@@ -125,10 +146,10 @@ export class HistogramView {
     this.root = h(
       'div',
       { class: 'histogram' },
-      h('div', { class: 'toolbar' }, h('label', null, 'Filter ', filter), h('label', null, 'Group by ', this.groupSelect), this.scopeChip, this.count),
+      h('div', { class: 'toolbar' }, h('label', null, 'Filter ', filter), h('label', null, 'Group by ', this.groupSelect), heapSelect ? h('label', null, 'Heap ', heapSelect) : null, this.scopeChip, this.count),
       h(
         'div',
-        { class: 'vtable', id: 'histogram-table', role: 'grid', 'aria-label': 'Class histogram' },
+        { class: `vtable${this.hasHeaps ? ' with-heaps' : ''}`, id: 'histogram-table', role: 'grid', 'aria-label': 'Class histogram' },
         h('div', { class: 'vrow vhead', role: 'row', 'aria-rowindex': 1 }, ...this.headCells),
         this.body,
       ),
@@ -150,7 +171,7 @@ export class HistogramView {
     this.groupSelect.value = by;
     this.scope = null;
     this.scopeChip.hidden = true;
-    this.columns = COLUMNS_BY[by];
+    this.columns = this.hasHeaps ? COLUMNS_BY[by].concat(HEAP) : COLUMNS_BY[by];
     if (!this.columns.some((c) => c.key === this.sortKey)) this.sortKey = 'retained_bytes_min';
     this.labelHeads();
     this.selected = null;
@@ -191,6 +212,7 @@ export class HistogramView {
   private setRows(rows: Row[]): void {
     this.rows = rows;
     this.rank = new Map(rows.map((r, i) => [r, i]));
+    this.heapRows = new Map();
     this.apply();
   }
 
@@ -221,7 +243,8 @@ export class HistogramView {
     const f = this.filter;
     const scope = this.scope;
     const inScope = (r: Row): boolean => !scope || (scope.by === 'package' ? packageOf(r.class_name) === scope.name : r.loader === scope.name);
-    const rows = this.rows.filter((r) => inScope(r) && (!f || r.class_name.toLowerCase().includes(f)));
+    let rows = this.rows.filter((r) => inScope(r) && (!f || r.class_name.toLowerCase().includes(f)));
+    if (this.heap && this.grouping === 'class') rows = rows.flatMap((r) => this.inHeap(r, this.heap) ?? []);
     const key = this.sortKey;
     const dir = this.descending ? -1 : 1;
     const num = this.columns.find((c) => c.key === key)?.num;
@@ -246,12 +269,24 @@ export class HistogramView {
     }
     setText(
       this.count,
-      `${formatCount(rows.length)} of ${formatCount(this.rows.length)} ${NOUN[this.grouping]} · ${formatCount(objects)} objects · ${formatCount(shallow)} bytes shallow (${formatMiB(shallow)})`,
+      `${formatCount(rows.length)} of ${formatCount(this.rows.length)} ${NOUN[this.grouping]} · ${formatCount(objects)} objects${this.heap ? ` in heap ${this.heap}` : ''} · ${formatCount(shallow)} bytes shallow (${formatMiB(shallow)})`,
     );
     this.count.dataset.rows = String(rows.length);
     this.spacer.style.height = `${rows.length * ROW}px`;
     this.body.scrollTop = 0;
     this.draw();
+  }
+
+  /** Row `r` counting only its objects in `heap` (undefined when it has none there). */
+  private inHeap(r: Row, heap: string): Row | undefined {
+    let byHeap = this.heapRows.get(r);
+    if (!byHeap) {
+      byHeap = new Map((r.heaps ?? []).map((x) => [x.name, { ...r, instances: x.objects, shallow_bytes: x.shallow_bytes, heap: x.name }]));
+      // Ties keep the report's order.
+      for (const d of byHeap.values()) this.rank.set(d, this.rank.get(r) ?? 0);
+      this.heapRows.set(r, byHeap);
+    }
+    return byHeap.get(heap);
   }
 
   /** Redraws on the next frame (after a scroll, a resize, or the tab becoming visible). */
@@ -303,6 +338,7 @@ export class HistogramView {
       setText(cells[2], formatCount(r.instances));
       setText(cells[3], formatCount(r.shallow_bytes));
       setText(cells[4], formatCount(r.retained_bytes_min));
+      if (cells[5]) setText(cells[5], r.heap ?? '');
     }
     // A recycled row element may now show another row: the focus stays with the row.
     const active = document.activeElement;

@@ -4,6 +4,8 @@ import { h } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
 import { facts, table, type DumpContext } from './common';
 
+type Fact = [key: string, label: string, value: string, exact: string];
+
 export function renderOverview(ctx: DumpContext): HTMLElement {
   const r = ctx.report;
   const o = r.overview;
@@ -12,6 +14,9 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
   const heap = facts('heap-facts', [
     ['used-heap', 'Used heap', bytes(o.used_heap_bytes), o.used_heap_bytes],
     ['objects', 'Objects', formatCount(o.objects), o.objects],
+    ...((o.heaps ?? []).length
+      ? [['heaps', 'Heaps', (o.heaps ?? []).map((x) => `${x.name}: ${formatCount(x.objects)} objects, ${bytes(x.shallow_bytes)}`).join(' · '), (o.heaps ?? []).map((x) => x.name).join(',')] as Fact]
+      : []),
     ['classes', 'Classes', formatCount(o.classes), o.classes],
     ['class-loaders', 'Class loaders', formatCount(o.class_loaders), o.class_loaders],
     ['gc-roots', 'GC roots', formatCount(o.gc_roots), o.gc_roots],

@@ -24,12 +24,12 @@ export function renderShell(app: HTMLElement): void {
       h(
         'section',
         { id: 'import', class: 'panel import', 'aria-label': 'Open a heap dump' },
-        h('p', { class: 'drop-hint' }, 'Drop an .hprof or .hprof.gz file anywhere on this page'),
+        h('p', { class: 'drop-hint' }, 'Drop an .hprof or .hprof.gz file anywhere on this page (with its ProGuard/R8 mapping.txt, if obfuscated)'),
         h(
           'div',
           { class: 'actions' },
           h('button', { id: 'choose-button', type: 'button' }, 'Choose a heap dump…'),
-          h('input', { id: 'file-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.hprof,.gz,.hprof.gz,.json,application/gzip,application/json,application/octet-stream' }),
+          h('input', { id: 'file-input', type: 'file', multiple: true, class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.hprof,.gz,.hprof.gz,.json,.txt,.map,application/gzip,application/json,application/octet-stream,text/plain' }),
           h('button', { id: 'sample-button', type: 'button', class: 'secondary' }, 'Try a sample'),
         ),
         h(
@@ -55,6 +55,12 @@ export function renderShell(app: HTMLElement): void {
             h('button', { id: 'export-json', type: 'button', class: 'secondary', title: 'The report as JSON (schema/report.schema.json), the same bytes as heapscope analyze --format json' }, 'Export JSON report'),
             h('button', { id: 'export-markdown', type: 'button', class: 'secondary', title: 'The report as Markdown: system overview, leak suspects, top consumers' }, 'Export Markdown'),
             h('button', { id: 'export-html', type: 'button', class: 'secondary', title: 'The same report as one self-contained HTML page (no script, nothing fetched)' }, 'Export HTML'),
+          ),
+          h(
+            'div',
+            { class: 'exports', role: 'group', 'aria-label': 'Deobfuscate' },
+            h('button', { id: 'mapping-button', type: 'button', class: 'secondary', title: 'A ProGuard/R8 mapping file (mapping.txt): class and field names get their original names' }, 'Apply a mapping file…'),
+            h('input', { id: 'mapping-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.txt,.map,text/plain' }),
           ),
         ),
         h('p', { id: 'run-facts', class: 'fine' }),

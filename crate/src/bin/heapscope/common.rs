@@ -42,6 +42,10 @@ pub struct AnalysisArgs {
     /// Print wall time, CPU time and peak memory of each phase on stderr
     #[arg(long)]
     pub timings: bool,
+    /// A ProGuard/R8 mapping file (mapping.txt): class and field names are shown with
+    /// their original (deobfuscated) names
+    #[arg(long, value_name = "FILE")]
+    pub mapping: Option<PathBuf>,
 }
 
 /// `--tree` of `analyze` and `inspect`.
@@ -198,6 +202,8 @@ pub fn analyze(args: &AnalysisArgs, global: &Global) -> Result<Analyzed, Failure
 pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result<Analyzed, Failure> {
     let input = display_name(&args.dump);
     let fail = |error| Failure { input: Some(input.clone()), error };
+    // Read first: a bad mapping file should not cost an analysis.
+    let mapping = args.mapping.as_deref().map(read_mapping).transpose()?;
     let dump = open_dump(&args.dump).map_err(fail)?;
     let dominators = match args.dominators {
         Dominators::SemiNca => DominatorAlgorithm::SemiNca,
@@ -207,11 +213,21 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
     let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
     let analysis = analysis::analyze(dump.source, &options, &mut meter);
     meter.clear();
-    let analysis = analysis.map_err(fail)?;
+    let mut analysis = analysis.map_err(fail)?;
+    if let Some(mapping) = &mapping {
+        heapscope::mapping::apply(&mut analysis, mapping);
+    }
     for w in &analysis.warnings {
         eprintln!("heapscope: warning: {}", one_line(w));
     }
     Ok(Analyzed { analysis, info: dump.info, meter, input })
+}
+
+/// Reads and parses a ProGuard/R8 mapping file.
+fn read_mapping(path: &Path) -> Result<heapscope::mapping::Mapping, Failure> {
+    let fail = |error| Failure { input: Some(path.display().to_string()), error };
+    let file = std::fs::File::open(path).map_err(|e| fail(Error::io(format!("cannot open {}: {e}", path.display()))))?;
+    heapscope::mapping::Mapping::parse(std::io::BufReader::new(file)).map_err(fail)
 }
 
 /// A rendering of the report.

@@ -1,0 +1,286 @@
+//! ProGuard/R8 mapping files (`mapping.txt`): deobfuscating class, field and method names.
+//!
+//! A mapping lists each renamed class at column 0 as `original.Name -> obfuscated:`,
+//! followed by its members, indented: fields as `type originalName -> obfuscatedName`,
+//! methods as `[start:end:]returnType originalName(args)[:line[:line]] -> obfuscatedName`.
+//! Lines starting with `#` (at any indentation) are comments or R8's JSON metadata.
+//!
+//! [`Mapping::parse`] reads the file line by line (each line at most [`MAX_LINE`] bytes,
+//! memory linear in the file) and never panics: a malformed line is an error naming its
+//! line number. [`apply`] renames an analyzed dump's classes to their original names (the
+//! report, histogram and queries then show only original names; array classes
+//! `o[]` become `Outer$Inner[]`) and keeps, per class, the original names of its declared
+//! fields for the inspector and paths ([`field_name`]). Applying again (another mapping)
+//! starts from the dump's own names. Cost: O(classes + fields) after an O(file) parse.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+
+use crate::analysis::Analysis;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Longest line accepted (R8 lines with inlining metadata stay far below it).
+pub const MAX_LINE: usize = 64 << 10;
+
+/// The members of one class in a mapping.
+#[derive(Debug, Clone, Default)]
+pub struct ClassMapping {
+    /// The original (source) name, dotted: `com.example.Foo$Bar`.
+    pub original: String,
+    /// Obfuscated field name → original name.
+    pub fields: BTreeMap<String, String>,
+    /// Obfuscated method name → original names (several when R8 merged overloads
+    /// into one obfuscated name; the order is the file's).
+    pub methods: BTreeMap<String, Vec<String>>,
+}
+
+/// A parsed mapping, keyed by obfuscated class name.
+#[derive(Debug, Clone, Default)]
+pub struct Mapping {
+    pub classes: BTreeMap<String, ClassMapping>,
+}
+
+fn error(line: u64, message: impl std::fmt::Display) -> Error {
+    Error { kind: ErrorKind::Format, offset: None, message: format!("mapping file, line {line}: {message}") }
+}
+
+impl Mapping {
+    /// Parses a mapping from text (the page hands the file's text over).
+    pub fn parse_str(text: &str) -> Result<Mapping> {
+        Mapping::parse(text.as_bytes())
+    }
+
+    /// Parses a mapping, streaming its lines.
+    pub fn parse(mut reader: impl BufRead) -> Result<Mapping> {
+        let mut mapping = Mapping::default();
+        // The obfuscated name of the class the member lines belong to.
+        let mut current: Option<String> = None;
+        let mut buf = Vec::new();
+        let mut line_no = 0u64;
+        loop {
+            buf.clear();
+            let n = std::io::Read::take(&mut reader, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf).map_err(|e| Error::io(format!("cannot read the mapping file: {e}")))?;
+            if n == 0 {
+                break;
+            }
+            line_no += 1;
+            if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+                return Err(error(line_no, format!("line longer than {MAX_LINE} bytes")));
+            }
+            let line = std::str::from_utf8(&buf).map_err(|_| error(line_no, "not UTF-8 text"))?;
+            let line = line.trim_end_matches(['\n', '\r']);
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let indented = line.starts_with([' ', '\t']);
+            if !indented {
+                let (original, obfuscated) = parse_class_line(trimmed).map_err(|m| error(line_no, m))?;
+                let entry = mapping.classes.entry(obfuscated.to_string()).or_default();
+                entry.original = original.to_string();
+                current = Some(obfuscated.to_string());
+            } else {
+                let Some(class) = current.as_ref().and_then(|c| mapping.classes.get_mut(c)) else {
+                    return Err(error(line_no, "a member line before any class line"));
+                };
+                let (left, obfuscated) = split_arrow(trimmed).ok_or_else(|| error(line_no, "expected `type name -> obfuscated` (no ` -> `)"))?;
+                check_name(obfuscated).map_err(|m| error(line_no, m))?;
+                if let Some(paren) = left.find('(') {
+                    let name = member_name(&left[..paren]).map_err(|m| error(line_no, m))?;
+                    // Inlined methods carry their declaring class: `com.a.B.m`. Keep `m`.
+                    let name = name.rsplit('.').next().unwrap_or(name);
+                    let originals = class.methods.entry(obfuscated.to_string()).or_default();
+                    if !originals.iter().any(|o| o == name) {
+                        originals.push(name.to_string());
+                    }
+                } else {
+                    let name = member_name(left).map_err(|m| error(line_no, m))?;
+                    class.fields.insert(obfuscated.to_string(), name.to_string());
+                }
+            }
+        }
+        Ok(mapping)
+    }
+
+    /// The original name of a class given its obfuscated display name (arrays included:
+    /// `o[][]` → `Outer$Inner[][]`), if the mapping renames it.
+    pub fn class_name(&self, obfuscated: &str) -> Option<String> {
+        let base = obfuscated.trim_end_matches("[]");
+        let dims = (obfuscated.len() - base.len()) / 2;
+        let original = &self.classes.get(base)?.original;
+        Some(format!("{original}{}", "[]".repeat(dims)))
+    }
+
+    /// The original name of field `obfuscated` declared by class `class` (obfuscated name).
+    pub fn field_name(&self, class: &str, obfuscated: &str) -> Option<&str> {
+        self.classes.get(class)?.fields.get(obfuscated).map(String::as_str)
+    }
+
+    /// The original name of method `obfuscated` of class `class` (obfuscated name):
+    /// `a|b` when R8 gave several methods the same obfuscated name.
+    pub fn method_name(&self, class: &str, obfuscated: &str) -> Option<String> {
+        self.classes.get(class)?.methods.get(obfuscated).map(|m| m.join("|"))
+    }
+}
+
+fn split_arrow(s: &str) -> Option<(&str, &str)> {
+    let (l, r) = s.split_once(" -> ")?;
+    Some((l.trim(), r.trim()))
+}
+
+fn check_name(name: &str) -> std::result::Result<(), String> {
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return Err(format!("`{name}` is not a name"));
+    }
+    Ok(())
+}
+
+/// `original -> obfuscated:`.
+fn parse_class_line(line: &str) -> std::result::Result<(&str, &str), String> {
+    let body = line.strip_suffix(':').ok_or("a class line must end with `:` (`original -> obfuscated:`)")?;
+    let (original, obfuscated) = split_arrow(body).ok_or("expected `original -> obfuscated:` (no ` -> `)")?;
+    check_name(original)?;
+    check_name(obfuscated)?;
+    Ok((original, obfuscated))
+}
+
+/// The name in `[start:end:]type name`: the last whitespace-separated word.
+fn member_name(left: &str) -> std::result::Result<&str, String> {
+    let mut words = left.split_whitespace();
+    let name = words.next_back().ok_or("missing the member's name")?;
+    if words.next_back().is_none() {
+        return Err(format!("expected `type name` before ` -> `, found `{left}`"));
+    }
+    Ok(name)
+}
+
+/// A mapping applied to an analysis: what [`field_name`] needs, and the dump's own class
+/// names (to apply another mapping later).
+#[derive(Debug, Clone, Default)]
+pub struct Applied {
+    /// The class names as the dump wrote them, by class index.
+    pub dump_names: Vec<String>,
+    /// (class index, field-name string id) → original name, for the renamed fields of
+    /// the classes the mapping names (instance and static fields).
+    pub fields: BTreeMap<(u32, u64), String>,
+    /// Classes renamed.
+    pub renamed: u64,
+}
+
+/// Renames the classes (and fields) of `analysis` as `mapping` says; returns how many
+/// classes were renamed. Replaces a mapping applied before.
+pub fn apply(analysis: &mut Analysis, mapping: &Mapping) -> u64 {
+    let classes = &mut analysis.heap.index.classes.classes;
+    let dump_names = match analysis.mapping.take() {
+        Some(previous) => previous.dump_names,
+        None => classes.iter().map(|c| c.name.clone()).collect(),
+    };
+    let strings = &analysis.heap.index.strings;
+    let mut applied = Applied { dump_names, ..Applied::default() };
+    for (k, class) in classes.iter_mut().enumerate() {
+        let dump_name = &applied.dump_names[k];
+        class.name = match mapping.class_name(dump_name) {
+            Some(original) => {
+                applied.renamed += 1;
+                original
+            }
+            None => dump_name.clone(),
+        };
+        let Some(members) = mapping.classes.get(dump_name.as_str()) else { continue };
+        let ids = class.fields.iter().map(|f| f.name_id).chain(class.statics.iter().map(|s| s.name_id));
+        for id in ids {
+            if let Some(original) = members.fields.get(&strings.name(id)) {
+                applied.fields.insert((k as u32, id), original.clone());
+            }
+        }
+    }
+    let renamed = applied.renamed;
+    analysis.mapping = Some(applied);
+    renamed
+}
+
+/// The name of field `name_id` declared by class `class` (a class index), original when
+/// a mapping renamed it.
+pub fn field_name(a: &Analysis, class: Option<u32>, name_id: u64) -> String {
+    if let (Some(applied), Some(class)) = (&a.mapping, class) {
+        if let Some(name) = applied.fields.get(&(class, name_id)) {
+            return name.clone();
+        }
+    }
+    a.heap.index.strings.name(name_id)
+}
+
+/// The class that declares the fields at `depth` of `class`'s chain (0: `class` itself),
+/// as [`crate::query::object::field_chain`] walks it.
+pub fn declaring_class(a: &Analysis, class: Option<u32>, depth: usize) -> Option<u32> {
+    let table = &a.heap.index.classes.classes;
+    std::iter::successors(class, |&c| table.get(c as usize).and_then(|i| i.super_index)).nth(depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "# compiler: R8\n\
+        com.example.Outer$Inner -> a.b:\n\
+        # {\"id\":\"sourceFile\",\"fileName\":\"Outer.java\"}\n\
+        \x20   java.lang.String label -> a\n\
+        \x20     # {\"id\":\"com.android.tools.r8.residualsignature\"}\n\
+        \x20   int count -> b\n\
+        \x20   1:4:void doIt(int):10:13 -> c\n\
+        \x20   void doIt(long) -> c\n\
+        \x20   5:5:void com.example.Other.helper():20:20 -> d\n\
+        Plain -> Plain:\n";
+
+    #[test]
+    fn parses_classes_fields_and_methods() {
+        let m = Mapping::parse_str(SAMPLE).unwrap();
+        assert_eq!(m.class_name("a.b").as_deref(), Some("com.example.Outer$Inner"));
+        assert_eq!(m.class_name("a.b[][]").as_deref(), Some("com.example.Outer$Inner[][]"));
+        assert_eq!(m.class_name("Plain").as_deref(), Some("Plain"));
+        assert_eq!(m.class_name("a.c"), None);
+        assert_eq!(m.field_name("a.b", "a"), Some("label"));
+        assert_eq!(m.field_name("a.b", "b"), Some("count"));
+        assert_eq!(m.method_name("a.b", "c").as_deref(), Some("doIt"));
+        assert_eq!(m.method_name("a.b", "d").as_deref(), Some("helper"));
+    }
+
+    #[test]
+    fn bad_lines_are_errors_with_their_line_number() {
+        let cases: [(&[u8], u64); 6] = [
+            (b"a -> b\n", 1),
+            (b"a -> b:\n  int x\n", 2),
+            (b"# c\n  int x -> y\n", 2),
+            (b"a -> b:\n  x -> y\n", 2),
+            (b"a ->  :\n", 1),
+            (b"a -> b:\n\n\xff -> c:\n", 3),
+        ];
+        for (text, line) in cases {
+            let e = Mapping::parse(text).unwrap_err();
+            assert!(e.message.contains(&format!("line {line}:")), "{text:?}: {}", e.message);
+        }
+        let long = format!("a -> b:\n  int {} -> c\n", "x".repeat(MAX_LINE));
+        let e = Mapping::parse_str(&long).unwrap_err();
+        assert!(e.message.contains("line 2:") && e.message.contains("longer"), "{}", e.message);
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_bytes() {
+        // Every prefix of a valid file, and byte soup: parse or error, never panic.
+        for end in 0..SAMPLE.len() {
+            let _ = Mapping::parse(&SAMPLE.as_bytes()[..end]);
+        }
+        let mut x = 0x2545_f491_u32;
+        for _ in 0..200 {
+            let bytes: Vec<u8> = (0..300)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    b"ab.:- >\n\t#()[]$"[(x % 15) as usize]
+                })
+                .collect();
+            let _ = Mapping::parse(bytes.as_slice());
+        }
+    }
+}
