@@ -42,6 +42,9 @@ pub struct OpenOptions {
     /// A lower memory limit than the one the wasm memory allows (bytes): lets a user (or a
     /// test) see what a device with less memory would do. Never raises the limit.
     pub memory_limit: Option<u64>,
+    /// The heap-dump snapshot to analyze (1-based) when the file holds several; by
+    /// default the last.
+    pub snapshot: Option<u32>,
 }
 
 /// Linear memory the module has now (bytes). It only grows.
@@ -96,6 +99,7 @@ impl Session {
         let core_options = Options {
             keep_unreachable: options.keep_unreachable,
             memory_limit: Some(memory_limit(options.memory_limit)),
+            snapshot: options.snapshot,
             ..Options::default()
         };
         let analysis = analysis::analyze(source, &core_options, &mut progress)?;
