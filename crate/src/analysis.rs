@@ -29,6 +29,9 @@ pub struct Options {
     /// Which dominator tree the analysis computes first (the other on request, see
     /// [`Analysis::set_reading`]).
     pub tree: Reading,
+    /// The heap-dump snapshot to analyze, 1-based, when the file holds several (the
+    /// JDK's hprof agent writes one per dump request); None: the last.
+    pub snapshot: Option<u32>,
 }
 
 /// Which reading of the heap a dominator tree (and every retained size from it) is:
@@ -146,6 +149,10 @@ pub struct Analysis {
     pub warnings: Vec<String>,
     /// When the dump ended early: the reason (the report covers what came before).
     pub incomplete: Option<Error>,
+    /// Heap-dump snapshots in the file (0: none), and the one analyzed (1-based; 0 when
+    /// there is none).
+    pub snapshots: u32,
+    pub snapshot: u32,
     /// The input, kept to read single records again (object fields).
     pub source: Option<Box<dyn ByteSource>>,
     /// The referrer indexes built so far (see [`crate::holders`]).
@@ -408,8 +415,22 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         let mut tick = |bytes: u64, objects: u64| {
             progress_ref.update(&ProgressInfo { phase: Phase::Pass1, bytes_done: bytes, bytes_total: input_total, objects })
         };
-        crate::index::pass1(&mut cursor, &mut tick)?
+        // Every heap record unless a snapshot was asked for: most files hold one, and
+        // this pass finds out. With several, pass 1 runs again on the last one alone.
+        let mut index = crate::index::pass1(&mut cursor, &mut tick, options.snapshot)?;
+        if options.snapshot.is_none() && index.snapshots > 1 {
+            cursor.rewind()?;
+            index = crate::index::pass1(&mut cursor, &mut tick, Some(index.snapshots))?;
+        }
+        index
     };
+    if let Some(n) = options.snapshot {
+        if n == 0 || n > index.snapshots {
+            return Err(Error::io(format!("there is no heap-dump snapshot {n}: the file holds {} (numbered from 1)", index.snapshots)));
+        }
+    }
+    let snapshots = index.snapshots;
+    let snapshot = index.snapshot.unwrap_or(snapshots.min(1));
     let decoded_bytes = index.counts.bytes;
     let incomplete = match &index.end {
         WalkEnd::Complete { .. } => None,
@@ -458,6 +479,8 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         decoded_bytes,
         warnings,
         incomplete,
+        snapshots,
+        snapshot,
         source,
         strengths,
         owned,

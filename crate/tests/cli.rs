@@ -16,7 +16,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_heapscope");
 
 /// Every subcommand with the long options its `--help` must explain.
 const SUBCOMMANDS: &[(&str, &[&str])] = &[
-    ("analyze", &["--output", "--format", "--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
+    ("analyze", &["--output", "--format", "--keep-unreachable", "--dominators", "--snapshot", "--timings", "--mapping", "--quiet"]),
     ("parity", &["--output", "--objects", "--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
     ("inspect", &["--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
     ("render", &["--output", "--format", "--quiet"]),
@@ -337,4 +337,71 @@ fn progress_only_on_a_terminal() {
     }
     let quiet = tty("--quiet");
     assert!(!quiet.contains("pass 1/2"), "--quiet still shows progress: {quiet:?}");
+}
+
+/// Two heap-dump snapshots in one file, as the JDK's hprof agent writes one per dump
+/// request: strings and classes loaded once, then per snapshot a heap segment and a
+/// HEAP DUMP END. Snapshot 1 holds 2 Nodes, snapshot 2 holds 5 (at other addresses);
+/// a Node has one int field: 16 bytes of header + 4, aligned to 24, retaining itself.
+fn two_snapshots() -> Vec<u8> {
+    let mut h = Hprof::new(8);
+    let classes = [(0x10000u64, "java/lang/Object"), (0x10008, "java/lang/Class"), (0x10010, "java/lang/ClassLoader"), (0x10018, "Node")];
+    for (i, (_, name)) in classes.iter().enumerate() {
+        h.string(i as u64 + 1, name);
+    }
+    h.string(10, "value");
+    for (i, (id, _)) in classes.iter().enumerate() {
+        h.load_class(i as u32 + 1, *id, i as u64 + 1);
+    }
+    for (nodes, base) in [(2u64, 0x20000u64), (5, 0x30000)] {
+        let mut seg = h.segment_builder();
+        seg.class_dump(&ClassDef::new(0x10000, 0));
+        seg.class_dump(&ClassDef::new(0x10008, 0x10000));
+        seg.class_dump(&ClassDef::new(0x10010, 0x10000));
+        seg.class_dump(&ClassDef::new(0x10018, 0x10000).field(10, 10));
+        for (id, _) in classes {
+            seg.root_sticky_class(id);
+        }
+        for k in 0..nodes {
+            seg.root_jni_global(base + 24 * k, 1);
+            seg.instance(base + 24 * k, 0x10018, &[Value::Int(k as i32)]);
+        }
+        h.segment(&seg).heap_dump_end();
+    }
+    h.into_bytes()
+}
+
+#[test]
+fn one_snapshot_of_several_is_analyzed() {
+    let dir = TempDir::new("cli-snapshots");
+    let file = dir.path().join("two.hprof");
+    std::fs::write(&file, two_snapshots()).unwrap();
+    let path = file.to_str().unwrap();
+    for (args, snapshot, nodes) in [(&[][..], 2, 5u64), (&["--snapshot", "2"], 2, 5), (&["--snapshot", "1"], 1, 2)] {
+        let mut all = vec!["analyze", path, "--format", "json"];
+        all.extend_from_slice(args);
+        let o = run(&all);
+        assert!(stderr(&o).is_empty(), "{args:?}: no warnings expected (nothing is merged): {}", stderr(&o));
+        let r = json_report(&o, &format!("{args:?}"));
+        assert_eq!(r["dump"]["snapshots"], 2, "{args:?}");
+        assert_eq!(r["dump"]["snapshot"], snapshot, "{args:?}");
+        let node = r["histogram"].as_array().unwrap().iter().find(|c| c["class_name"] == "Node").expect("Node row");
+        assert_eq!(node["instances"], nodes, "{args:?}: the Nodes of snapshot {snapshot} only");
+        assert_eq!(node["shallow_bytes"], 24 * nodes, "{args:?}");
+        assert_eq!(node["retained_bytes_min"], 24 * nodes, "{args:?}: each Node retains itself");
+        assert!(r["warnings"].as_array().map_or(true, |w| w.is_empty()), "{args:?}: {}", r["warnings"]);
+        let mut md_args = vec!["analyze", path, "--format", "md"];
+        md_args.extend_from_slice(args);
+        let md = stdout(&run(&md_args));
+        assert!(md.contains(&format!("Heap dump snapshot {snapshot} of 2.")), "{args:?}: the Markdown does not say which snapshot");
+    }
+    let o = run(&["analyze", path, "--snapshot", "3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("there is no heap-dump snapshot 3: the file holds 2"), "{}", stderr(&o));
+    assert_usage_error(&run(&["analyze", path, "--snapshot", "0"]), "--snapshot 0");
+    // A file with one snapshot says so, without the note.
+    let (_one_dir, one) = small_dump_file("cli-one-snapshot");
+    let r: serde_json::Value = serde_json::from_str(&analyze_to_stdout(&one, "json")).unwrap();
+    assert_eq!((r["dump"]["snapshots"].as_u64(), r["dump"]["snapshot"].as_u64()), (Some(1), Some(1)));
+    assert!(!analyze_to_stdout(&one, "md").contains("Heap dump snapshot"));
 }

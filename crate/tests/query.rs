@@ -132,6 +132,7 @@ fn referrers_are_the_objects_whose_fields_point_here() {
 /// Element 5,000 of s07's `Object[500000]` (static `WIDE`): the path to it names the
 /// array slot, read from the record (the inspector shows only the first 1,000 elements).
 #[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn a_path_through_a_wide_array_names_the_slot() {
     use heapscope::query::{answer, Answer, Query};
     let Some(mut a) = analysis_of("dumps", "s07_wide_array_serial") else { return };

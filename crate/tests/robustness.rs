@@ -285,10 +285,18 @@ fn base_segment(h: &Hprof) -> Segment {
 }
 
 fn base_dump() -> Hprof {
+    let mut h = base_dump_open();
+    h.heap_dump_end();
+    h
+}
+
+/// The base dump without its HEAP DUMP END: a segment a test adds belongs to the same
+/// heap dump (after the END it would start a second snapshot, analyzed instead).
+fn base_dump_open() -> Hprof {
     let mut h = base_records();
     h.stack_trace(1, 1);
     let seg = base_segment(&h);
-    h.segment(&seg).heap_dump_end();
+    h.segment(&seg);
     h
 }
 
@@ -480,7 +488,7 @@ fn instance_fields_past_the_segment() {
 #[test]
 fn huge_arrays_in_a_tiny_file_allocate_nothing() {
     // Honest segment length: the claim is checked against it.
-    let mut h = base_dump();
+    let mut h = base_dump_open();
     let mut seg = h.segment_builder();
     seg.object_array_header(0x30000, c::OBJ_ARRAY, 0x7FFF_FFFF).raw(&[0; 64]);
     let seg_at = h.len();
@@ -495,7 +503,7 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
 
     // A segment claiming 4 GiB makes room for 0x1FFFFFF0 elements: read until the file
     // ends, in pieces, never buffered whole.
-    let mut h = base_dump();
+    let mut h = base_dump_open();
     let mut seg = h.segment_builder();
     seg.object_array_header(0x30000, c::OBJ_ARRAY, 0x1FFF_FFF0).raw(&[0; 64]);
     let at = h.len() + 9;
@@ -507,7 +515,7 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
 
     // The same for an instance (pass 2 reads instance fields whole: they are checked
     // against the reader's limit in both passes) and a primitive array.
-    let mut h = base_dump();
+    let mut h = base_dump_open();
     let mut seg = h.segment_builder();
     seg.instance_raw(0x30000, c::NODE, 0x7FFF_0000, &[0; 64]);
     let at = h.len() + 9;
@@ -515,7 +523,7 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
     let run = analyze_limited("huge-inst", "a.hprof", h.bytes(), &[], 64 << 10);
     assert_partial(&run, "instance of 2 GiB", at + 1 + 8 + 4 + 8, &["claims 2147418112 bytes of fields; expected at most 67108864"]);
 
-    let mut h = base_dump();
+    let mut h = base_dump_open();
     let mut seg = h.segment_builder();
     seg.primitive_array_header(0x30000, 11, 0x1FFF_FFF0).raw(&[0; 64]);
     let at = h.len() + 9;
@@ -527,7 +535,7 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
 #[test]
 fn primitive_array_with_invalid_element_type() {
     for ty in [0u8, 2, 3, 12, 0xFF] {
-        let mut h = base_dump();
+        let mut h = base_dump_open();
         let mut seg = h.segment_builder();
         seg.primitive_array_header(0x30000, ty, 4).raw(&[0; 16]);
         let at = h.len() + 9;
@@ -544,7 +552,7 @@ fn class_dump_with_invalid_value_types() {
     // Offsets after the constant pool count: [u2 statics, id name, type] and
     // [u2 statics, u2 fields, id name, type].
     for (statics, what, type_at) in [(true, "static field of type 59", 2 + 8), (false, "instance field of type 1", 2 + 2 + 8)] {
-        let mut h = base_dump();
+        let mut h = base_dump_open();
         let mut seg = h.segment_builder();
         seg.u1(0x20).id(0x10040).u4(0).id(c::OBJECT).id(0).id(0).id(0).id(0).id(0).u4(0).u2(0);
         let head = seg.len();
@@ -683,7 +691,7 @@ fn class_without_load_class_name() {
 
 #[test]
 fn instances_of_an_undefined_class() {
-    let mut h = base_dump();
+    let mut h = base_dump_open();
     let mut seg = h.segment_builder();
     seg.instance(0x30000, 0x77770, &[Value::Int(1)]);
     seg.object_array(0x30010, 0x77778, &[N1]);

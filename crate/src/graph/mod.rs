@@ -284,6 +284,10 @@ impl Visitor for Pass2<'_> {
     const INSTANCE_FIELDS: bool = true;
     const ARRAY_ELEMENTS: bool = true;
 
+    fn heap_dump(&mut self, snapshot: u32) -> bool {
+        self.index.snapshot.map_or(true, |s| s == snapshot)
+    }
+
     fn tick(&mut self, input_pos: u64) -> Result<()> {
         (self.tick)(input_pos, self.objects)
     }

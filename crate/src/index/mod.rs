@@ -67,6 +67,10 @@ pub struct Index {
     pub warnings: Vec<String>,
     /// Where object records are, to read one again later.
     pub locator: Locator,
+    /// Heap-dump snapshots in the file (0 when it holds no heap dump).
+    pub snapshots: u32,
+    /// The snapshot indexed (1-based), or None: every heap record.
+    pub snapshot: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -126,6 +130,10 @@ struct Pass1<'a> {
     warnings: Vec<String>,
     tick: Tick<'a>,
     locator: Locator,
+    /// The snapshot to index (1-based), or None for every heap record.
+    snapshot: Option<u32>,
+    /// Heap-dump snapshots met so far.
+    snapshots: u32,
 }
 
 impl Pass1<'_> {
@@ -140,6 +148,11 @@ impl Pass1<'_> {
 impl Visitor for Pass1<'_> {
     const INSTANCE_FIELDS: bool = false;
     const ARRAY_ELEMENTS: bool = false;
+
+    fn heap_dump(&mut self, snapshot: u32) -> bool {
+        self.snapshots = self.snapshots.max(snapshot);
+        self.snapshot.map_or(true, |s| s == snapshot)
+    }
 
     fn tick(&mut self, input_pos: u64) -> Result<()> {
         (self.tick)(input_pos, self.ids.len() as u64)
@@ -224,8 +237,9 @@ impl Visitor for Pass1<'_> {
     }
 }
 
-/// Runs pass 1 over `c` (positioned at offset 0).
-pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
+/// Runs pass 1 over `c` (positioned at offset 0), indexing the heap records of
+/// `snapshot` only (1-based; None: all of them).
+pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index> {
     let header = Header::read(c)?;
     let mut p = Pass1 {
         id_size: header.id_size,
@@ -242,6 +256,8 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         warnings: Vec::new(),
         tick,
         locator: Locator::default(),
+        snapshot,
+        snapshots: 0,
     };
     let end = crate::records::heap::walk(c, &header, &mut p, None)?;
     let stop_at = match &end {
@@ -260,7 +276,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         }
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, warnings, locator, .. } = p;
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, warnings, locator, snapshots, .. } = p;
 
     // Names.
     for c in classes.iter_mut() {
@@ -311,6 +327,8 @@ pub fn pass1(c: &mut Cursor, tick: Tick) -> Result<Index> {
         counts,
         warnings,
         locator,
+        snapshots,
+        snapshot,
     })
 }
 

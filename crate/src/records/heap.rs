@@ -122,6 +122,12 @@ pub trait Visitor {
     fn class_dump(&mut self, class: &ClassDump, offset: u64) -> Result<()> {
         Ok(())
     }
+    /// Called before each HEAP DUMP (SEGMENT) record with the 1-based number of the
+    /// heap-dump snapshot it belongs to (a file can hold several: each ends with a HEAP
+    /// DUMP END record); returning false skips the record unread.
+    fn heap_dump(&mut self, snapshot: u32) -> bool {
+        true
+    }
     /// `fields` is empty unless `INSTANCE_FIELDS`.
     fn instance(&mut self, id: u64, class_id: u64, field_bytes: u32, fields: &[u8], offset: u64) -> Result<()> {
         Ok(())
@@ -186,6 +192,7 @@ pub enum WalkEnd {
 pub fn walk<V: Visitor>(c: &mut Cursor, header: &Header, v: &mut V, stop_at: Option<u64>) -> Result<WalkEnd> {
     let ids = header.id_size as usize;
     let mut class = ClassDump::default();
+    let mut snapshot = Snapshot { number: 0, ended: true };
     loop {
         let rec_start = c.pos();
         if stop_at.is_some_and(|s| rec_start >= s) {
@@ -194,7 +201,7 @@ pub fn walk<V: Visitor>(c: &mut Cursor, header: &Header, v: &mut V, stop_at: Opt
         // Where pass 2 must stop if this record breaks: its start, or inside a heap dump
         // segment the start of the sub-record that broke.
         let mut resume = rec_start;
-        match walk_record(c, ids, rec_start, v, &mut class, stop_at, &mut resume) {
+        match walk_record(c, ids, rec_start, v, &mut class, stop_at, &mut resume, &mut snapshot) {
             Ok(true) => {}
             Ok(false) => return Ok(WalkEnd::Complete { end: c.pos() }),
             Err(e) if e.kind == crate::error::ErrorKind::Format => return Ok(WalkEnd::Broken { error: e, stop_at: resume }),
@@ -203,7 +210,26 @@ pub fn walk<V: Visitor>(c: &mut Cursor, header: &Header, v: &mut V, stop_at: Opt
     }
 }
 
+/// Which heap-dump snapshot the walk is in: a heap record after a HEAP DUMP END (or
+/// the first one) starts the next.
+struct Snapshot {
+    number: u32,
+    ended: bool,
+}
+
+impl Snapshot {
+    /// Counts a heap record in; whether the visitor wants it.
+    fn starts<V: Visitor>(&mut self, v: &mut V) -> bool {
+        if self.ended {
+            self.number = self.number.saturating_add(1);
+            self.ended = false;
+        }
+        v.heap_dump(self.number)
+    }
+}
+
 /// Reads one top-level record; `Ok(false)` at the end of the input (or at `stop_at`).
+#[allow(clippy::too_many_arguments)] // the walk's state, passed down rather than kept in a struct the hot loop dereferences
 fn walk_record<V: Visitor>(
     c: &mut Cursor,
     ids: usize,
@@ -212,6 +238,7 @@ fn walk_record<V: Visitor>(
     class: &mut ClassDump,
     stop_at: Option<u64>,
     resume: &mut u64,
+    snapshot: &mut Snapshot,
 ) -> Result<bool> {
     // A gzip stream that breaks off reports a Format error from these reads: the walk
     // turns it into WalkEnd::Broken like any other truncation.
@@ -231,6 +258,7 @@ fn walk_record<V: Visitor>(
     let body = c.pos();
     let end = body + len as u64;
     match t {
+        tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT if !snapshot.starts(v) => c.skip_exact(len as u64, "a heap dump record")?,
         tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT => {
             v.segment(rec_start, len)?;
             walk_segment(c, ids, resume, end, v, class, stop_at)?;
@@ -247,6 +275,10 @@ fn walk_record<V: Visitor>(
             v.stack_frame(be_id(w, 0, ids), be_id(w, ids, ids), be_id(w, 2 * ids, ids), be_id(w, 3 * ids, ids), be_u32(w, 4 * ids), be_u32(w, 4 * ids + 4) as i32)
         })?,
         tag::STACK_TRACE => read_stack_trace(c, ids, len, v)?,
+        tag::HEAP_DUMP_END => {
+            snapshot.ended = true;
+            c.skip_exact(len as u64, "a HEAP DUMP END record")?
+        }
         _ => c.skip_exact(len as u64, "a record body")?,
     }
     if c.pos() != end {

@@ -158,6 +158,8 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
             timestamp_ms: header.timestamp_ms,
             compressed_oops: layout.ref_size < layout.id_size,
             object_alignment: layout.object_alignment,
+            snapshots: a.snapshots,
+            snapshot: a.snapshot,
         },
         complete: a.incomplete.is_none(),
         incomplete: a.incomplete.as_ref().map(|e| Incomplete { offset: e.offset.unwrap_or(0), message: e.message.clone() }),

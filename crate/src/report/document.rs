@@ -187,6 +187,12 @@ pub fn document(r: &Report) -> Document {
         if r.dump.compressed_oops { ", compressed oops" } else { "" },
         r.dump.object_alignment
     ));
+    if r.dump.snapshots > 1 {
+        b.blocks.push(Block::Note(vec![
+            Inline::Strong(format!("Heap dump snapshot {} of {}.", r.dump.snapshot, r.dump.snapshots)),
+            Inline::Text(" The file holds several heap dumps; this report covers that one alone (the CLI's --snapshot N picks another).".into()),
+        ]));
+    }
     if let Some(inc) = &r.incomplete {
         b.blocks.push(Block::Note(vec![
             Inline::Strong("Incomplete dump.".into()),

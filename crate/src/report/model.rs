@@ -82,6 +82,14 @@ pub struct DumpInfo {
     /// Whether references are 4 bytes (compressed oops), detected as MAT does.
     pub compressed_oops: bool,
     pub object_alignment: u32,
+    /// Heap-dump snapshots the file holds (the JDK's hprof agent writes one per dump
+    /// request, each ending with a HEAP DUMP END record); 0 when it holds none.
+    #[serde(default)]
+    pub snapshots: u32,
+    /// The snapshot this report is about, 1-based (the last by default; 0 when there is
+    /// none).
+    #[serde(default)]
+    pub snapshot: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -45,6 +45,9 @@ pub struct OpenOptions {
     pub memory_limit: Option<u64>,
     /// The text of a ProGuard/R8 mapping file to apply (see [`crate::mapping`]).
     pub mapping: Option<String>,
+    /// The heap-dump snapshot to analyze (1-based) when the file holds several; by
+    /// default the last.
+    pub snapshot: Option<u32>,
 }
 
 /// Linear memory the module has now (bytes). It only grows.
@@ -101,6 +104,7 @@ impl Session {
         let core_options = Options {
             keep_unreachable: options.keep_unreachable,
             memory_limit: Some(memory_limit(options.memory_limit)),
+            snapshot: options.snapshot,
             ..Options::default()
         };
         // Parsed first: a bad mapping should not cost an analysis.

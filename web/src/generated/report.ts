@@ -55,6 +55,16 @@ export interface DumpInfo {
   object_alignment: number;
   /** "HotSpot" (1.0.1, 1.0.2) or "Android" (1.0.3, ART). */
   platform: string;
+  /**
+   * The snapshot this report is about, 1-based (the last by default; 0 when there is
+   * none).
+   */
+  snapshot?: number;
+  /**
+   * Heap-dump snapshots the file holds (the JDK's hprof agent writes one per dump
+   * request, each ending with a HEAP DUMP END record); 0 when it holds none.
+   */
+  snapshots?: number;
   /** When the dump was written, from its header (milliseconds since 1970). */
   timestamp_ms: number;
 }

@@ -39,6 +39,10 @@ pub struct AnalysisArgs {
     /// the same tree, more slowly, as an independent cross-check)
     #[arg(long, value_enum, value_name = "ALGORITHM", default_value_t = Dominators::SemiNca)]
     pub dominators: Dominators,
+    /// Which heap dump to analyze when the file holds several (1 is the first; by default
+    /// the last); the report says how many there are
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub snapshot: Option<u32>,
     /// Print wall time, CPU time and peak memory of each phase on stderr
     #[arg(long)]
     pub timings: bool,
@@ -209,7 +213,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         Dominators::SemiNca => DominatorAlgorithm::SemiNca,
         Dominators::Chk => DominatorAlgorithm::CooperHarveyKennedy,
     };
-    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree };
+    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree, snapshot: args.snapshot };
     let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
     let analysis = analysis::analyze(dump.source, &options, &mut meter);
     meter.clear();
