@@ -123,6 +123,10 @@ pub struct Analysis {
     pub source: Option<Box<dyn ByteSource>>,
     /// The referrer indexes built so far (see [`crate::holders`]).
     pub holders: crate::holders::Cache,
+    /// The thread overview (see [`crate::threads`]).
+    pub threads: Vec<crate::threads::ThreadInfo>,
+    /// Duplicate strings (see [`crate::waste`]).
+    pub waste: crate::waste::Waste,
 }
 
 /// Read access to the per-object results. Report code goes through these, so the
@@ -311,7 +315,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
 
     // Pass 2 allocates its per-object arrays before its first tick: count them in it.
     tick_phase(Phase::Pass2, 0, 0, progress)?;
-    let heap = {
+    let mut heap = {
         let progress_ref: &mut dyn Progress = progress;
         let mut tick = |bytes: u64, done: u64| {
             progress_ref.update(&ProgressInfo { phase: Phase::Pass2, bytes_done: bytes, bytes_total: input_total, objects: done })
@@ -319,7 +323,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         crate::graph::pass2(&mut cursor, index, &mut tick)?
     };
     let input_bytes = input_total.unwrap_or(decoded_bytes);
-    let source = Some(cursor.into_source());
+    let source = Some(crate::waste::collect::resolve_windows(&mut heap.waste, &heap.index, cursor.into_source())?);
 
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
     let filter = heap.classes.any_missing();
@@ -337,6 +341,10 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         DominatorAlgorithm::SemiNca => dominators::semi_nca_with_stats(&graph)?,
         DominatorAlgorithm::CooperHarveyKennedy => (dominators::cooper_harvey_kennedy(&graph)?, dominators::Stats::default()),
     };
+
+    // Strings are grouped once the tree says which are kept; their columns go.
+    let string_groups = crate::waste::strings::group(&heap, &idom, &heap.waste, crate::waste::TOP_STRING_GROUPS);
+    heap.waste = Default::default();
 
     let mut unreachable = vec![ClassStats::default(); heap.index.classes.classes.len()];
     for v in 0..n {
@@ -384,7 +392,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         warnings.push(format!("{} GC root records name objects that are not in the dump; they were ignored", heap.roots.missing));
     }
     tick_phase(Phase::Report, input_bytes, objects, progress)?;
-    Ok(Analysis {
+    let mut analysis = Analysis {
         heap,
         options: options.clone(),
         idom,
@@ -402,7 +410,12 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         incomplete,
         source,
         holders: Default::default(),
-    })
+        threads: Vec::new(),
+        waste: Default::default(),
+    };
+    analysis.threads = crate::threads::collect(&mut analysis)?;
+    analysis.waste = crate::waste::build(&mut analysis, string_groups)?;
+    Ok(analysis)
 }
 
 /// Marks everything reachable from `start` that is not marked yet; returns how many.

@@ -23,6 +23,8 @@ pub mod query;
 pub mod holders;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod threads;
+pub mod waste;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -43,6 +43,8 @@ pub struct Heap {
     pub excluded_edges: Vec<(u32, u32)>,
     pub missing_refs: u64,
     pub warnings: Vec<String>,
+    /// Strings and their value arrays' hashes, for the waste report (taken once used).
+    pub waste: crate::waste::collect::Collected,
 }
 
 impl Heap {
@@ -123,6 +125,7 @@ struct Pass2<'a> {
     unknown_class: HashMap<u64, u64>,
     tick: Tick<'a>,
     objects: u64,
+    waste: crate::waste::collect::Collector,
 }
 
 impl Pass2<'_> {
@@ -203,9 +206,15 @@ impl Pass2<'_> {
 impl Visitor for Pass2<'_> {
     const INSTANCE_FIELDS: bool = true;
     const ARRAY_ELEMENTS: bool = true;
+    const PRIMITIVE_DATA: bool = true;
 
     fn tick(&mut self, input_pos: u64) -> Result<()> {
         (self.tick)(input_pos, self.objects)
+    }
+
+    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
+        self.waste.array_data(data);
+        Ok(())
     }
 
     fn class_dump(&mut self, c: &ClassDump, _offset: u64) -> Result<()> {
@@ -256,6 +265,9 @@ impl Visitor for Pass2<'_> {
         let info = &table.classes[ci as usize];
         self.classes.set(obj, ci);
         self.sizes.set(obj, info.instance_size);
+        if self.waste.is_string_class(ci) {
+            self.waste.string(obj, ci, fields, &self.index.ids)?;
+        }
         let ids = self.ids;
         let (a, b) = info.refs;
         for k in a..b {
@@ -319,8 +331,10 @@ impl Visitor for Pass2<'_> {
         }
     }
 
-    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, _has_data: bool, _offset: u64) -> Result<()> {
-        let Some(obj) = self.claim(id) else { return Ok(()) };
+    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, has_data: bool, _offset: u64) -> Result<()> {
+        let claimed = self.claim(id);
+        self.waste.array(claimed, ty, has_data)?;
+        let Some(obj) = claimed else { return Ok(()) };
         let Some(ci) = self.index.primitive_array_class[ty as usize] else {
             *self.unknown_class.entry(ty as u64).or_default() += 1;
             return self.count_object();
@@ -364,6 +378,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         unknown_class: HashMap::new(),
         tick,
         objects: 0,
+        waste: crate::waste::collect::Collector::new(&index),
     };
     c.rewind()?;
     crate::records::Header::read(c)?;
@@ -374,7 +389,9 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
     }
 
-    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, .. } = p;
+    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut excluded_edges, class_object, waste, .. } = p;
+    // Before the references' final copy, the peak of pass 2: only the strings' keys stay.
+    let waste = waste.finish(&index.ids)?;
     excluded_edges.sort_unstable();
     // Thread objects whose record never came still get their locals.
     let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !builder.has(*t)).collect();
@@ -407,5 +424,5 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
     }
 
-    Ok(Heap { index, classes, sizes, refs, class_object, roots, excluded_edges, missing_refs, warnings })
+    Ok(Heap { index, classes, sizes, refs, class_object, roots, excluded_edges, missing_refs, warnings, waste })
 }
