@@ -168,6 +168,10 @@ pub struct Analysis {
     pub reading: Reading,
     /// The other reading's tree, once computed.
     other_tree: Option<Box<TreeParts>>,
+    /// The thread overview (see [`crate::threads`]).
+    pub threads: Vec<crate::threads::ThreadInfo>,
+    /// Duplicate strings (see [`crate::waste`]).
+    pub waste: crate::waste::Waste,
 }
 
 /// What a dominator tree brings to an [`Analysis`] (the fields of the same names).
@@ -441,7 +445,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
 
     // Pass 2 allocates its per-object arrays before its first tick: count them in it.
     tick_phase(Phase::Pass2, 0, 0, progress)?;
-    let heap = {
+    let mut heap = {
         let progress_ref: &mut dyn Progress = progress;
         let mut tick = |bytes: u64, done: u64| {
             progress_ref.update(&ProgressInfo { phase: Phase::Pass2, bytes_done: bytes, bytes_total: input_total, objects: done })
@@ -449,13 +453,16 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         crate::graph::pass2(&mut cursor, index, &mut tick)?
     };
     let input_bytes = input_total.unwrap_or(decoded_bytes);
-    let source = Some(cursor.into_source());
+    let source = Some(crate::waste::collect::resolve_windows(&mut heap.waste, &heap.index, cursor.into_source())?);
 
     tick_phase(Phase::Strengths, input_bytes, objects, progress)?;
     let strength::walk::Reach { strengths, owned } = strength::walk::strengths(&HeapEdges::new(&heap))?;
 
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
     let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| tick_phase(phase, input_bytes, objects, progress))?;
+    // Strings are grouped once the tree says which are kept; their columns go.
+    let string_groups = crate::waste::strings::group(&heap, &t.idom, &heap.waste, crate::waste::TOP_STRING_GROUPS);
+    heap.waste = Default::default();
 
     let mut warnings = heap.index.warnings.clone();
     warnings.extend(heap.warnings.iter().cloned());
@@ -463,7 +470,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         warnings.push(format!("{} GC root records name objects that are not in the dump; they were ignored", heap.roots.missing));
     }
     tick_phase(Phase::Report, input_bytes, objects, progress)?;
-    Ok(Analysis {
+    let mut analysis = Analysis {
         heap,
         options: options.clone(),
         idom: t.idom,
@@ -488,7 +495,12 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         other_tree: None,
         holders: Default::default(),
         mapping: None,
-    })
+        threads: Vec::new(),
+        waste: Default::default(),
+    };
+    analysis.threads = crate::threads::collect(&mut analysis)?;
+    analysis.waste = crate::waste::build(&mut analysis, string_groups)?;
+    Ok(analysis)
 }
 
 /// One reading's dominator tree, retained sizes and per-class figures: the same code for

@@ -26,6 +26,8 @@ pub mod fuzzing;
 pub mod strength;
 pub mod mapping;
 pub mod heaps;
+pub mod threads;
+pub mod waste;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

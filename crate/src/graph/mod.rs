@@ -65,6 +65,8 @@ pub struct Heap {
     pub warnings: Vec<String>,
     /// The heap of each object, for dumps that name their heaps (Android).
     pub heaps: crate::heaps::Heaps,
+    /// Strings and their value arrays' hashes, for the waste report (taken once used).
+    pub waste: crate::waste::collect::Collected,
 }
 
 impl Heap {
@@ -171,6 +173,7 @@ struct Pass2<'a> {
     heaps: crate::heaps::HeapTracker,
     tick: Tick<'a>,
     objects: u64,
+    waste: crate::waste::collect::Collector,
 }
 
 impl Pass2<'_> {
@@ -283,6 +286,7 @@ impl Pass2<'_> {
 impl Visitor for Pass2<'_> {
     const INSTANCE_FIELDS: bool = true;
     const ARRAY_ELEMENTS: bool = true;
+    const PRIMITIVE_DATA: bool = true;
 
     fn heap_dump(&mut self, snapshot: u32) -> bool {
         self.index.snapshot.map_or(true, |s| s == snapshot)
@@ -294,6 +298,11 @@ impl Visitor for Pass2<'_> {
 
     fn heap_info(&mut self, heap_id: u32, name_id: u64) -> Result<()> {
         self.heaps.heap_info(heap_id, name_id, self.index.ids.len())
+    }
+
+    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
+        self.waste.array_data(data);
+        Ok(())
     }
 
     fn class_dump(&mut self, c: &ClassDump, _offset: u64) -> Result<()> {
@@ -355,6 +364,9 @@ impl Visitor for Pass2<'_> {
         let info = &table.classes[ci as usize];
         self.classes.set(obj, ci);
         self.sizes.set(obj, info.instance_size);
+        if self.waste.is_string_class(ci) {
+            self.waste.string(obj, ci, fields, &self.index.ids)?;
+        }
         let ids = self.ids;
         let (a, b) = info.refs;
         for k in a..b {
@@ -424,8 +436,10 @@ impl Visitor for Pass2<'_> {
         }
     }
 
-    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, _has_data: bool, _offset: u64) -> Result<()> {
-        let Some(obj) = self.claim(id) else { return Ok(()) };
+    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, has_data: bool, _offset: u64) -> Result<()> {
+        let claimed = self.claim(id);
+        self.waste.array(claimed, ty, has_data)?;
+        let Some(obj) = claimed else { return Ok(()) };
         let Some(ci) = self.index.primitive_array_class[ty as usize] else {
             *self.unknown_class.entry(ty as u64).or_default() += 1;
             return self.count_object();
@@ -471,6 +485,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         heaps: Default::default(),
         tick,
         objects: 0,
+        waste: crate::waste::collect::Collector::new(&index),
     };
     c.rewind()?;
     crate::records::Header::read(c)?;
@@ -481,9 +496,11 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
     }
 
-    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, heaps, .. } = p;
+    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, heaps, waste, .. } = p;
     let owners = views.map(|v| v.finish(&index)).unwrap_or_default();
     let heaps = heaps.finish(&index.strings);
+    // Before the references' final copy, the peak of pass 2: only the strings' keys stay.
+    let waste = waste.finish(&index.ids)?;
     // Thread objects whose record never came still get their locals.
     let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !builder.has(*t)).collect();
     pending.sort_unstable_by_key(|(t, _)| *t);
@@ -523,5 +540,5 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
     }
 
-    Ok(Heap { index, classes, sizes, refs, class_object, roots, special_edges, has_special, owners, missing_refs, warnings, heaps })
+    Ok(Heap { index, classes, sizes, refs, class_object, roots, special_edges, has_special, owners, missing_refs, warnings, heaps, waste })
 }

@@ -12,6 +12,7 @@
 pub mod classes;
 pub mod ids;
 pub mod locate;
+pub mod stacks;
 pub mod u64map;
 
 use std::collections::HashMap;
@@ -22,6 +23,7 @@ use crate::records::{Cursor, Header};
 use classes::{ClassInfo, ClassTable, Layout};
 use ids::{IdCollector, IdMap};
 use locate::Locator;
+use stacks::Stacks;
 use u64map::U64Map;
 
 /// A GC root record as read.
@@ -58,6 +60,8 @@ pub struct Index {
     pub primitive_array_class: [Option<u32>; 12],
     pub roots: Vec<RootRecord>,
     pub threads: Vec<ThreadRecord>,
+    /// Stack traces, their frames and the frame of each frame-local root.
+    pub stacks: Stacks,
     pub strings: Strings,
     /// How the walk ended: complete, or where it broke off.
     pub end: WalkEnd,
@@ -123,6 +127,7 @@ struct Pass1<'a> {
     ids: IdCollector,
     roots: Vec<RootRecord>,
     threads: Vec<ThreadRecord>,
+    stacks: Stacks,
     counts: Counts,
     // Compressed-oops detection over object arrays in file order.
     prev_array: Option<(u64, u64)>,
@@ -163,9 +168,26 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
-    fn load_class(&mut self, _serial: u32, class_id: u64, _stack: u32, name_id: u64) -> Result<()> {
+    fn load_class(&mut self, serial: u32, class_id: u64, _stack: u32, name_id: u64) -> Result<()> {
         self.class_names.insert(class_id, name_id);
+        self.stacks.class_names.insert(serial, name_id);
         Ok(())
+    }
+
+    fn stack_frame(&mut self, frame_id: u64, method: u64, signature: u64, source_file: u64, class_serial: u32, line: i32) -> Result<()> {
+        self.stacks.frames.insert(frame_id, stacks::Frame { method, signature, source_file, class_serial, line });
+        Ok(())
+    }
+
+    fn stack_trace(&mut self, serial: u32, thread_serial: u32, frames: &[u8], id_size: usize) -> Result<()> {
+        let frames = frames.chunks_exact(id_size).map(|w| crate::records::cursor::be_id(w, 0, id_size)).collect();
+        self.stacks.traces.push(stacks::Trace { serial, thread_serial, frames });
+        Ok(())
+    }
+
+    fn frame_root(&mut self, kind: RootKind, id: u64, thread_serial: u32, frame: u32, offset: u64) -> Result<()> {
+        self.stacks.locals.push(stacks::FrameLocal { thread_serial, frame, id });
+        self.root(kind, id, Some(thread_serial), offset)
     }
 
     fn segment(&mut self, offset: u64, len: u32) -> Result<()> {
@@ -250,6 +272,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         ids: IdCollector::default(),
         roots: Vec::new(),
         threads: Vec::new(),
+        stacks: Stacks::default(),
         counts: Counts::default(),
         prev_array: None,
         compressed_oops: false,
@@ -276,7 +299,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         }
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, counts, compressed_oops, warnings, locator, snapshots, .. } = p;
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, .. } = p;
 
     // Names.
     for c in classes.iter_mut() {
@@ -321,6 +344,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         primitive_array_class,
         roots,
         threads,
+        stacks,
         strings,
         end,
         stop_at,

@@ -96,6 +96,8 @@ pub trait Visitor {
     const INSTANCE_FIELDS: bool;
     /// Whether [`Visitor::object_array_elements`] is called (otherwise elements are skipped).
     const ARRAY_ELEMENTS: bool;
+    /// Whether [`Visitor::primitive_array_data`] is called (otherwise the data is skipped).
+    const PRIMITIVE_DATA: bool = false;
 
     fn string(&mut self, id: u64, utf8: &[u8], offset: u64) -> Result<()> {
         Ok(())
@@ -115,6 +117,11 @@ pub trait Visitor {
     }
     fn root(&mut self, kind: RootKind, id: u64, thread_serial: Option<u32>, offset: u64) -> Result<()> {
         Ok(())
+    }
+    /// A JAVA FRAME or JNI LOCAL root, which also names the frame (an index into the
+    /// thread's STACK TRACE) holding the object; by default just a [`Visitor::root`].
+    fn frame_root(&mut self, kind: RootKind, id: u64, thread_serial: u32, frame: u32, offset: u64) -> Result<()> {
+        self.root(kind, id, Some(thread_serial), offset)
     }
     fn thread_object(&mut self, id: u64, thread_serial: u32, stack_serial: u32, offset: u64) -> Result<()> {
         Ok(())
@@ -141,6 +148,11 @@ pub trait Visitor {
     }
     /// After the last piece of elements (only when `ARRAY_ELEMENTS`).
     fn object_array_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// The data of the primitive array announced next, in pieces (only when
+    /// `PRIMITIVE_DATA`; called before [`Visitor::primitive_array`] of the same record).
+    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
         Ok(())
     }
     /// `has_data` is false for ART's 0xC3 records.
@@ -409,6 +421,7 @@ fn walk_segment<V: Visitor>(
             0x02 | 0x03 | 0x8E | 0x04 | 0x06 => {
                 let w = c.window();
                 let (id, thread) = (be_id(w, 1, ids), be_u32(w, 1 + ids));
+                let frame = if matches!(sub, 0x02 | 0x03) { Some(be_u32(w, 5 + ids)) } else { None };
                 let kind = match sub {
                     0x02 => RootKind::JniLocal,
                     0x03 => RootKind::JavaFrame,
@@ -417,7 +430,10 @@ fn walk_segment<V: Visitor>(
                     _ => RootKind::ThreadBlock,
                 };
                 c.advance(fixed);
-                v.root(kind, id, Some(thread), at)?;
+                match frame {
+                    Some(frame) => v.frame_root(kind, id, thread, frame, at)?,
+                    None => v.root(kind, id, Some(thread), at)?,
+                }
             }
             0x08 => {
                 let w = c.window();
@@ -518,7 +534,19 @@ fn walk_segment<V: Visitor>(
                     ));
                 }
                 c.advance(head);
-                c.skip_exact(bytes, "the elements of a PRIMITIVE ARRAY DUMP")?;
+                if V::PRIMITIVE_DATA && bytes > 0 {
+                    // Streamed in pieces, never buffered whole.
+                    let mut left = bytes as usize;
+                    while left > 0 {
+                        c.need(1, "the elements of a PRIMITIVE ARRAY DUMP")?;
+                        let piece = c.available().min(left);
+                        v.primitive_array_data(&c.window()[..piece])?;
+                        c.advance(piece);
+                        left -= piece;
+                    }
+                } else {
+                    c.skip_exact(bytes, "the elements of a PRIMITIVE ARRAY DUMP")?;
+                }
                 v.primitive_array(id, ty, n, has_data, at)?;
             }
             _ => {

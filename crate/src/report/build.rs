@@ -174,6 +174,8 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
         top_dominators,
         leak_suspects: leak_suspects(a),
         top_consumers: top_consumers(a),
+        threads: a.threads.clone(),
+        waste: a.waste.clone(),
     }
 }
 

@@ -349,6 +349,8 @@ pub fn document(r: &Report) -> Document {
     b.consumer_table("Biggest Class Loaders", "Class loader", &t.class_loaders);
     b.consumer_table("Biggest Packages", "Package", &t.packages);
 
+    b.blocks.extend(crate::threads::document_blocks(&r.threads));
+
     if !r.warnings.is_empty() {
         b.heading(2, "Warnings");
         b.blocks.push(Block::List(r.warnings.clone()));

@@ -53,6 +53,13 @@ pub struct Report {
     pub top_dominators: Vec<ObjectRef>,
     pub leak_suspects: LeakSuspects,
     pub top_consumers: TopConsumers,
+    /// Every thread object with its stack and the objects each frame holds, largest
+    /// retained first (all of them: threads are few).
+    #[serde(default)]
+    pub threads: Vec<crate::threads::ThreadInfo>,
+    /// Memory holding nothing new: duplicate strings.
+    #[serde(default)]
+    pub waste: crate::waste::Waste,
 }
 
 /// Where the report came from.

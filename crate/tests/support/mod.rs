@@ -94,3 +94,28 @@ pub fn crc32(data: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// (expected file, dump, keep unreachable, Android) for every expected file with a dump.
+pub fn expected_cases(corpus: &Path) -> Vec<(PathBuf, PathBuf, bool, bool)> {
+    let mut names: Vec<String> = std::fs::read_dir(corpus.join("expected"))
+        .expect("expected/ is readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for file in names {
+        let stem = file.trim_end_matches(".json");
+        let (base, keep) = match stem.strip_suffix(".keep") {
+            Some(b) => (b, true),
+            None => (stem, false),
+        };
+        for (dir, android) in [("dumps", false), ("android", true)] {
+            let dump = corpus.join(dir).join(format!("{base}.hprof.gz"));
+            if dump.exists() {
+                out.push((corpus.join("expected").join(&file), dump, keep, android));
+            }
+        }
+    }
+    out
+}

@@ -22,6 +22,11 @@ export interface Report {
   /** Version of this schema (`SCHEMA_VERSION`). */
   schema_version: number;
   source: Source;
+  /**
+   * Every thread object with its stack and the objects each frame holds, largest
+   * retained first (all of them: threads are few).
+   */
+  threads?: ThreadInfo[];
   /** The program that wrote the report, e.g. "heapscope 0.1.0". */
   tool: string;
   top_consumers: TopConsumers;
@@ -31,6 +36,8 @@ export interface Report {
   tree?: TreeReading;
   /** Things worth knowing that did not stop the analysis (at most 50). */
   warnings: string[];
+  /** Memory holding nothing new: duplicate strings. */
+  waste?: Waste;
 }
 
 export interface ClassCount {
@@ -67,6 +74,24 @@ export interface DumpInfo {
   snapshots?: number;
   /** When the dump was written, from its header (milliseconds since 1970). */
   timestamp_ms: number;
+}
+
+/**
+ * Strings with equal values, grouped as MAT groups them: by the value MAT shows (at most
+ * 1024 characters), values held by two or more kept `java.lang.String` objects.
+ */
+export interface DuplicateStrings {
+  distinct_values: number;
+  /** Values held by two or more strings. */
+  duplicated_values: number;
+  /** The values wasting the most (at most 100), by wasted bytes, then count, then value. */
+  groups: StringGroup[];
+  /** Kept `java.lang.String` objects. */
+  strings: number;
+  /** Of those, the ones whose value array is missing from the dump (not grouped). */
+  unresolved: number;
+  /** Bytes wasted by all duplicated values. */
+  wasted_bytes: number;
 }
 
 /** Kept objects of one heap (see `Overview::heaps`). */
@@ -184,6 +209,25 @@ export interface Source {
  */
 export type StrengthName = "strong" | "soft" | "weak" | "phantom" | "cache" | "thread_local" | "local" | "finalizer" | "unreachable";
 
+/** One duplicated string value. */
+export interface StringGroup {
+  /** Shallow sizes of the distinct value arrays (strings sharing one array add it once). */
+  arrays_shallow_bytes: number;
+  /** Strings holding it (an interned literal counts too). */
+  count: number;
+  distinct_arrays: number;
+  /** The first strings by address (at most 3); the first is the one not counted as waste. */
+  sample: ObjectRef[];
+  strings_shallow_bytes: number;
+  /**
+   * The value as MAT shows it: characters outside 32–126 as `\uXXXX`, at most 1024
+   * characters, then "...".
+   */
+  value: string;
+  /** All the strings and their distinct value arrays but one String and its array. */
+  wasted_bytes: number;
+}
+
 export interface Suspect {
   /** Where the memory is accumulated, when one object holds most of it. */
   accumulation_point?: ObjectRef | null;
@@ -211,6 +255,44 @@ export interface Suspect {
 
 export type SuspectKind = "single_object" | "group_of_objects";
 
+/** One frame of a thread's stack. */
+export interface ThreadFrame {
+  /**
+   * The frame as MAT prints it: `at pkg.Class.method(Lsig;)V (File.java:12)`,
+   * `(File.java(Native Method))` for a native method, `(File.java)` without a line.
+   */
+  frame: string;
+  /** The objects this frame holds (Java-frame and JNI-local roots), in dump order. */
+  locals: ObjectRef[];
+}
+
+/** One thread of the overview. */
+export interface ThreadInfo {
+  address: string;
+  class_name: string;
+  /** The `contextClassLoader` field: `ClassName @ 0x…`, None when null or absent. */
+  context_class_loader?: string | null;
+  /** The `daemon` field (JDK 19+: `holder.daemon`), where the dump has it. */
+  daemon?: boolean | null;
+  /** The stack, innermost frame first. */
+  frames: ThreadFrame[];
+  /** Whether the dump recorded a stack trace for the thread (it may have no frames). */
+  has_stack: boolean;
+  /** The `name` field's text (a String, or a char[] in old JDKs); None when absent. */
+  name?: string | null;
+  /**
+   * Objects the thread's stack holds in frames the stack trace does not list (all of
+   * them when no stack was recorded).
+   */
+  other_locals: ObjectRef[];
+  /** The `priority` field (JDK 19+: `holder.priority`), where the dump has it. */
+  priority?: number | null;
+  retained_bp: number;
+  /** MAT's retained size (the dominator tree's). */
+  retained_bytes: number;
+  shallow_bytes: number;
+}
+
 export interface TopConsumers {
   /** Top-level dominators grouped by the class loader of their class. */
   class_loaders: Consumer[];
@@ -237,4 +319,11 @@ export interface Unreachable {
   discarded: boolean;
   objects: number;
   shallow_bytes: number;
+}
+
+/** The waste report. */
+export interface Waste {
+  duplicate_strings: DuplicateStrings;
+  /** Bytes that holding each duplicated value once would save, all kinds together. */
+  total_wasted_bytes: number;
 }

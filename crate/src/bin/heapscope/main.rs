@@ -22,6 +22,7 @@ mod paths;
 mod progress;
 mod render;
 mod schema;
+mod threads;
 
 use std::process::ExitCode;
 
@@ -56,6 +57,8 @@ enum Command {
     Inspect(inspect::Args),
     /// Re-render a saved JSON report (as Markdown, HTML or JSON) without its dump
     Render(render::Args),
+    /// Print every thread with its stack and the objects each frame holds
+    Threads(threads::Args),
     /// Print the leak trace of an object, its dominators marked, and the other ways it is held
     Paths(paths::Args),
     /// Print the dominator tree read from the classes up (the reverse dominator tree)
@@ -73,6 +76,7 @@ impl Command {
             Command::Parity(args) => parity::run(args, global),
             Command::Inspect(args) => inspect::run(args, global),
             Command::Render(args) => render::run(args, global),
+            Command::Threads(args) => threads::run(args, global),
             Command::Paths(args) => paths::run(args, global),
             Command::ClassesUp(args) => classes_up::run(args, global),
             Command::Schema(args) => schema::run(args, global),

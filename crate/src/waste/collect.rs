@@ -1,0 +1,463 @@
+//! What pass 2 gathers for the waste report while it reads the dump, without a pass of
+//! its own and without a heap allocation per object:
+//!
+//! - every `byte[]` and `char[]` with data: its object index and a 64-bit hash of its
+//!   type and contents (12 bytes per array, in two flat vectors); arrays longer than 1024
+//!   bytes also get the hashes of their first 1024 and 2048 bytes (MAT cuts string
+//!   values at 1024 characters), in a side table (such arrays are few);
+//! - every `java.lang.String` instance: its object index, its value array's index and
+//!   its coder (JDK 9+) — 12 bytes per string.
+//!
+//! At the end of pass 2 ([`Collector::finish`]) each string's array is replaced in place
+//! by the array's hash (arrays arrive in address order in HotSpot dumps, so the lookup
+//! gallops forward from the previous one) and the per-array vectors are dropped. A
+//! string's value array is found again later from the reference graph.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::index::ids::IdMap;
+use crate::index::locate::Span;
+use crate::index::Index;
+use crate::records::basic_type;
+use crate::records::cursor::be_id;
+use crate::records::heap::{walk_span, Visitor};
+use crate::records::Cursor;
+use crate::source::ByteSource;
+
+use super::hash::{mix, StreamHash, HEAD_LONG, HEAD_SHORT};
+
+/// How a String reads its value array (MAT's rules).
+pub mod reading {
+    /// JDK 9+ `coder` 0: one byte per character.
+    pub const LATIN1: u8 = 0;
+    /// JDK 9+ `coder` 1: two bytes per character.
+    pub const UTF16: u8 = 1;
+    /// No `coder` field: a `char[]` (JDK ≤ 8), or an Android `byte[]`, which MAT reads
+    /// two bytes per character.
+    pub const NO_CODER: u8 = 2;
+}
+
+/// A String whose value array was found: its grouping key. 12 bytes (packed): during
+/// pass 2 the key holds the value array's object index and the reading, and is replaced
+/// in place by the value's hash when pass 2 ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
+pub struct StringEntry {
+    /// Equal for strings MAT shows with the same text (up to hash collisions); its two
+    /// low bits are the string's [`reading`], the next is [`LONG`].
+    pub key: u64,
+    pub string: u32,
+}
+
+impl StringEntry {
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    pub fn string(&self) -> u32 {
+        self.string
+    }
+}
+
+/// Pass 2's findings, joined.
+#[derive(Debug, Default)]
+pub struct Collected {
+    /// Strings with a value array of the dump, by key.
+    pub strings: Vec<StringEntry>,
+    /// Strings whose value is null, not an array of the dump, or a `byte[]` of odd length
+    /// read two bytes per character (MAT shows no value for them).
+    pub unresolved: Vec<u32>,
+    /// Strings whose value is a window of their array, to hash once the arrays are read
+    /// again ([`resolve_windows`]); by array.
+    pub pending: Vec<Window>,
+    /// (string, array) of the strings whose array other strings share too; by string.
+    pub shared: Vec<(u32, u32)>,
+}
+
+/// Key bit of strings whose arrays may differ in length within their group (longer than
+/// 1024 bytes, or windows): their arrays are looked up one by one.
+pub const LONG: u64 = 4;
+
+/// A string reading `count` chars of `array` from `offset` (JDK ≤ 6, old Android).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub string: u32,
+    pub array: u32,
+    pub offset: u32,
+    pub count: u32,
+}
+
+/// Per String class: byte offsets of `value` and `coder` in an instance's field data.
+#[derive(Debug, Clone, Copy)]
+struct StringLayout {
+    value: usize,
+    coder: Option<usize>,
+    /// `offset` and `count` (JDK ≤ 6, old Android): the value is a window of the array.
+    window: Option<(usize, usize)>,
+}
+
+pub struct Collector {
+    id_size: usize,
+    /// Per class: Some for `java.lang.String` classes.
+    string_classes: Vec<Option<StringLayout>>,
+    hash: StreamHash,
+    array_objs: Vec<u32>,
+    array_hashes: Vec<u64>,
+    /// (array, Latin-1 key, two-byte key) of arrays longer than 1024 bytes.
+    long_arrays: Vec<(u32, u64, u64)>,
+    /// Strings as met; keys filled in by [`Collector::finish`].
+    strings: Vec<StringEntry>,
+    /// Strings whose value is null or not an object of the dump.
+    unresolved: Vec<u32>,
+    /// Strings of a class with `offset` and `count`: (string, value id, offset, count).
+    windows: Vec<(u32, u64, u32, u32)>,
+}
+
+/// Pushes with growth by an eighth (not doubling): these vectors are the largest of
+/// pass 2 and their unused capacity would count at its peak.
+fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
+    if v.len() == v.capacity() {
+        v.try_reserve_exact((v.len() / 8).max(4096)).map_err(|_| Error::memory("out of memory collecting arrays and strings for the waste report".to_string()))?;
+    }
+    v.push(x);
+    Ok(())
+}
+
+impl Collector {
+    pub fn new(index: &Index) -> Collector {
+        let id_size = index.header.id_size as usize;
+        let table = &index.classes;
+        let string_classes = table
+            .classes
+            .iter()
+            .map(|c| {
+                if c.name != "java.lang.String" {
+                    return None;
+                }
+                // Field data: the class's own fields first, then its super classes'.
+                let (mut at, mut value, mut coder, mut offset, mut count) = (0usize, None, None, None, None);
+                let mut cur = Some(c);
+                let mut steps = 0;
+                while let Some(k) = cur {
+                    for f in &k.fields {
+                        let name = index.strings.get(f.name_id).unwrap_or("");
+                        if name == "value" && f.ty == basic_type::OBJECT && value.is_none() {
+                            value = Some(at);
+                        }
+                        if name == "coder" && f.ty == basic_type::BYTE && coder.is_none() {
+                            coder = Some(at);
+                        }
+                        if name == "offset" && f.ty == basic_type::INT && offset.is_none() {
+                            offset = Some(at);
+                        }
+                        if name == "count" && f.ty == basic_type::INT && count.is_none() {
+                            count = Some(at);
+                        }
+                        at += basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as usize;
+                    }
+                    cur = k.super_index.map(|s| &table.classes[s as usize]);
+                    steps += 1;
+                    if steps > table.classes.len() {
+                        break;
+                    }
+                }
+                Some(StringLayout { value: value?, coder, window: offset.zip(count) })
+            })
+            .collect();
+        Collector {
+            id_size,
+            string_classes,
+            hash: StreamHash::new(),
+            array_objs: Vec::new(),
+            array_hashes: Vec::new(),
+            long_arrays: Vec::new(),
+            strings: Vec::new(),
+            unresolved: Vec::new(),
+            windows: Vec::new(),
+        }
+    }
+
+    /// Whether instances of `class` are Strings (checked per instance: keep it cheap).
+    #[inline]
+    pub fn is_string_class(&self, class: u32) -> bool {
+        matches!(self.string_classes.get(class as usize), Some(Some(_)))
+    }
+
+    #[inline]
+    pub fn array_data(&mut self, data: &[u8]) {
+        self.hash.update(data);
+    }
+
+    /// The end of a primitive array record (`obj` None when it is not kept, e.g. a
+    /// second definition).
+    pub fn array(&mut self, obj: Option<u32>, ty: u8, has_data: bool) -> Result<()> {
+        let bytes = self.hash.len();
+        let (short, long) = if bytes > HEAD_SHORT {
+            let short = self.hash.head(HEAD_SHORT, ty as u64);
+            (Some(short), Some(if bytes > HEAD_LONG { self.hash.head(HEAD_LONG, ty as u64) } else { 0 }))
+        } else {
+            (None, None)
+        };
+        // The low bit says "a byte[] of odd length", which MAT cannot read two bytes per
+        // character (such strings are unresolved there).
+        let full = (self.hash.finish_all(ty as u64) & !1) | (ty == basic_type::BYTE && bytes % 2 == 1) as u64;
+        // Only byte[] and char[] back strings.
+        let (Some(obj), true, true) = (obj, has_data, ty == basic_type::BYTE || ty == basic_type::CHAR) else { return Ok(()) };
+        push(&mut self.array_objs, obj)?;
+        push(&mut self.array_hashes, full)?;
+        if let (Some(short), Some(long)) = (short, long) {
+            // Two-byte readings are cut at 2048 bytes: up to there the whole content counts.
+            push(&mut self.long_arrays, (obj, short, if bytes > HEAD_LONG { long } else { full }))?;
+        }
+        Ok(())
+    }
+
+    /// A String instance (`class` is a String class) with its field data.
+    pub fn string(&mut self, obj: u32, class: u32, fields: &[u8], ids: &IdMap) -> Result<()> {
+        let Some(Some(layout)) = self.string_classes.get(class as usize) else { return Ok(()) };
+        let value = if layout.value + self.id_size <= fields.len() { be_id(fields, layout.value, self.id_size) } else { 0 };
+        if let Some((offset, count)) = layout.window {
+            let int = |at: usize| fields.get(at..at + 4).map_or(0, |b| u32::from_be_bytes(b.try_into().expect("4 bytes")));
+            return push(&mut self.windows, (obj, value, int(offset), int(count)));
+        }
+        let coder = match layout.coder {
+            Some(at) if at < fields.len() => fields[at].min(reading::UTF16),
+            Some(_) => reading::LATIN1,
+            None => reading::NO_CODER,
+        };
+        match (value != 0).then(|| ids.index_of(value)).flatten() {
+            Some(array) => push(&mut self.strings, StringEntry { key: (array as u64) << 2 | coder as u64, string: obj }),
+            None => push(&mut self.unresolved, obj),
+        }
+    }
+
+    /// Replaces each string's array by its value's hash; frees the per-array vectors.
+    pub fn finish(self, ids: &IdMap) -> Result<Collected> {
+        let Collector { array_objs, array_hashes, mut long_arrays, mut strings, mut unresolved, windows, .. } = self;
+        // Arrays by object index (already so in address-ordered dumps).
+        let (array_objs, array_hashes) = if array_objs.windows(2).all(|w| w[0] < w[1]) {
+            (array_objs, array_hashes)
+        } else {
+            let mut pairs: Vec<(u32, u64)> = Vec::new();
+            pairs.try_reserve_exact(array_objs.len()).map_err(|_| Error::memory("out of memory sorting arrays".to_string()))?;
+            pairs.extend(array_objs.into_iter().zip(array_hashes));
+            pairs.sort_unstable_by_key(|p| p.0);
+            pairs.dedup_by_key(|p| p.0);
+            pairs.into_iter().unzip()
+        };
+        long_arrays.sort_unstable_by_key(|p| p.0);
+        // Arrays that several strings share (two bits per array: seen, seen again).
+        let mut seen = vec![0u64; array_objs.len().div_ceil(64)];
+        let mut again = vec![0u64; array_objs.len().div_ceil(64)];
+        let mut at = 0usize;
+        for e in &strings {
+            at = gallop(&array_objs, at, (e.key >> 2) as u32);
+            if at < array_objs.len() && array_objs[at] == (e.key >> 2) as u32 {
+                let (w, b) = (at / 64, 1u64 << (at % 64));
+                again[w] |= seen[w] & b;
+                seen[w] |= b;
+            }
+        }
+        drop(seen);
+        let mut shared = Vec::new();
+        let mut at = 0usize;
+        strings.retain_mut(|e| {
+            let (array, coder) = ((e.key >> 2) as u32, (e.key & 3) as u8);
+            at = gallop(&array_objs, at, array);
+            // Not an array with data, or a byte[] of odd length read two bytes per character.
+            if array_objs.get(at) != Some(&array) || (coder != reading::LATIN1 && array_hashes[at] & 1 == 1) {
+                unresolved.push(e.string);
+                return false;
+            }
+            let long = long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]);
+            let content = match (long, coder) {
+                (Some((_, short, _)), reading::LATIN1) => short,
+                (Some((_, _, long)), _) => long,
+                (None, _) => array_hashes[at],
+            };
+            if again[at / 64] & (1 << (at % 64)) != 0 {
+                shared.push((e.string, array));
+            }
+            e.key = (mix(content, coder as u64) & !7) | if long.is_some() { LONG } else { 0 } | coder as u64;
+            true
+        });
+        drop((array_objs, array_hashes, long_arrays, again));
+        shared.sort_unstable();
+        strings.shrink_to_fit();
+        // By key only (cheaper than by key and string): a group finds its first members itself.
+        strings.sort_unstable_by_key(|e| e.key());
+        let mut pending = Vec::new();
+        for (s, value, offset, count) in windows {
+            match (value != 0).then(|| ids.index_of(value)).flatten() {
+                Some(array) => pending.push(Window { string: s, array, offset, count }),
+                None => unresolved.push(s),
+            }
+        }
+        pending.sort_unstable_by_key(|w| w.array);
+        Ok(Collected { strings, unresolved, pending, shared })
+    }
+}
+
+/// Position of `x` in ascending `v` (or where it would go), searching from `from`
+/// forwards by doubling steps, or backwards the same way: O(log distance).
+fn gallop(v: &[u32], from: usize, x: u32) -> usize {
+    let from = from.min(v.len());
+    if from < v.len() && v[from] < x {
+        let mut step = 1;
+        let mut lo = from;
+        while lo + step < v.len() && v[lo + step] < x {
+            lo += step;
+            step *= 2;
+        }
+        let hi = (lo + step + 1).min(v.len());
+        lo + v[lo..hi].partition_point(|&y| y < x)
+    } else {
+        let mut step = 1;
+        let mut hi = from;
+        while hi >= step && v[hi - step] >= x {
+            hi -= step;
+            step *= 2;
+        }
+        let lo = hi.saturating_sub(step);
+        lo + v[lo..hi].partition_point(|&y| y < x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gallop;
+
+    #[test]
+    fn gallop_finds_like_partition_point() {
+        let v: Vec<u32> = (0..200).map(|i| i * 8 + (i % 7)).collect();
+        assert!(v.windows(2).all(|w| w[0] < w[1]));
+        for from in [0, 1, 5, 50, 199, 200, 300] {
+            for x in 0..1700 {
+                assert_eq!(gallop(&v, from, x), v.partition_point(|&y| y < x), "from {from} x {x}");
+            }
+        }
+        assert_eq!(gallop(&[], 0, 5), 0);
+    }
+}
+
+/// Hashes the windows of [`Collected::pending`] by reading their arrays again in one
+/// forward walk ([`read_arrays`]; dumps of JDK ≤ 6 and old Android only, others have no
+/// windows and read nothing). Returns the source.
+pub fn resolve_windows(c: &mut Collected, index: &Index, source: Box<dyn ByteSource>) -> Result<Box<dyn ByteSource>> {
+    if c.pending.is_empty() {
+        return Ok(source);
+    }
+    let mut arrays: Vec<u32> = c.pending.iter().map(|w| w.array).collect();
+    arrays.dedup();
+    let (source, data) = read_arrays(index, source, &arrays, usize::MAX)?;
+    for w in std::mem::take(&mut c.pending) {
+        let k = arrays.partition_point(|&x| x < w.array);
+        let Some(Some(array)) = data.get(k) else {
+            c.unresolved.push(w.string);
+            continue;
+        };
+        let unit = if array.ty == basic_type::CHAR { 2 } else { 1 };
+        let (a, b) = (w.offset as usize * unit, (w.offset as usize + w.count as usize) * unit);
+        let Some(window) = array.data.get(a..b) else {
+            c.unresolved.push(w.string);
+            continue;
+        };
+        let mut h = StreamHash::new();
+        h.update(window);
+        // As the whole-array keys: up to 1024 characters, then a prefix cut short.
+        let head = if unit == 2 { HEAD_LONG } else { HEAD_SHORT };
+        let content = if (window.len() as u64) > head { h.head(head, array.ty as u64) } else { h.finish_all(array.ty as u64) & !1 };
+        let reading = if unit == 2 { reading::NO_CODER } else { reading::LATIN1 };
+        c.strings.push(StringEntry { key: (mix(content, reading as u64) & !7) | LONG | reading as u64, string: w.string });
+    }
+    c.strings.sort_unstable_by_key(|e| e.key());
+    Ok(source)
+}
+
+/// The source given back, and the arrays read (None: not found).
+pub type ReadBack = (Box<dyn ByteSource>, Vec<Option<ArrayData>>);
+
+/// A primitive array read back from the dump.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrayData {
+    pub ty: u8,
+    pub len: u32,
+    /// Its first bytes (at most the number asked for).
+    pub data: Vec<u8>,
+}
+
+/// Reads the primitive arrays `arrays` (ascending object indices) again, keeping at most
+/// `max_bytes` of each: one forward walk over the parts of the dump that hold them
+/// (through a gzip stream, at most one more decompression instead of one per array).
+/// Returns the source and each array's data (None when it was not found).
+pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, arrays: &[u32], max_bytes: usize) -> Result<ReadBack> {
+    let ids: Vec<u64> = arrays.iter().map(|&a| index.ids.id(a)).collect();
+    let mut spans: Vec<Span> = ids.iter().flat_map(|&id| index.locator.candidates(id).copied()).collect();
+    spans.sort_unstable_by_key(|s| (s.start, s.end));
+    spans.dedup();
+    let mut sweep = Sweep { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()] };
+    let mut cursor = Cursor::with_window(source, 1 << 20);
+    cursor.rewind()?;
+    for span in spans {
+        if span.start >= cursor.pos() {
+            let gap = span.start - cursor.pos();
+            cursor.skip_exact(gap, "the dump read again")?;
+        } else {
+            cursor.seek(span.start)?;
+        }
+        sweep.end = span.end;
+        match walk_span(&mut cursor, index.header.id_size, span.segment_end, &mut sweep) {
+            Err(e) if e.kind != ErrorKind::Cancelled => return Err(e),
+            _ => {}
+        }
+    }
+    Ok((cursor.into_source(), sweep.found))
+}
+
+struct Sweep<'a> {
+    /// Addresses wanted, ascending.
+    ids: &'a [u64],
+    max_bytes: usize,
+    data: Vec<u8>,
+    /// Where the span being walked ends.
+    end: u64,
+    found: Vec<Option<ArrayData>>,
+}
+
+impl Sweep<'_> {
+    fn past_span(&self, offset: u64) -> Result<()> {
+        if offset > self.end {
+            return Err(Error { kind: ErrorKind::Cancelled, offset: None, message: "span read".into() });
+        }
+        Ok(())
+    }
+}
+
+impl Visitor for Sweep<'_> {
+    const INSTANCE_FIELDS: bool = false;
+    const ARRAY_ELEMENTS: bool = false;
+    const PRIMITIVE_DATA: bool = true;
+
+    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
+        let room = self.max_bytes.saturating_sub(self.data.len());
+        self.data.extend_from_slice(&data[..data.len().min(room)]);
+        Ok(())
+    }
+
+    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, has_data: bool, offset: u64) -> Result<()> {
+        let data = std::mem::take(&mut self.data);
+        self.past_span(offset)?;
+        if let Ok(k) = self.ids.binary_search(&id) {
+            if has_data && self.found[k].is_none() {
+                self.found[k] = Some(ArrayData { ty, len, data });
+            }
+        }
+        Ok(())
+    }
+
+    fn instance(&mut self, _id: u64, _class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
+        self.past_span(offset)
+    }
+
+    fn object_array(&mut self, _id: u64, _class_id: u64, _len: u32, offset: u64) -> Result<()> {
+        self.past_span(offset)
+    }
+}

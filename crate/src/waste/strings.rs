@@ -1,0 +1,200 @@
+//! Duplicate strings, as Eclipse MAT groups them: kept `java.lang.String` instances with
+//! the same displayed value (at most 1024 characters, then "..."), values with two or
+//! more instances. Per value: the strings' shallow sizes, the shallow sizes of their
+//! distinct value arrays (strings sharing one array add it once), and the bytes wasted:
+//! all of that minus one String and its array (those of the lowest-address instance).
+//!
+//! The strings arrive sorted by key ([`super::collect::Collected`]); one walk over them
+//! groups (reading a bitset of the kept objects, not the per-object columns), keeping the `limit` groups that waste the most: linear in the strings plus a
+//! sort of each group's arrays. Texts are read back from the dump for the kept groups only.
+
+use crate::dominators::UNREACHABLE;
+use crate::graph::{Heap, NO_CLASS};
+use crate::records::basic_type;
+
+use super::collect::{reading, ArrayData, Collected, LONG};
+
+/// Characters of a value MAT shows (and groups by).
+pub const MAX_VALUE_CHARS: usize = 1024;
+/// Members of a group remembered as a sample.
+pub const SAMPLE: usize = 3;
+
+/// One duplicated value, before its text is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    pub count: u64,
+    pub strings_shallow: u64,
+    pub arrays_shallow: u64,
+    pub distinct_arrays: u64,
+    pub wasted: u64,
+    /// The lowest-address instance, its value array and how it reads it.
+    pub first: u32,
+    pub first_array: u32,
+    pub reading: u8,
+    /// The first members by address (at most [`SAMPLE`]).
+    pub sample: Vec<u32>,
+}
+
+/// Duplicate strings before the texts are read.
+#[derive(Debug, Clone, Default)]
+pub struct Groups {
+    /// Kept strings, and those of them whose value could not be read.
+    pub strings: u64,
+    pub unresolved: u64,
+    pub distinct_values: u64,
+    pub duplicated_values: u64,
+    pub total_wasted: u64,
+    /// The groups wasting the most, most first (at most the limit asked for).
+    pub top: Vec<Group>,
+}
+
+fn order(x: &Group, y: &Group) -> std::cmp::Ordering {
+    y.wasted.cmp(&x.wasted).then(y.count.cmp(&x.count)).then(x.first.cmp(&y.first))
+}
+
+/// Groups the kept strings by value; `idom` says which objects are kept.
+pub fn group(heap: &Heap, idom: &[u32], collected: &Collected, limit: usize) -> Groups {
+    // Entries come by key, objects in random order: a bitset of the kept objects (one
+    // bit per object, built in one sequential scan) stays in cache where the columns
+    // would not.
+    let mut kept_bits = vec![0u64; idom.len().div_ceil(64)];
+    for (w, chunk) in kept_bits.iter_mut().zip(idom.chunks(64)) {
+        for (b, &d) in chunk.iter().enumerate() {
+            *w |= ((d != UNREACHABLE) as u64) << b;
+        }
+    }
+    // Every entry is a String instance, which has a class: the bit alone says kept.
+    let kept = |v: u32| kept_bits[v as usize / 64] & (1 << (v % 64)) != 0;
+    // With one String class (the usual case) every string has its instance size.
+    let string_classes: Vec<&crate::index::classes::ClassInfo> = heap.index.classes.classes.iter().filter(|c| c.name == "java.lang.String").collect();
+    let one_size = match string_classes[..] {
+        [c] => Some(c.instance_size),
+        _ => None,
+    };
+    let shallow_of_string = |s: u32| one_size.unwrap_or_else(|| heap.shallow(s));
+    // A string's value array: the byte[] or char[] it references (its only such field).
+    let text_arrays = [basic_type::BYTE, basic_type::CHAR].map(|t| heap.index.primitive_array_class[t as usize].unwrap_or(NO_CLASS));
+    let array_of = |s: u32| {
+        let mut found = s;
+        heap.refs.for_each(s, |t| {
+            if found == s && text_arrays.contains(&heap.class_of(t)) {
+                found = t;
+            }
+        });
+        found
+    };
+    let shared_array = |s: u32| collected.shared.binary_search_by_key(&s, |p| p.0).ok().map(|k| collected.shared[k].1);
+    let mut g = Groups { unresolved: collected.unresolved.iter().filter(|&&s| kept(s)).count() as u64, ..Groups::default() };
+    g.strings = g.unresolved;
+    let mut arrays: Vec<u32> = Vec::new();
+    let entries = &collected.strings;
+    let mut i = 0;
+    while i < entries.len() {
+        let key = entries[i].key();
+        let mut j = i;
+        arrays.clear();
+        let (mut count, mut strings_shallow) = (0u64, 0u64);
+        let mut first = None;
+        let mut sample = Vec::new();
+        // Members whose array no other string shares: each adds one distinct array. In a
+        // group of short values all arrays have one length, hence one shallow size.
+        let exact = key & LONG != 0;
+        let mut own = 0u64;
+        while j < entries.len() && entries[j].key() == key {
+            let string = entries[j].string();
+            j += 1;
+            if !kept(string) {
+                continue;
+            }
+            count += 1;
+            strings_shallow += shallow_of_string(string);
+            // The lowest addresses (entries of a group come in no particular order).
+            if first.map_or(true, |f| string < f) {
+                first = Some(string);
+            }
+            if sample.len() < SAMPLE || sample.last().is_some_and(|&l| string < l) {
+                let at = sample.partition_point(|&x| x < string);
+                sample.insert(at, string);
+                sample.truncate(SAMPLE);
+            }
+            match shared_array(string) {
+                Some(array) => arrays.push(array),
+                None if exact => arrays.push(array_of(string)),
+                None => own += 1,
+            }
+        }
+        i = j;
+        g.strings += count;
+        if count >= 1 {
+            g.distinct_values += 1;
+        }
+        let Some(first) = first.filter(|_| count >= 2) else { continue };
+        let first_array = shared_array(first).unwrap_or_else(|| array_of(first));
+        arrays.sort_unstable();
+        arrays.dedup();
+        let arrays_shallow: u64 = own * heap.shallow(first_array) + arrays.iter().map(|&x| heap.shallow(x)).sum::<u64>();
+        let arrays_len = own + arrays.len() as u64;
+        let wasted = (strings_shallow + arrays_shallow).saturating_sub(heap.shallow(first) + heap.shallow(first_array));
+        g.duplicated_values += 1;
+        g.total_wasted += wasted;
+        let reading = (key & 3) as u8;
+        g.top.push(Group { count, strings_shallow, arrays_shallow, distinct_arrays: arrays_len, wasted, first, first_array, reading, sample });
+        if g.top.len() >= 2 * limit.max(1) {
+            g.top.sort_by(order);
+            g.top.truncate(limit);
+        }
+    }
+    g.top.sort_by(order);
+    g.top.truncate(limit);
+    g
+}
+
+/// A value as MAT shows it: characters 32–126 as they are, every other UTF-16 unit as
+/// `\uXXXX` (lower-case hex), at most 1024 characters, then "...".
+pub fn mat_text(units: impl Iterator<Item = u16>, total_units: usize) -> String {
+    let mut out = String::new();
+    for u in units.take(MAX_VALUE_CHARS) {
+        if (32..127).contains(&u) {
+            out.push(u as u8 as char);
+        } else {
+            out.push_str(&format!("\\u{u:04x}"));
+        }
+    }
+    if total_units > MAX_VALUE_CHARS {
+        out.push_str("...");
+    }
+    out
+}
+
+/// The text of a string whose value array holds `array`, read as `coder` says, as MAT
+/// shows it (Android's coder-less `byte[]` values are read one byte per character: ART
+/// stores them so).
+pub fn value_text(array: &ArrayData, coder: u8) -> String {
+    let two_bytes = array.ty == basic_type::CHAR || coder == reading::UTF16;
+    let bytes = &array.data;
+    let chars = if two_bytes && array.ty == basic_type::BYTE { array.len as usize / 2 } else { array.len as usize };
+    match (array.ty, two_bytes) {
+        (basic_type::CHAR, _) => mat_text(bytes.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])), chars),
+        // JDK 9+ UTF-16 strings hold their chars in the platform's order (little-endian
+        // on every platform HotSpot dumps come from in practice).
+        (_, true) => mat_text(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])), chars),
+        _ => mat_text(bytes.iter().map(|&b| b as u16), chars),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mat_text;
+
+    #[test]
+    fn text_as_mat_shows_it() {
+        let units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+        assert_eq!(mat_text(units("main").into_iter(), 4), "main");
+        assert_eq!(mat_text(units("a\nb").into_iter(), 3), "a\\u000ab");
+        assert_eq!(mat_text(units("дΔ~").into_iter(), 3), "\\u0434\\u0394~");
+        let long = "x".repeat(1500);
+        let t = mat_text(units(&long).into_iter(), 1500);
+        assert_eq!(t.len(), 1027);
+        assert!(t.ends_with("x..."));
+    }
+}
