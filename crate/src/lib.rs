@@ -24,6 +24,7 @@ pub mod holders;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod strength;
+pub mod compare;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

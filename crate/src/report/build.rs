@@ -166,6 +166,7 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
         top_dominators,
         leak_suspects: leak_suspects(a),
         top_consumers: top_consumers(a),
+        growth_points: Vec::new(),
     }
 }
 
@@ -272,6 +273,8 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 chain,
                 chain_omitted,
                 description,
+                reference_path: None,
+                accumulation_point_elements: None,
             }
         })
         .collect();
