@@ -4,6 +4,7 @@
 //
 //   schema/report.schema.json   -> web/src/generated/report.ts
 //   schema/query.schema.json    -> web/src/generated/query.ts
+//   schema/compare.schema.json  -> web/src/generated/compare.ts
 //
 //   node scripts/gen-types.mjs           write the files
 //   node scripts/gen-types.mjs --check   exit 1 (and say which) when a file is stale
@@ -22,6 +23,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUTPUTS = [
   { schema: 'schema/report.schema.json', out: 'web/src/generated/report.ts' },
   { schema: 'schema/query.schema.json', out: 'web/src/generated/query.ts', shareWith: 'schema/report.schema.json', shareFrom: './report' },
+  { schema: 'schema/compare.schema.json', out: 'web/src/generated/compare.ts', shareWith: 'schema/report.schema.json', shareFrom: './report' },
 ];
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -82,9 +82,10 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// A shortest reference path from a GC root to `obj` (root first), skipping references
-/// held only by `Reference.referent` and the finalizer links when another path exists.
-pub fn path_to_root(a: &mut Analysis, obj: u32) -> Result<Vec<PathStep>> {
+/// The objects of a shortest reference path from a GC root to `obj`, root first (empty
+/// when none reaches it): breadth-first from all roots, first without the references
+/// MAT's path queries exclude (`Reference.referent`, …), then with them.
+pub fn shortest_path(a: &Analysis, obj: u32) -> Result<Vec<u32>> {
     const NOT_SEEN: u32 = u32::MAX;
     const ROOT: u32 = u32::MAX - 1;
     let n = a.object_count();
@@ -127,7 +128,13 @@ pub fn path_to_root(a: &mut Analysis, obj: u32) -> Result<Vec<PathStep>> {
             break;
         }
     }
-    drop((parent, queue));
+    Ok(path)
+}
+
+/// A shortest reference path from a GC root to `obj` (root first), skipping references
+/// held only by `Reference.referent` and the finalizer links when another path exists.
+pub fn path_to_root(a: &mut Analysis, obj: u32) -> Result<Vec<PathStep>> {
+    let path = shortest_path(a, obj)?;
     let mut steps = Vec::with_capacity(path.len());
     for (i, &x) in path.iter().enumerate() {
         let via = match path.get(i + 1) {

@@ -176,6 +176,7 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
         top_consumers: top_consumers(a),
         threads: a.threads.clone(),
         waste: a.waste.clone(),
+        growth_points: Vec::new(),
     }
 }
 
@@ -282,6 +283,8 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 chain,
                 chain_omitted,
                 description,
+                reference_path: None,
+                accumulation_point_elements: None,
             }
         })
         .collect();

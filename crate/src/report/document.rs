@@ -79,7 +79,7 @@ pub(super) fn write_inlines(out: &mut String, parts: &[Inline], escape: fn(&str)
 }
 
 /// Binary units, as MAT shows heap sizes: "29.3 MiB".
-fn binary_units(n: u64) -> String {
+pub(crate) fn binary_units(n: u64) -> String {
     if n >= 1 << 30 {
         format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64)
     } else if n >= 1 << 20 {

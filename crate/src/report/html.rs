@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::document::{document, escape_with, write_inlines, Align, Block};
+use super::document::{document, escape_with, Document, write_inlines, Align, Block};
 use super::model::Report;
 
 /// Escapes text for HTML element content and quoted attribute values.
@@ -36,7 +36,11 @@ footer{margin-top:2rem;color:var(--muted);font-size:12px}";
 
 /// The report as an HTML file.
 pub fn render(r: &Report) -> String {
-    let doc = document(r);
+    render_document(&document(r))
+}
+
+/// Any document (the report, a comparison) as an HTML file.
+pub fn render_document(doc: &Document) -> String {
     let mut out = String::new();
     let _ = write!(
         out,

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::document::{document, escape_with, write_inlines, Align, Block};
+use super::document::{document, escape_with, Document, write_inlines, Align, Block};
 use super::model::Report;
 
 /// Escapes text for Markdown (tables included) so that it renders literally.
@@ -29,7 +29,11 @@ pub fn escape(s: &str) -> String {
 
 /// The report as Markdown.
 pub fn render(r: &Report) -> String {
-    let doc = document(r);
+    render_document(&document(r))
+}
+
+/// Any document (the report, a comparison) as Markdown.
+pub fn render_document(doc: &Document) -> String {
     let mut out = String::new();
     for block in &doc.blocks {
         match block {

@@ -60,6 +60,23 @@ pub struct Report {
     /// Memory holding nothing new: duplicate strings.
     #[serde(default)]
     pub waste: crate::waste::Waste,
+    /// Where the memory of the largest top-level dominators (at most 10) accumulates, as
+    /// for a single suspect, with its element count: what `heapscope compare` shows for a
+    /// growing object. Empty when the dump was not read again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub growth_points: Vec<GrowthPoint>,
+}
+
+/// A top-level dominator's accumulation point.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrowthPoint {
+    /// Address of the top-level dominator (as in `top_dominators`).
+    pub address: String,
+    pub accumulation_point: ObjectRef,
+    /// Its elements when it is an array (length) or a collection (`size`-like field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<u64>,
 }
 
 /// Where the report came from.
@@ -253,6 +270,26 @@ pub struct Suspect {
     pub chain_omitted: u64,
     /// One sentence in the manner of MAT's report.
     pub description: String,
+    /// Single: a shortest reference path from a GC root to the suspect, as classes and
+    /// field names only (no addresses), so the same suspect can be recognized in another
+    /// dump of the program (`heapscope compare`). Absent when the dump was not read again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_path: Option<Vec<PathKey>>,
+    /// Elements of the accumulation point when it is an array (its length) or a
+    /// collection (its `size`-like field), as the dump holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accumulation_point_elements: Option<u64>,
+}
+
+/// One step of a reference path, without addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathKey {
+    /// Class of the object, or `class X` for the class object of X.
+    pub class_name: String,
+    /// The fields (`[]` for array elements, `<class>`, `<local variable>`) through which
+    /// this object references the next step; empty on the last step.
+    pub via: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -113,8 +113,8 @@ impl Session {
         if let Some(mapping) = &mapping {
             crate::mapping::apply(&mut analysis, mapping);
         }
-        let info = SourceInfo { file_name, file_bytes, gzip };
-        let report = report::build(&analysis, &info);
+        // As the CLI's report: with what a later comparison needs from the dump.
+        let report = crate::compare::keys::annotated_report(&mut analysis, &SourceInfo { file_name, file_bytes, gzip })?;
         let report_json = report::to_json(&report);
         Ok(Session { analysis: Some(analysis), info, report, report_json })
     }
@@ -153,6 +153,29 @@ impl Session {
         self.report = report::build(a, &self.info);
         self.report_json = report::to_json(&self.report);
         Ok(self.report_json.clone())
+    }
+
+    /// This report (the current side) compared with `baseline_json`, a report the page
+    /// got from the baseline's own worker (so two dumps are never in memory at once), as
+    /// `heapscope compare BASELINE CURRENT --format FORMAT [--sort SORT] [--top TOP]`
+    /// writes it: `format` is "json", "md" or "html", `sort` "instances", "shallow" or
+    /// "retained". Throws a `{kind: "format", …}` object when the two cannot be compared.
+    pub fn compare_with_baseline(&self, baseline_json: &str, format: &str, sort: &str, top: Option<u32>) -> Result<String, JsValue> {
+        let baseline = crate::compare::read_report_json(baseline_json)?;
+        let sort = match sort {
+            "instances" => crate::compare::SortKey::Instances,
+            "shallow" => crate::compare::SortKey::Shallow,
+            "retained" => crate::compare::SortKey::Retained,
+            other => return Err(Error::io(format!("cannot sort classes by {other:?}")).into()),
+        };
+        let top = top.map(|t| t as usize);
+        let comparison = crate::compare::compare(&baseline, &self.report, &crate::compare::Options { sort, top })?;
+        match format {
+            "json" => Ok(crate::compare::to_json(&comparison)),
+            "md" => Ok(crate::compare::document::markdown(&comparison, top)),
+            "html" => Ok(crate::compare::document::html(&comparison, top)),
+            other => Err(Error::io(format!("cannot write a comparison as {other:?}")).into()),
+        }
     }
 
     /// Whether the dump is here (false for a report opened from JSON).

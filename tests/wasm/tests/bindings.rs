@@ -288,9 +288,9 @@ fn gzip_blob_decodes_through_auto_decompress() {
 /// The report the core itself makes of `bytes` (what the CLI would print), for comparison.
 fn native_report_json(bytes: &[u8], file_name: &str, file_bytes: u64, gzip: bool) -> String {
     let src = auto_decompress(Box::new(MemorySource::new(bytes.to_vec()))).unwrap();
-    let a = analysis::analyze(src, &Options::default(), &mut analysis::NoProgress).unwrap();
+    let mut a = analysis::analyze(src, &Options::default(), &mut analysis::NoProgress).unwrap();
     let info = SourceInfo { file_name: Some(file_name.to_string()), file_bytes, gzip };
-    report::to_json(&report::build(&a, &info))
+    report::to_json(&heapscope::compare::keys::annotated_report(&mut a, &info).unwrap())
 }
 
 fn file_of(bytes: &[u8], name: &str) -> Blob {
@@ -475,4 +475,29 @@ fn malformed_queries_are_errors() {
         let err = session.query(q).unwrap_err();
         assert!(js_field(&err, "text").as_string().unwrap().contains("not a heapscope query"), "{q}");
     }
+}
+
+/// The page's comparison is the CLI's: the same library call on the same two reports,
+/// byte for byte, in every format; incomparable sides are a `format` error.
+#[wasm_bindgen_test]
+fn compare_with_baseline_writes_what_the_cli_writes() {
+    let (base, cur) = (tiny_hprof(8), tiny_hprof(8));
+    let session = Session::open(file_of(&cur, "cur.hprof"), JsValue::UNDEFINED, None).unwrap();
+    let base_json = native_report_json(&base, "base.hprof", base.len() as u64, false);
+    let (b, c) = (heapscope::compare::read_report_json(&base_json).unwrap(), heapscope::compare::read_report_json(&session.report_json()).unwrap());
+    let options = heapscope::compare::Options { sort: heapscope::compare::SortKey::Shallow, top: Some(3) };
+    let native = heapscope::compare::compare(&b, &c, &options).unwrap();
+    assert_eq!(session.compare_with_baseline(&base_json, "json", "shallow", Some(3)).unwrap(), heapscope::compare::to_json(&native));
+    assert_eq!(session.compare_with_baseline(&base_json, "md", "shallow", Some(3)).unwrap(), heapscope::compare::document::markdown(&native, Some(3)));
+    assert_eq!(session.compare_with_baseline(&base_json, "html", "shallow", Some(3)).unwrap(), heapscope::compare::document::html(&native, Some(3)));
+    let parsed = json(&session.compare_with_baseline(&base_json, "json", "retained", None).unwrap());
+    assert_eq!(parsed["leaders"].as_array().unwrap().len(), 0, "the same program state: no growth");
+    assert_eq!(parsed["classes_changed"], 0);
+
+    let other = tiny_hprof(4);
+    let other_json = native_report_json(&other, "other.hprof", other.len() as u64, false);
+    let err = session.compare_with_baseline(&other_json, "json", "retained", None).err().expect("4-byte vs 8-byte ids");
+    assert_eq!(js_field(&err, "kind"), "format");
+    assert!(js_field(&err, "message").as_string().unwrap().contains("4-byte ids"));
+    assert!(session.compare_with_baseline(&base_json, "pdf", "retained", None).is_err());
 }

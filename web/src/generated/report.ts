@@ -6,6 +6,12 @@ export interface Report {
   /** False when the dump ended early or broke off: the report covers what came before. */
   complete: boolean;
   dump: DumpInfo;
+  /**
+   * Where the memory of the largest top-level dominators (at most 10) accumulates, as
+   * for a single suspect, with its element count: what `heapscope compare` shows for a
+   * growing object. Empty when the dump was not read again.
+   */
+  growth_points?: GrowthPoint[];
   /** One row per class, by retained size (MAT's quick value), then shallow size. */
   histogram: HistogramRow[];
   /** Why the dump could not be read to its end. */
@@ -94,6 +100,15 @@ export interface DuplicateStrings {
   wasted_bytes: number;
 }
 
+/** A top-level dominator's accumulation point. */
+export interface GrowthPoint {
+  accumulation_point: ObjectRef;
+  /** Address of the top-level dominator (as in `top_dominators`). */
+  address: string;
+  /** Its elements when it is an array (length) or a collection (`size`-like field). */
+  elements?: number | null;
+}
+
 /** Kept objects of one heap (see `Overview::heaps`). */
 export interface HeapCount {
   name: string;
@@ -167,6 +182,17 @@ export interface Overview {
   used_heap_bytes: number;
 }
 
+/** One step of a reference path, without addresses. */
+export interface PathKey {
+  /** Class of the object, or `class X` for the class object of X. */
+  class_name: string;
+  /**
+   * The fields (`[]` for array elements, `<class>`, `<local variable>`) through which
+   * this object references the next step; empty on the last step.
+   */
+  via: string[];
+}
+
 /** Objects held at one strength. */
 export interface ReachabilityRow {
   objects: number;
@@ -232,6 +258,11 @@ export interface Suspect {
   /** Where the memory is accumulated, when one object holds most of it. */
   accumulation_point?: ObjectRef | null;
   /**
+   * Elements of the accumulation point when it is an array (its length) or a
+   * collection (its `size`-like field), as the dump holds it.
+   */
+  accumulation_point_elements?: number | null;
+  /**
    * Single: the dominator chain from the suspect down to the accumulation point.
    * Group: the reference path shared by most members, from its GC root down.
    * At most 40 entries; `chain_omitted` says how many were left out in the middle.
@@ -249,6 +280,12 @@ export interface Suspect {
   loader: string;
   /** The suspect object (single) or one representative, the biggest member (group). */
   object: ObjectRef;
+  /**
+   * Single: a shortest reference path from a GC root to the suspect, as classes and
+   * field names only (no addresses), so the same suspect can be recognized in another
+   * dump of the program (`heapscope compare`). Absent when the dump was not read again.
+   */
+  reference_path?: PathKey[] | null;
   retained_bp: number;
   retained_bytes: number;
 }

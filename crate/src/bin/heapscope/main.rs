@@ -16,6 +16,7 @@ mod classes_up;
 mod common;
 mod completions;
 mod holders_args;
+mod compare;
 mod inspect;
 mod parity;
 mod paths;
@@ -63,7 +64,9 @@ enum Command {
     Paths(paths::Args),
     /// Print the dominator tree read from the classes up (the reverse dominator tree)
     ClassesUp(classes_up::Args),
-    /// Print the JSON Schema of the report (or of the page's queries, or of paths/classes-up)
+    /// Write what grew from a baseline to the current dump (each a dump or a JSON report)
+    Compare(compare::Args),
+    /// Print the JSON Schema of the report (or of the page's queries, of paths/classes-up, or of the comparison)
     Schema(schema::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(completions::Args),
@@ -79,6 +82,7 @@ impl Command {
             Command::Threads(args) => threads::run(args, global),
             Command::Paths(args) => paths::run(args, global),
             Command::ClassesUp(args) => classes_up::run(args, global),
+            Command::Compare(args) => compare::run(args, global),
             Command::Schema(args) => schema::run(args, global),
             Command::Completions(args) => completions::run(args, global),
         }

@@ -1,5 +1,5 @@
 //! `heapscope schema`: the JSON Schema of the report, of the page's queries, or of the
-//! JSON `paths` and `classes-up` print.
+//! JSON `paths` and `classes-up` print, or of the comparison.
 
 use crate::common::{self, Global, Outcome};
 
@@ -15,6 +15,9 @@ pub struct Args {
     /// The schema of `heapscope classes-up --format json`
     #[arg(long)]
     pub classes_up: bool,
+    /// The schema of `heapscope compare --format json` instead of the report's
+    #[arg(long)]
+    pub compare: bool,
 }
 
 pub fn run(args: &Args, _global: &Global) -> Outcome {
@@ -24,6 +27,8 @@ pub fn run(args: &Args, _global: &Global) -> Outcome {
         heapscope::query::holders::paths_json_schema()
     } else if args.classes_up {
         heapscope::query::holders::classes_up_json_schema()
+    } else if args.compare {
+        heapscope::compare::json_schema()
     } else {
         heapscope::report::json_schema()
     };

@@ -1,0 +1,108 @@
+//! `heapscope compare`: what grew from a baseline to the current dump. Each side is a
+//! dump or a saved JSON report; the comparison itself is `heapscope::compare`.
+
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use heapscope::compare::{self, input, keys, SortKey};
+use heapscope::error::Error;
+use heapscope::report::Report;
+
+use crate::common::{self, AnalysisArgs, Dominators, Failure, Format, Global, Outcome};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The baseline: a heap dump (.hprof, .hprof.gz, HotSpot or Android; - for standard
+    /// input) or a JSON report written by `heapscope analyze --format json`
+    #[arg(value_name = "BASELINE")]
+    pub baseline: PathBuf,
+    /// The current dump or JSON report, from the same kind of VM
+    #[arg(value_name = "CURRENT")]
+    pub current: PathBuf,
+    /// Write the comparison to OUT instead of stdout (- is stdout)
+    #[arg(short, long = "output", value_name = "OUT")]
+    pub out: Option<PathBuf>,
+    /// Format; without it, from OUT's extension (.json, .html or .htm, anything else
+    /// Markdown), Markdown on stdout
+    #[arg(short, long, value_enum)]
+    pub format: Option<Output>,
+    /// The class column whose change orders the classes, largest growth first
+    #[arg(long, value_enum, default_value_t = Sort::Retained)]
+    pub sort: Sort,
+    /// Keep the first N class rows (Markdown and HTML show the first 50 that changed
+    /// unless told)
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// Analyze dumps keeping their unreachable objects (as analyze --keep-unreachable)
+    #[arg(long)]
+    pub keep_unreachable: bool,
+}
+
+/// A rendering of the comparison.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// Markdown: totals, growth leaders, leak suspects, then the classes that changed
+    Md,
+    /// JSON, following the comparison's JSON Schema (heapscope schema --compare)
+    Json,
+    /// The Markdown's content as one self-contained HTML file (no script, fetches nothing)
+    Html,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sort {
+    /// Instances
+    Instances,
+    /// Shallow heap
+    Shallow,
+    /// MAT's quick retained size
+    Retained,
+}
+
+/// One side's report, and whether its dump was incomplete. A dump's graph is dropped
+/// before the next side is read: two dumps are never in memory at once.
+fn load(path: &Path, args: &Args, global: &Global) -> Result<Report, Failure> {
+    let fail = |error: Error| Failure { input: Some(common::display_name(path)), error };
+    if !common::is_stdin(path) && input::looks_like_json(path).map_err(fail)? {
+        let text = std::fs::read_to_string(path).map_err(|e| fail(Error::io(format!("cannot read {}: {e}", path.display()))))?;
+        return compare::read_report_json(&text).map_err(fail);
+    }
+    let analysis_args =
+        AnalysisArgs { dump: path.to_path_buf(), keep_unreachable: args.keep_unreachable, dominators: Dominators::SemiNca, snapshot: None, timings: false, mapping: None };
+    let mut done = common::analyze(&analysis_args, global)?;
+    let report = keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
+    Ok(report)
+}
+
+pub fn run(args: &Args, global: &Global) -> Outcome {
+    let baseline = load(&args.baseline, args, global)?;
+    let current = load(&args.current, args, global)?;
+    let sort = match args.sort {
+        Sort::Instances => SortKey::Instances,
+        Sort::Shallow => SortKey::Shallow,
+        Sort::Retained => SortKey::Retained,
+    };
+    let comparison = compare::compare(&baseline, &current, &compare::Options { sort, top: args.top })?;
+    let format = args.format.map(|f| match f {
+        Output::Md => Format::Md,
+        Output::Json => Format::Json,
+        Output::Html => Format::Html,
+    });
+    let text = match Format::choose(format, args.out.as_deref()) {
+        Format::Json => compare::to_json(&comparison),
+        Format::Html => compare::document::html(&comparison, args.top),
+        Format::Md => compare::document::markdown(&comparison, args.top),
+    };
+    match &args.out {
+        Some(out) => common::write_output(out, text.as_bytes())?,
+        None => common::write_stdout(text.as_bytes()),
+    }
+    // An incomplete side still gets its comparison written, then status 1.
+    for (path, r) in [(&args.baseline, &baseline), (&args.current, &current)] {
+        if let Some(inc) = &r.incomplete {
+            let error = Error::format(inc.offset, format!("the dump is incomplete ({}); the comparison covers what comes before", inc.message));
+            return Err(Failure { input: Some(common::display_name(path)), error });
+        }
+    }
+    Ok(())
+}

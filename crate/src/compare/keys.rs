@@ -1,0 +1,119 @@
+//! What a report needs from the dump for a comparison, added when it is built from a
+//! dump (and saved with it, so a saved report compares as well as the dump):
+//! - each single suspect's reference path from a GC root, as classes and field names
+//!   (array indexes become `[]`): addresses move between dumps, paths mostly do not;
+//! - each accumulation point's element count when it is an array (its length) or a
+//!   collection (its `size`-like field; a `HashSet` through its backing map);
+//! - the accumulation points of the [`GROWTH_POINTS`] largest top-level dominators (the
+//!   suspects' dominator walk) with their element counts.
+//!
+//! Cost: one breadth-first search over the graph per single suspect (at most 9: each
+//! retains over 10% of the heap), plus reading back a few records per path step and one
+//! record per accumulation point; the dominator walks are at most 1,000 steps each; paths
+//! longer than [`MAX_PATH`] keep their first and last [`MAX_PATH`]/2 steps, so the dump
+//! is read for at most that many steps.
+
+use crate::analysis::Analysis;
+use crate::error::Result;
+use crate::report::build::object_ref;
+use crate::report::model::{GrowthPoint, PathKey, Report, SuspectKind};
+use crate::report::suspects::single_accumulation_point;
+use crate::report::SourceInfo;
+use crate::query::{self, object::object_details, paths};
+
+/// Top-level dominators whose accumulation point a report keeps.
+pub const GROWTH_POINTS: usize = 10;
+
+/// Steps of a reference path kept in a report.
+pub const MAX_PATH: usize = 32;
+
+/// Fields that hold a collection's element count, by collection class.
+const SIZE_FIELDS: [&str; 5] = ["size", "elementCount", "count", "baseCount", "mSize"];
+/// Words in a class's simple name that make it a collection.
+const COLLECTION_WORDS: [&str; 9] = ["Map", "List", "Set", "Queue", "Deque", "Vector", "Stack", "Hashtable", "Collection"];
+
+fn label(a: &Analysis, obj: u32) -> String {
+    match a.class_represented_by(obj) {
+        Some(c) => format!("class {}", a.class_name(c)),
+        None => a.class_name(a.class_of(obj)).to_string(),
+    }
+}
+
+/// The path's steps as [`PathKey`]s, at most [`MAX_PATH`] of them.
+fn path_key(a: &mut Analysis, obj: u32) -> Result<Vec<PathKey>> {
+    let mut path = paths::shortest_path(a, obj)?;
+    if path.len() > MAX_PATH {
+        path.drain(MAX_PATH / 2..path.len() - MAX_PATH / 2);
+    }
+    let mut out = Vec::with_capacity(path.len());
+    for (i, &x) in path.iter().enumerate() {
+        let via = match path.get(i + 1) {
+            Some(&next) => paths::via(a, x, next)?.into_iter().map(|f| if f.starts_with('[') { "[]".to_string() } else { f }).collect(),
+            None => Vec::new(),
+        };
+        out.push(PathKey { class_name: label(a, x), via });
+    }
+    Ok(out)
+}
+
+/// Elements of `obj` when it is an array or a collection.
+pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
+    // Decide by class name first: reading a record back can mean decompressing up to a
+    // gzip checkpoint's distance.
+    let class = a.class_name(a.class_of(obj)).to_string();
+    let simple = class.rsplit('.').next().unwrap_or(&class);
+    let is_array = class.ends_with("[]");
+    if !is_array && !COLLECTION_WORDS.iter().any(|w| simple.contains(w)) {
+        return Ok(None);
+    }
+    let details = object_details(a, obj)?;
+    if is_array {
+        return Ok(details.array_length);
+    }
+    for name in SIZE_FIELDS {
+        if let Some(f) = details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int") {
+            return Ok(f.value.parse::<i64>().ok().map(|v| v.max(0) as u64));
+        }
+    }
+    // HashSet and its kin keep their elements in a map.
+    let backing = details.fields.iter().find(|f| !f.is_static && f.name == "map").and_then(|f| f.reference.as_ref()).map(|r| r.address.clone());
+    if let Some(map) = backing.and_then(|m| query::parse_address(&m)).and_then(|m| query::find(a, m)) {
+        let map_details = object_details(a, map)?;
+        for name in SIZE_FIELDS {
+            if let Some(f) = map_details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int") {
+                return Ok(f.value.parse::<i64>().ok().map(|v| v.max(0) as u64));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Adds the reference paths and element counts to a report built from `a`.
+pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
+    for s in &mut report.leak_suspects.suspects {
+        if s.kind == SuspectKind::SingleObject {
+            if let Some(obj) = query::parse_address(&s.object.address).and_then(|x| query::find(a, x)) {
+                s.reference_path = Some(path_key(a, obj)?);
+            }
+        }
+        if let Some(ap) = s.accumulation_point.as_ref().and_then(|p| query::parse_address(&p.address)).and_then(|x| query::find(a, x)) {
+            s.accumulation_point_elements = elements(a, ap)?;
+        }
+    }
+    report.growth_points.clear();
+    for top in report.top_dominators.iter().take(GROWTH_POINTS) {
+        let Some(obj) = query::parse_address(&top.address).and_then(|x| query::find(a, x)) else { continue };
+        if let (Some(ap), _) = single_accumulation_point(a, obj) {
+            let elements = elements(a, ap)?;
+            report.growth_points.push(GrowthPoint { address: top.address.clone(), accumulation_point: object_ref(a, ap), elements });
+        }
+    }
+    Ok(())
+}
+
+/// The report of `a` as `heapscope analyze` writes it: built, then annotated.
+pub fn annotated_report(a: &mut Analysis, info: &SourceInfo) -> Result<Report> {
+    let mut report = crate::report::build(a, info);
+    annotate(&mut report, a)?;
+    Ok(report)
+}
