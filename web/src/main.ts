@@ -102,7 +102,7 @@ async function applyMapping(file: File): Promise<void> {
   }
 }
 
-async function openFile(file: File, mapping: File | null = null): Promise<void> {
+async function openFile(file: File, mapping: File | null = null, snapshot: number | null = null): Promise<void> {
   const id = ++runId;
   hideError();
   setNotice(null);
@@ -113,13 +113,14 @@ async function openFile(file: File, mapping: File | null = null): Promise<void> 
   if (id !== runId) return;
   progress.start(file.name, file.size, report ? 'Opening the report' : 'Analyzing');
   try {
-    const options = mappingText === null ? openOptions() : { ...openOptions(), mapping: mappingText };
+    const options: OpenOptions = mappingText === null ? openOptions() : { ...openOptions(), mapping: mappingText };
+    if (snapshot !== null) options.snapshot = snapshot;
     const opened = report
       ? await client.openReport(file)
       : await client.open(file, options, { onProgress: (p) => id === runId && progress.update(p) });
     if (id !== runId) return;
     progress.stop();
-    showResults(file, opened, mappingText === null ? null : mapping!.name);
+    showResults(file, opened, mappingText === null ? null : mapping!.name, mappingText === null ? null : mapping);
     setMode('done');
     announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and seven other views are below.`);
   } catch (e) {
@@ -136,7 +137,22 @@ async function openFile(file: File, mapping: File | null = null): Promise<void> 
   }
 }
 
-function showResults(file: File, opened: Opened, mappingName: string | null = null): void {
+/**
+ * For a file holding several heap-dump snapshots (the JDK's hprof agent writes one per
+ * request): which one is shown, and a choice to analyze another (the file is read again).
+ */
+function snapshotChooser(file: File, mapping: File | null, count: number, current: number): HTMLElement {
+  const options = Array.from({ length: count }, (_, i) => {
+    const value = String(i + 1);
+    return h('option', i + 1 === current ? { value, selected: '' } : { value }, `snapshot ${value} of ${count}`);
+  });
+  const select = h('select', { id: 'snapshot-select', 'aria-label': 'Heap-dump snapshot to analyze' }, ...options);
+  const button = h('button', { type: 'button', id: 'snapshot-analyze' }, 'Analyze this snapshot');
+  button.addEventListener('click', () => void openFile(file, mapping, Number(select.value)));
+  return h('span', { id: 'snapshots', 'data-count': String(count), 'data-current': String(current) }, `This file holds ${count} heap-dump snapshots; snapshot ${current} is shown. `, select, ' ', button);
+}
+
+function showResults(file: File, opened: Opened, mappingName: string | null = null, mapping: File | null = null): void {
   const report = JSON.parse(opened.reportJson) as Report;
   const ctx: DumpContext = {
     report,
@@ -153,6 +169,8 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
     runFacts.dataset.seconds = String(opened.seconds);
     runFacts.dataset.memoryBytes = String(opened.memoryBytes);
     if (mappingName) runFacts.append(` Class and field names deobfuscated with ${mappingName}.`);
+    const snapshots = report.dump.snapshots ?? 0;
+    if (snapshots > 1) runFacts.append(' ', snapshotChooser(file, mapping, snapshots, report.dump.snapshot ?? snapshots));
   } else {
     setText(runFacts, `A saved report (${formatBytes(file.size)} of JSON, written by ${report.tool}).`);
     delete runFacts.dataset.seconds;

@@ -14,6 +14,8 @@ export interface OpenOptions {
   memoryLimit?: number;
   /** The text of a ProGuard/R8 mapping file (mapping.txt) to deobfuscate names with. */
   mapping?: string;
+  /** The heap-dump snapshot to analyze (1-based) when the file holds several; default the last. */
+  snapshot?: number;
 }
 
 /** Sent a few times a second. `bytesDone`/`bytesTotal` count input (compressed) bytes. */

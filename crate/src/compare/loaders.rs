@@ -88,6 +88,7 @@ mod tests {
             instances: 0,
             shallow_bytes: 0,
             retained_bytes_min: 0,
+            heaps: Vec::new(),
         }
     }
 
