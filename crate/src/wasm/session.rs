@@ -114,7 +114,8 @@ impl Session {
             crate::mapping::apply(&mut analysis, mapping);
         }
         // As the CLI's report: with what a later comparison needs from the dump.
-        let report = crate::compare::keys::annotated_report(&mut analysis, &SourceInfo { file_name, file_bytes, gzip })?;
+        let info = SourceInfo { file_name, file_bytes, gzip };
+        let report = crate::compare::keys::annotated_report(&mut analysis, &info)?;
         let report_json = report::to_json(&report);
         Ok(Session { analysis: Some(analysis), info, report, report_json })
     }
@@ -150,7 +151,7 @@ impl Session {
         let mapping = Mapping::parse_str(text)?;
         let a = self.analysis.as_mut().ok_or_else(no_dump)?;
         crate::mapping::apply(a, &mapping);
-        self.report = report::build(a, &self.info);
+        self.report = crate::compare::keys::annotated_report(a, &self.info)?;
         self.report_json = report::to_json(&self.report);
         Ok(self.report_json.clone())
     }
