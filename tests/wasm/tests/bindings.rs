@@ -52,11 +52,12 @@ fn read_all(src: &mut dyn ByteSource, buf_size: usize) -> Vec<u8> {
     }
 }
 
-/// A gzip member (RFC 1952) around `data`, as `gzip` writes it (CRC not checked here).
+/// A gzip member (RFC 1952) around `data`, as `gzip` writes it (the reader checks the
+/// CRC-32 and size in its trailer).
 fn gzip_member(data: &[u8]) -> Vec<u8> {
     let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3];
     out.extend(miniz_oxide::deflate::compress_to_vec(data, 9));
-    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(data).to_le_bytes());
     out.extend_from_slice(&(data.len() as u32).to_le_bytes());
     out
 }
