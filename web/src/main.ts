@@ -70,15 +70,23 @@ async function isJsonReport(file: File): Promise<boolean> {
   return first === 0x7b;
 }
 
-/** A ProGuard/R8 mapping file is text named *.txt or *.map (a dump or report is not). */
-function isMapping(file: File): boolean {
-  return /\.(txt|map)$/i.test(file.name);
+/**
+ * A ProGuard/R8 mapping file: text named *.txt or *.map whose first line that is not a
+ * comment maps a class (`original.Name -> obfuscated:`). Anything else is opened as a dump,
+ * so a stray text file gets the dump reader's error naming the byte.
+ */
+async function isMapping(file: File): Promise<boolean> {
+  if (!/\.(txt|map)$/i.test(file.name)) return false;
+  const head = await file.slice(0, 64 << 10).text().catch(() => '');
+  const first = head.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
+  return first !== undefined && /^\S+ -> \S+:$/.test(first);
 }
 
 /** Files dropped or chosen together: a dump (or report), a mapping, or both. */
 async function openFiles(files: File[]): Promise<void> {
-  const mapping = files.find(isMapping) ?? null;
-  const dump = files.find((f) => !isMapping(f)) ?? null;
+  const kinds = await Promise.all(files.map(isMapping));
+  const mapping = files.find((_, i) => kinds[i]) ?? null;
+  const dump = files.find((_, i) => !kinds[i]) ?? null;
   if (dump) return openFile(dump, mapping);
   if (mapping) return applyMapping(mapping);
 }
@@ -144,7 +152,9 @@ async function openFile(file: File, mapping: File | null = null, snapshot: numbe
 function snapshotChooser(file: File, mapping: File | null, count: number, current: number): HTMLElement {
   const options = Array.from({ length: count }, (_, i) => {
     const value = String(i + 1);
-    return h('option', i + 1 === current ? { value, selected: '' } : { value }, `snapshot ${value} of ${count}`);
+    const option = h('option', { value }, `snapshot ${value} of ${count}`);
+    option.selected = i + 1 === current;
+    return option;
   });
   const select = h('select', { id: 'snapshot-select', 'aria-label': 'Heap-dump snapshot to analyze' }, ...options);
   const button = h('button', { type: 'button', id: 'snapshot-analyze' }, 'Analyze this snapshot');
