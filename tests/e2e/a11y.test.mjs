@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { harness } from './helpers/harness.mjs';
 import { resetRecording, showTab, waitForOutcome } from './helpers/page.mjs';
@@ -13,7 +14,9 @@ import { resetRecording, showTab, waitForOutcome } from './helpers/page.mjs';
 const h = harness();
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The views there were when this test was written; any view added since is checked too. */
-const KNOWN_VIEWS = ['overview', 'histogram', 'suspects', 'consumers', 'dominators', 'treemap', 'inspector', 'path'];
+const KNOWN_VIEWS = ['overview', 'histogram', 'suspects', 'consumers', 'dominators', 'treemap', 'inspector', 'path', 'compare'];
+/** The comparison's baseline: the sample itself (every class row present, all zeros). */
+const SAMPLE = fileURLToPath(new URL('../../web/public/sample.hprof.gz', import.meta.url));
 
 /** axe-core's serious and critical violations on the page as it is now. */
 async function violations(page) {
@@ -41,6 +44,11 @@ async function viewReady(page, id) {
     inspector: '#inspector-body .details',
     path: '#gc-path',
   }[id];
+  if (id === 'compare') {
+    await page.setInputFiles('#compare-input', SAMPLE);
+    await page.waitForSelector('#compare-body .vrow:not([hidden])', { timeout: 60_000 });
+    await page.click('#compare-body .vrow:not([hidden])');
+  }
   if (ready) await page.waitForSelector(ready);
 }
 

@@ -8,6 +8,7 @@ import type { Report } from './generated/report';
 import { AnalysisClient, CANCELLED } from './import/worker-client';
 import { wireFileInputs } from './import/drop';
 import { fetchSample } from './import/sample';
+import { isJsonReport } from './import/kind';
 import { baseName } from './lib/cli';
 import { announce } from './lib/announce';
 import { byId, h, replaceChildren, setText } from './lib/dom';
@@ -23,6 +24,7 @@ import { DominatorTreeView } from './views/dominators';
 import { hideError, showError } from './views/error';
 import { HistogramView } from './views/histogram';
 import { ClassesUpView } from './views/classes-up';
+import { CompareView } from './views/compare';
 import { InspectorView, PathView } from './views/inspector';
 import { renderOverview } from './views/overview';
 import { ProgressView } from './views/progress';
@@ -48,6 +50,7 @@ interface Open {
   inspector: InspectorView;
   path: PathView;
   classes: ClassesUpView;
+  compare: CompareView;
   /** The file and what the worker answered, to redraw after a mapping is applied. */
   file: File;
   opened: Opened;
@@ -61,13 +64,6 @@ let runId = 0;
 function openOptions(): OpenOptions {
   const limit = Number(new URLSearchParams(location.search).get('memory-limit'));
   return Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
-}
-
-/** A saved report is JSON: its first non-blank byte is "{" (a dump starts "JAVA" or gzip's 1f 8b). */
-async function isJsonReport(file: File): Promise<boolean> {
-  const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
-  const first = head.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09 && b !== 0xef && b !== 0xbb && b !== 0xbf);
-  return first === 0x7b;
 }
 
 /**
@@ -114,6 +110,7 @@ async function openFile(file: File, mapping: File | null = null, snapshot: numbe
   const id = ++runId;
   hideError();
   setNotice(null);
+  open?.compare.close();
   byId('results').hidden = true;
   setMode('running');
   const report = await isJsonReport(file).catch(() => false);
@@ -222,6 +219,11 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   const inspector = new InspectorView(ctx);
   const path = new PathView(ctx);
   const classes = new ClassesUpView(ctx);
+  open?.compare.close();
+  const compare = new CompareView(ctx, client, openOptions, (name, address) => {
+    histogram.reveal(name, address);
+    store.set({ view: 'histogram' });
+  });
   replaceChildren(viewBody('overview'), renderOverview(ctx));
   replaceChildren(viewBody('histogram'), histogram.root);
   replaceChildren(viewBody('suspects'), renderSuspects(ctx));
@@ -231,7 +233,8 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('inspector'), inspector.root);
   replaceChildren(viewBody('path'), path.root);
   replaceChildren(viewBody('classes'), classes.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, classes, file, opened };
+  replaceChildren(viewBody('compare'), compare.root);
+  open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, file, opened };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -258,6 +261,9 @@ function update(state: PageState): void {
       break;
     case 'classes':
       open.classes.show(state.rows ?? []);
+      break;
+    case 'compare':
+      open.compare.show(state);
       break;
     default:
       break;
@@ -301,6 +307,11 @@ wireRenderedExport('export-html', (q) => q.html(), 'html', 'text/html');
 
 wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFiles: (f) => void openFiles(f) });
 byId('choose-button').addEventListener('click', () => byId<HTMLInputElement>('file-input').click());
+byId('compare-button').addEventListener('click', () => {
+  if (!open) return;
+  store.set({ view: 'compare' });
+  open.compare.choose();
+});
 const mappingInput = byId<HTMLInputElement>('mapping-input');
 byId('mapping-button').addEventListener('click', () => mappingInput.click());
 mappingInput.addEventListener('change', () => {

@@ -50,7 +50,17 @@ export type Request =
   | { kind: 'query'; query: Query }
   | { kind: 'render'; format: Rendering }
   /** Applies a ProGuard/R8 mapping's text; the answer is the rebuilt report's JSON. */
-  | { kind: 'mapping'; text: string };
+  | { kind: 'mapping'; text: string }
+  /** Whether a saved report can be a side of a comparison (answer null; errors in the CLI's words). */
+  | { kind: 'check-report'; text: string }
+  /** This report compared with a baseline report, as `heapscope compare BASELINE CURRENT
+   * --format FORMAT --sort SORT` writes it. */
+  | { kind: 'compare'; baseline: string; format: CompareFormat; sort: CompareSort }
+  /** `{report loader label: the comparison's stable loader name}` of this report. */
+  | { kind: 'loader-names' };
+
+export type CompareFormat = 'json' | 'md' | 'html';
+export type CompareSort = 'instances' | 'shallow' | 'retained';
 
 export type ToWorker =
   | { type: 'init'; module: WebAssembly.Module | null }

@@ -99,9 +99,15 @@ function request(id: number, req: Request): void {
   const s = session;
   if (!s) return post({ type: 'answer-error', id, error: internalError('no dump is open in this worker'), fatal: false });
   try {
-    let json: string;
+    let json: string | null;
     if (req.kind === 'query') json = s.query(JSON.stringify(req.query));
     else if (req.kind === 'mapping') json = s.apply_mapping(req.text);
+    else if (req.kind === 'check-report') {
+      Session.check_report_json(req.text);
+      json = null;
+    }
+    else if (req.kind === 'compare') json = s.compare_with_baseline(req.baseline, req.format, req.sort, undefined);
+    else if (req.kind === 'loader-names') json = s.stable_loader_names();
     else if (req.format === 'markdown') json = s.markdown();
     else json = s.html();
     post({ type: 'answer', id, json });

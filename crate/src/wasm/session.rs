@@ -179,6 +179,21 @@ impl Session {
         }
     }
 
+    /// Checks that `json` is a report this heapscope reads as one side of a comparison,
+    /// as `heapscope compare` reads a saved report (same words when it is not: another
+    /// schema version, not JSON). Throws `{kind: "format", …}`.
+    pub fn check_report_json(json: &str) -> Result<(), JsValue> {
+        crate::compare::read_report_json(json)?;
+        Ok(())
+    }
+
+    /// The comparison's stable name of each class loader of this report (`{report label:
+    /// stable name}`, `compare::loaders::stable_names`), so the page can take a class row
+    /// of a comparison back to this report's histogram row.
+    pub fn stable_loader_names(&self) -> Result<String, JsValue> {
+        json(&crate::compare::loaders::stable_names(&self.report.histogram))
+    }
+
     /// Whether the dump is here (false for a report opened from JSON).
     pub fn has_dump(&self) -> bool {
         self.analysis.is_some()

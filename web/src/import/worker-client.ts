@@ -106,6 +106,58 @@ export class AnalysisClient {
     return this.start({ type: 'open-report', file }, { onProgress: () => {} });
   }
 
+  /**
+   * Analyzes `file` in a worker of its own, beside the one holding the open dump, and
+   * reduces it to its report: the worker (with all its memory) is terminated as soon as the
+   * report's JSON is out, or on `cancel()` (then `report` rejects with CANCELLED). Used for a
+   * comparison's baseline.
+   */
+  analyzeApart(file: Blob, options: OpenOptions, handlers: RunHandlers): { report: Promise<string>; cancel(): void } {
+    let worker: Worker | null = null;
+    let settled = false;
+    let fail: (error: AnalysisError) => void = () => {};
+    const report = new Promise<string>((resolve, reject) => {
+      fail = reject;
+      void this.createWorker().then((w) => {
+        if (settled) return w.terminate();
+        worker = w;
+        const finish = (): void => {
+          settled = true;
+          w.terminate();
+        };
+        w.onmessage = (event: MessageEvent<FromWorker>) => {
+          const m = event.data;
+          if (settled) return;
+          if (m.type === 'progress') handlers.onProgress(m.progress);
+          else if (m.type === 'opened') {
+            finish();
+            resolve(m.reportJson);
+          } else if (m.type === 'error') {
+            finish();
+            reject(m.error);
+          } else if (m.type === 'ready') this.noteVersion(m.version);
+        };
+        w.onerror = (event: ErrorEvent) => {
+          event.preventDefault();
+          if (settled) return;
+          finish();
+          reject(internalError(`the worker analyzing the baseline stopped: ${event.message || 'it could not be started'}`));
+        };
+        const msg: ToWorker = { type: 'open', file, options };
+        w.postMessage(msg);
+      }, reject);
+    });
+    return {
+      report,
+      cancel: () => {
+        if (settled) return;
+        settled = true;
+        worker?.terminate();
+        fail(CANCELLED);
+      },
+    };
+  }
+
   /** Asks the worker holding the open dump; resolves with the answer's JSON text. */
   request(request: Request): Promise<string | null> {
     const holder = this.holder;

@@ -4,7 +4,7 @@
 // overview and an object must be a hex address.
 
 export const VIEW_IDS = [
-  'overview', 'histogram', 'suspects', 'consumers', 'dominators', 'classes', 'treemap', 'inspector', 'path',
+  'overview', 'histogram', 'suspects', 'consumers', 'dominators', 'classes', 'treemap', 'inspector', 'path', 'compare',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
@@ -15,11 +15,16 @@ export interface PageState {
   /** Classes up: the rows open, each a column of class object addresses from the bottom
    * up (`rows=0x1,0x2;0x3`); empty when none. */
   rows?: string[][];
+  /** Comparison: the class table's sort column (`delta.retained_bytes_min`, `class_name`…;
+   * the view checks it) and order (`asc`/`desc`); absent: the default. */
+  sort?: string;
+  order?: 'asc' | 'desc';
 }
 
 export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
 
 const OBJECT_RE = /^0x[0-9a-f]{1,16}$/;
+const SORT_RE = /^[a-z_.]{1,40}$/;
 
 /** At most this many open rows are kept in the URL. */
 const MAX_OPEN_ROWS = 50;
@@ -43,6 +48,10 @@ export function parseFragment(hash: string): PageState {
     object: object !== null && OBJECT_RE.test(object) ? object : null,
   };
   if (rows.length) state.rows = rows;
+  const sort = params.get('sort');
+  const order = params.get('order');
+  if (sort && SORT_RE.test(sort)) state.sort = sort;
+  if (order === 'asc' || order === 'desc') state.order = order;
   return state;
 }
 
@@ -51,6 +60,8 @@ export function formatFragment(state: PageState): string {
   if (state.view !== DEFAULT_STATE.view) params.set('view', state.view);
   if (state.object) params.set('object', state.object);
   if (state.rows?.length) params.set('rows', state.rows.map((c) => c.join(',')).join(';'));
+  if (state.sort) params.set('sort', state.sort);
+  if (state.order) params.set('order', state.order);
   const s = params.toString();
   return s ? `#${s}` : '';
 }

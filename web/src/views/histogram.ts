@@ -8,6 +8,7 @@ import type { HistogramGrouping, Instances } from '../generated/query';
 import { h, replaceChildren, setText } from '../lib/dom';
 import { formatCount, formatMiB } from '../lib/format';
 import { objectLink } from '../lib/objects';
+import { drawRows, ROW } from '../lib/virtual-rows';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
 
 /** A class row of the report, or a group of classes (then `classes` is set). `heap`: the
@@ -47,9 +48,6 @@ export function packageOf(className: string): string {
   return dot < 0 ? '<default package>' : base.slice(0, dot);
 }
 
-/** Height of one row in CSS pixels (the stylesheet's .vrow height). */
-const ROW = 28;
-const OVERSCAN = 8;
 const INSTANCES_PAGE = 50;
 
 export class HistogramView {
@@ -158,6 +156,17 @@ export class HistogramView {
     );
     this.apply();
     new ResizeObserver(() => this.schedule()).observe(this.body);
+  }
+
+  /** Shows the class rows named `className` (the filter set to it) and selects the one at
+   * `classAddress`, listing its objects (the comparison's links land here). */
+  reveal(className: string, classAddress: string): void {
+    if (this.grouping !== 'class') this.setGrouping('class');
+    this.scope = null;
+    this.scopeChip.hidden = true;
+    this.filterInput.value = className;
+    this.setFilter(className);
+    this.select(classAddress);
   }
 
   private setFilter(text: string): void {
@@ -300,26 +309,8 @@ export class HistogramView {
 
   /** Puts the rows in view (and a few around them) into pooled row elements. */
   private draw(): void {
-    const height = this.body.clientHeight || 600;
-    const first = Math.max(0, Math.floor(this.body.scrollTop / ROW) - OVERSCAN);
-    const last = Math.min(this.view.length, Math.ceil((this.body.scrollTop + height) / ROW) + OVERSCAN);
-    const needed = last - first;
-    while (this.pool.length < needed) {
-      const row = h('div', { class: 'vrow', role: 'row', tabindex: -1 }, ...this.columns.map((c) => h('div', { class: `vcell${c.num ? ' num' : ''}`, role: 'gridcell' })));
-      this.pool.push(row);
-      this.body.appendChild(row);
-    }
-    for (let i = 0; i < this.pool.length; i++) {
-      const row = this.pool[i];
-      const index = first + i;
-      if (index >= last) {
-        row.hidden = true;
-        continue;
-      }
+    drawRows(this.body, this.pool, this.view.length, this.columns.map((c) => c.num), (row, index) => {
       const r = this.view[index];
-      row.hidden = false;
-      row.style.transform = `translateY(${index * ROW}px)`;
-      row.dataset.index = String(index);
       const group = r.classes !== undefined;
       if (group) {
         delete row.dataset.classAddress;
@@ -328,7 +319,6 @@ export class HistogramView {
         delete row.dataset.group;
         row.dataset.classAddress = r.class_address;
       }
-      row.setAttribute('aria-rowindex', String(index + 2));
       row.setAttribute('aria-selected', String(!group && r.class_address === this.selected));
       const cells = row.children;
       setText(cells[0], r.class_name);
@@ -339,7 +329,7 @@ export class HistogramView {
       setText(cells[3], formatCount(r.shallow_bytes));
       setText(cells[4], formatCount(r.retained_bytes_min));
       if (cells[5]) setText(cells[5], r.heap ?? '');
-    }
+    });
     // A recycled row element may now show another row: the focus stays with the row.
     const active = document.activeElement;
     if (this.cursor >= 0 && active instanceof HTMLElement && active !== this.body && this.body.contains(active) && active.dataset.index !== String(this.cursor)) this.focusCursor();

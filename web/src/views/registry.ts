@@ -20,4 +20,5 @@ export const VIEWS: readonly ViewInfo[] = [
   { id: 'treemap', title: 'Treemap', needsDump: true },
   { id: 'inspector', title: 'Inspector', needsDump: true, usesSelection: true },
   { id: 'path', title: 'Path to GC roots', needsDump: true, usesSelection: true },
+  { id: 'compare', title: 'Compare' },
 ];

@@ -62,6 +62,11 @@ export function renderShell(app: HTMLElement): void {
             h('button', { id: 'mapping-button', type: 'button', class: 'secondary', title: 'A ProGuard/R8 mapping file (mapping.txt): class and field names get their original names' }, 'Apply a mapping file…'),
             h('input', { id: 'mapping-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.txt,.map,text/plain' }),
           ),
+          h(
+            'div',
+            { class: 'exports', role: 'group', 'aria-label': 'Compare' },
+            h('button', { id: 'compare-button', type: 'button', class: 'secondary', title: 'What grew since an earlier dump of the same program (a dump or a saved JSON report), as heapscope compare BASELINE CURRENT' }, 'Compare with a baseline…'),
+          ),
         ),
         h('p', { id: 'run-facts', class: 'fine' }),
         h('div', { id: 'report-only', class: 'panel note', hidden: true, role: 'status' }),

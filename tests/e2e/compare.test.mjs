@@ -1,0 +1,221 @@
+// "Compare with a baseline…": the page compares the open dump with a baseline dump (analyzed
+// in a worker of its own) or a saved report, and shows and exports what the CLI's
+// `heapscope compare BASELINE CURRENT` writes for the same files — the CLI is run here and
+// its output is the expected value. Pairs from the corpus (../shared/corpus/MANIFEST.md):
+// ahat's baseline run and the dump after it (Android, 4-byte ids), and s04's `live` and
+// `all` dumps (HotSpot). Mismatched pairs give the CLI's error, in its words.
+//
+//   cargo build --release && npm run build && node --test tests/e2e/compare.test.mjs
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { CLI, cliReport } from './helpers/cli.mjs';
+import { harness } from './helpers/harness.mjs';
+import { downloadText, openFile, showTab } from './helpers/page.mjs';
+import { CORPUS_MISSING } from './helpers/paths.mjs';
+
+const h = harness();
+const AHAT_BASE = 'android/ahat_test_dump_base_8e3b7d7.hprof.gz';
+const AHAT = 'android/ahat_test_dump_8e3b7d7.hprof.gz';
+const S04_LIVE = 'dumps/s04_references_serial_live.hprof.gz';
+const S04_ALL = 'dumps/s04_references_serial_all.hprof.gz';
+
+/** `heapscope compare BASELINE CURRENT ARGS…`: {status, stdout, stderr}. */
+function cliCompare(baseline, current, ...args) {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} not found: build it first (cargo build --release)`);
+  const r = spawnSync(CLI, ['compare', baseline, current, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function cliCompareOk(baseline, current, ...args) {
+  const r = cliCompare(baseline, current, ...args);
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+/** Chooses `file` as the baseline in the comparison view and waits for the outcome. */
+async function chooseBaseline(page, file) {
+  await showTab(page, 'compare');
+  await page.evaluate(() => {
+    document.querySelector('#view-compare .compare').dataset.state = 'idle';
+  });
+  await page.setInputFiles('#compare-input', file);
+  await page.waitForFunction(() => ['done', 'error'].includes(document.querySelector('#view-compare .compare').dataset.state), null, { timeout: 120_000 });
+  return page.evaluate(() => document.querySelector('#view-compare .compare').dataset.state);
+}
+
+/** The class rows drawn in the table (the first screenfuls; the table is virtualized). */
+async function shownRows(page) {
+  return page.$$eval('#compare-body .vrow:not([hidden])', (rows) =>
+    rows
+      .map((r) => ({ index: Number(r.dataset.index), cells: [...r.children].map((c) => c.dataset.value), class_name: r.dataset.class, loader: r.dataset.loader, status: r.dataset.status }))
+      .sort((a, b) => a.index - b.index),
+  );
+}
+
+/** What a CLI class row looks like in the table's cells (see COLUMNS in web/src/views/compare.ts). */
+function expectedCells(c) {
+  return [c.class_name, c.loader, c.status === 'both' ? '' : c.status, c.delta.instances, c.delta.shallow_bytes, c.delta.retained_bytes_min, c.current.instances, c.current.shallow_bytes, c.current.retained_bytes_min].map(String);
+}
+
+/** Filters the table by `c`'s name and checks its row (new and gone ones marked as such). */
+async function expectFiltered(page, c) {
+  await page.fill('#compare-filter', c.class_name);
+  await page.waitForFunction((name) => [...document.querySelectorAll('#compare-body .vrow:not([hidden])')].every((r) => r.dataset.class.toLowerCase().includes(name.toLowerCase())), c.class_name);
+  const found = (await shownRows(page)).find((r) => r.class_name === c.class_name && r.loader === c.loader);
+  assert.deepEqual(found?.cells, expectedCells(c), `${c.status} class ${c.class_name}`);
+  assert.equal(found.status, c.status);
+}
+
+describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI }, () => {
+  test('ahat: a baseline dump in its own worker; view, links, sort and exports as the CLI', async () => {
+    const base = h.corpusFile(AHAT_BASE);
+    const cur = h.corpusFile(AHAT);
+    const cli = JSON.parse(cliCompareOk(base, cur, '--format', 'json'));
+    // By construction (MANIFEST.md): bigArray grew from byte[400,000] to byte[1,000,000].
+    assert.ok(cli.leaders.some((l) => l.class_name === 'byte[]' && l.status === 'grown'), 'byte[] leads the growth');
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, cur), 'done');
+      // The worker holding the current dump and the spare one for the next file are up.
+      for (let i = 0; i < 50 && page.workers().length < 2; i++) await page.waitForTimeout(100);
+      const started = [];
+      page.on('worker', (w) => {
+        const e = { closed: false };
+        w.on('close', () => (e.closed = true));
+        started.push(e);
+      });
+      // The button in the results' head opens the view (and the file picker).
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('#compare-button')]);
+      assert.ok(!(await page.locator('#view-compare').isHidden()));
+      await chooser.setFiles(base);
+      await page.waitForFunction(() => ['done', 'error'].includes(document.querySelector('#view-compare .compare').dataset.state), null, { timeout: 120_000 });
+      assert.equal(await page.evaluate(() => document.querySelector('#view-compare .compare').dataset.state), 'done', await page.locator('#compare-error').textContent());
+      // The baseline was analyzed in a worker of its own, terminated once its report was out.
+      for (let i = 0; i < 50 && !started.every((e) => e.closed); i++) await page.waitForTimeout(100);
+      assert.equal(started.length, 1, 'one worker for the baseline');
+      assert.ok(started[0].closed, 'the baseline worker was terminated');
+
+      // Totals: every delta the CLI's.
+      const totals = await page.$$eval('#compare-totals tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.total, Number(r.dataset.delta)])));
+      assert.equal(totals.objects, cli.totals.delta.objects);
+      assert.equal(totals.used_heap_bytes, cli.totals.delta.used_heap_bytes);
+      assert.equal(totals.classes, cli.totals.delta.classes);
+      assert.equal(totals.gc_roots, cli.totals.delta.gc_roots);
+      for (const r of cli.totals.delta.gc_roots_by_type) assert.equal(totals[`gc_roots.${r.name}`], r.objects, r.name);
+      // Growth leaders and suspects: the CLI's, in its order, with its status.
+      const leaders = await page.$$eval('#compare-leaders tbody tr', (rows) => rows.map((r) => ({ class_name: r.dataset.class, status: r.dataset.status, delta: Number(r.dataset.delta), text: r.children[1].textContent, elements: r.lastElementChild.textContent })));
+      assert.deepEqual(leaders.map(({ class_name, status, delta }) => ({ class_name, status, delta })), cli.leaders.map((l) => ({ class_name: l.class_name, status: l.status, delta: l.delta_retained_bytes })));
+      for (const [i, l] of cli.leaders.entries()) {
+        if (l.status === 'new') assert.equal(leaders[i].text, 'new');
+        if (l.status === 'grown') assert.match(leaders[i].text, new RegExp(`^grown by ${l.delta_retained_bytes.toLocaleString('en-US')} bytes`));
+        const b = l.baseline?.accumulation_point_elements;
+        const n = l.current?.accumulation_point_elements;
+        if (b != null && n != null) assert.match(leaders[i].elements, new RegExp(`: ${b.toLocaleString('en-US')} → ${n.toLocaleString('en-US')}$`));
+      }
+      const suspects = await page.$$eval('#compare-suspects tbody tr', (rows) => rows.map((r) => [r.dataset.class, r.dataset.status]));
+      assert.deepEqual(suspects, cli.suspects.map((s) => [s.class_name, s.status]));
+
+      // Classes: all of them, in the CLI's order (retained change, descending).
+      assert.equal(Number(await page.locator('#compare-count').getAttribute('data-rows')), cli.classes.length);
+      assert.equal(cli.classes.length, cli.classes_total);
+      const rows = await shownRows(page);
+      assert.ok(rows.length >= 10, `rows drawn: ${rows.length}`);
+      assert.deepEqual(rows.map((r) => r.cells), cli.classes.slice(0, rows.length).map(expectedCells));
+      // A class found with the filter.
+      await expectFiltered(page, cli.classes.find((c) => c.status === 'both' && c.delta.instances < 0) ?? cli.classes[cli.classes.length - 1]);
+      await page.fill('#compare-filter', '');
+      await page.waitForFunction((n) => Number(document.getElementById('compare-count').dataset.rows) === n, cli.classes.length);
+
+      // Exports: the CLI's bytes (default sort).
+      for (const format of ['json', 'md', 'html']) {
+        const got = await downloadText(page, `#compare-export-${format}`);
+        assert.equal(got.text, cliCompareOk(base, cur, '--format', format), `export ${format}`);
+      }
+      // Sorting by the shallow change: in the fragment, and the exports follow (--sort shallow).
+      await page.click('#compare-table .sort[data-sort="delta.shallow_bytes"]');
+      await page.waitForFunction(() => location.hash.includes('sort=delta.shallow_bytes'));
+      assert.equal(await page.locator('#compare-table [role="columnheader"]:has(.sort[data-sort="delta.shallow_bytes"])').getAttribute('aria-sort'), 'descending');
+      const bySallow = JSON.parse(cliCompareOk(base, cur, '--format', 'json', '--sort', 'shallow'));
+      const sortedRows = await shownRows(page);
+      assert.deepEqual(sortedRows.map((r) => r.cells[4]), bySallow.classes.slice(0, sortedRows.length).map((c) => String(c.delta.shallow_bytes)));
+      assert.equal((await downloadText(page, '#compare-export-json')).text, cliCompareOk(base, cur, '--format', 'json', '--sort', 'shallow'));
+      assert.match(await page.locator('#compare-cli').textContent(), /^heapscope compare ahat_test_dump_base_8e3b7d7\.hprof\.gz ahat_test_dump_8e3b7d7\.hprof\.gz --sort shallow --format json$/);
+
+      // A class row links into the current dump's histogram, with its objects listed.
+      const grown = cli.classes.find((c) => c.status === 'both' && c.delta.instances > 0);
+      await expectFiltered(page, grown);
+      const row = page.locator(`#compare-body .vrow[data-class="${grown.class_name}"]`).first();
+      await row.click();
+      assert.equal(await page.locator('#compare-class-numbers tbody tr').first().locator('td').nth(2).textContent(), `+${grown.delta.instances.toLocaleString('en-US')}`);
+      await page.click('#compare-to-histogram');
+      await page.waitForFunction(() => !document.getElementById('view-histogram').hidden);
+      assert.equal(await page.inputValue('#histogram-filter'), grown.class_name);
+      await page.waitForSelector('#histogram-instances h3');
+      assert.equal(await page.locator('#histogram-instances h3').textContent(), `Objects of ${grown.class_name}`);
+
+      // A reload keeps the view and the sort; the baseline (a file) is asked for again.
+      await page.goBack();
+      await page.waitForFunction(() => location.hash.includes('view=compare'));
+      await page.reload();
+      await page.waitForSelector('#main[data-mode="idle"]');
+      assert.equal(await openFile(page, cur), 'done');
+      assert.ok(!(await page.locator('#view-compare').isHidden()), 'the comparison view is shown again');
+      assert.ok(await page.locator('#compare-intro').isVisible());
+      assert.match(await page.locator('#compare-intro').textContent(), /after a reload .* choose the baseline again/);
+      assert.equal(await chooseBaseline(page, base), 'done');
+      assert.equal(await page.locator('#compare-table [role="columnheader"]:has(.sort[data-sort="delta.shallow_bytes"])').getAttribute('aria-sort'), 'descending');
+    });
+  });
+
+  test('s04: a saved JSON report as the baseline gives what the dump gives', async () => {
+    const baseDump = h.corpusFile(S04_LIVE);
+    const cur = h.corpusFile(S04_ALL);
+    const saved = path.join(h.tmp, 's04_live_report.json');
+    fs.writeFileSync(saved, cliReport(baseDump, 'json'));
+    const expected = cliCompareOk(saved, cur, '--format', 'json');
+    // The CLI itself: a saved report and its dump give the same comparison.
+    assert.equal(expected, cliCompareOk(baseDump, cur, '--format', 'json'));
+    const cli = JSON.parse(expected);
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, cur), 'done');
+      assert.equal(await chooseBaseline(page, saved), 'done', await page.locator('#compare-error').textContent());
+      const rows = await shownRows(page);
+      assert.deepEqual(rows.map((r) => r.cells), cli.classes.slice(0, rows.length).map(expectedCells));
+      assert.equal((await downloadText(page, '#compare-export-json')).text, expected);
+      assert.equal((await downloadText(page, '#compare-export-md')).text, cliCompareOk(saved, cur, '--format', 'md'));
+      // Classes only in the current dump are marked new.
+      await expectFiltered(page, cli.classes.find((c) => c.status === 'new'));
+    });
+  });
+
+  test('a mismatched pair and a report of another schema version: the CLI\'s error', async () => {
+    const hotspot = h.corpusFile(S04_LIVE);
+    const android = h.corpusFile(AHAT_BASE);
+    const mismatch = cliCompare(android, hotspot, '--format', 'json');
+    assert.equal(mismatch.status, 1);
+    const old = path.join(h.tmp, 'old_schema.json');
+    const report = JSON.parse(cliReport(hotspot, 'json'));
+    fs.writeFileSync(old, JSON.stringify({ ...report, schema_version: report.schema_version + 7 }));
+    const schema = cliCompare(old, hotspot, '--format', 'json');
+    assert.equal(schema.status, 1);
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, hotspot), 'done');
+      assert.equal(await chooseBaseline(page, android), 'error');
+      // The CLI writes "heapscope: MESSAGE"; the page shows the message.
+      assert.equal(await page.locator('#compare-error-message').textContent(), mismatch.stderr.trim().replace(/^heapscope: /, ''));
+      assert.match(mismatch.stderr, /same kind of VM/);
+      assert.equal(await chooseBaseline(page, old), 'error');
+      // The CLI names the file as it was given (a path); the page by its name.
+      assert.equal(await page.locator('#compare-error-message').textContent(), schema.stderr.trim().replace(/^heapscope: /, '').replace(old, 'old_schema.json'));
+      assert.match(schema.stderr, /schema version/);
+      // The current dump is still open and can be compared with a good baseline; classes
+      // only in the baseline are marked gone.
+      const good = JSON.parse(cliCompareOk(h.corpusFile(S04_ALL), hotspot, '--format', 'json'));
+      assert.equal(await chooseBaseline(page, h.corpusFile(S04_ALL)), 'done');
+      assert.ok(await page.locator('#compare-error').isHidden(), 'the error is gone');
+      await expectFiltered(page, good.classes.find((c) => c.status === 'gone'));
+    });
+  });
+});
