@@ -7,12 +7,13 @@
 //
 //   cargo build --release && npm run build && node --test tests/e2e/compare.test.mjs
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { CLI, cliReport } from './helpers/cli.mjs';
 import { harness } from './helpers/harness.mjs';
+import { HprofWriter } from './helpers/hprof.mjs';
 import { downloadText, openFile, showTab } from './helpers/page.mjs';
 import { CORPUS_MISSING } from './helpers/paths.mjs';
 
@@ -217,5 +218,100 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
       assert.ok(await page.locator('#compare-error').isHidden(), 'the error is gone');
       await expectFiltered(page, good.classes.find((c) => c.status === 'gone'));
     });
+  });
+});
+
+/**
+ * One of a pair of made-up dumps with 20,000 classes: classes `first` … `first + N - 1`
+ * (names by number, so the two sides share all but `first` of them), each with 1 + (k % mod)
+ * instances; plus two loaders of one class, both defining `gen.Shared` (two rows), with
+ * `shared` instances of the first loader's.
+ */
+function manyClasses(file, first, mod, shared) {
+  const N = 20_000;
+  const w = new HprofWriter({ idSize: 8 });
+  w.defineClass(0x100, 'java/lang/Object');
+  w.defineClass(0x110, 'java/lang/Class', { superId: 0x100 });
+  w.defineClass(0x120, '[Ljava/lang/Object;', { superId: 0x100 });
+  w.defineClass(0x130, 'gen/PluginLoader', { superId: 0x100 });
+  const held = [];
+  for (const loader of [0x300, 0x310]) {
+    w.instance(loader, 0x130, []);
+    held.push(loader);
+  }
+  w.defineClass(0x400, 'gen/AOnly', { superId: 0x100, loaderId: 0x300 });
+  w.defineClass(0x410, 'gen/Shared', { superId: 0x100, loaderId: 0x300 });
+  w.defineClass(0x420, 'gen/Shared', { superId: 0x100, loaderId: 0x310 });
+  let next = 0x10000000;
+  const add = (cls, fields) => {
+    w.instance(next, cls, fields.map(() => ({ type: 11, value: 7 })));
+    held.push(next);
+    next += 0x100;
+  };
+  for (let i = 0; i < shared; i++) add(0x410, []);
+  add(0x420, []);
+  for (let i = 0; i < N; i++) {
+    const k = first + i;
+    const cls = 0x100000 + k * 0x100;
+    const fields = Array.from({ length: k % 5 }, (_, j) => ({ name: `f${j}`, type: 11 }));
+    w.defineClass(cls, `gen/p${k % 13}/Class${String(k).padStart(5, '0')}`, { superId: 0x100, fields });
+    for (let j = 0; j <= k % mod; j++) add(cls, fields);
+  }
+  w.objectArray(0x200, 0x120, held);
+  w.rootUnknown(0x200);
+  fs.writeFileSync(file, w.finish());
+}
+
+test('20,000 classes: every column sorts both ways as the CLI\'s rows say, the table stays virtualized, one name in two loaders is two rows', async () => {
+  const base = path.join(h.tmp, 'many_base.hprof');
+  const cur = path.join(h.tmp, 'many_current.hprof');
+  manyClasses(base, 0, 3, 1);
+  manyClasses(cur, 500, 4, 3);
+  const cli = JSON.parse(cliCompareOk(base, cur, '--format', 'json'));
+  const statuses = new Set(cli.classes.map((c) => c.status));
+  assert.deepEqual([...statuses].sort(), ['both', 'gone', 'new'], 'the pair has new, gone and common classes');
+  await h.withPage(async ({ page }) => {
+    assert.equal(await openFile(page, cur), 'done');
+    assert.equal(await chooseBaseline(page, base), 'done', await page.locator('#compare-error').textContent());
+    assert.equal(Number(await page.locator('#compare-count').getAttribute('data-rows')), cli.classes.length);
+    assert.ok(cli.classes.length > 20_000);
+    const drawn = page.locator('#compare-body .vrow:not([hidden])');
+    assert.ok((await drawn.count()) < 100, `only the rows in view exist (${await drawn.count()})`);
+    // Each column, both ways: the first rows are the CLI's rows in that order (ties: the CLI's order).
+    const columns = ['class_name', 'loader', 'status', 'delta.instances', 'delta.shallow_bytes', 'delta.retained_bytes_min', 'current.instances', 'current.shallow_bytes', 'current.retained_bytes_min'];
+    const value = (c, key) => (key === 'status' ? (c.status === 'both' ? '' : c.status) : key.split('.').reduce((o, k) => o[k], c));
+    for (const key of columns) {
+      for (let click = 0; click < 2; click++) {
+        await page.click(`#compare-table .sort[data-sort="${key}"]`);
+        const dir = await page.locator(`#compare-table [role="columnheader"]:has(> .sort[data-sort="${key}"])`).getAttribute('aria-sort');
+        const sign = dir === 'descending' ? -1 : 1;
+        const expected = cli.classes.slice().sort((a, b) => {
+          const x = value(a, key);
+          const y = value(b, key);
+          return (typeof x === 'number' ? x - y : x < y ? -1 : x > y ? 1 : 0) * sign;
+        });
+        await page.waitForFunction(([k, d]) => document.querySelector(`#compare-table [role="columnheader"]:has(> .sort[data-sort="${k}"])`).getAttribute('aria-sort') === d, [key, dir]);
+        const rows = await shownRows(page);
+        assert.deepEqual(rows.slice(0, 5).map((r) => r.cells), expected.slice(0, 5).map(expectedCells), `sorted by ${key} (${dir})`);
+      }
+    }
+    // The fragment keeps the last sort.
+    assert.match(await page.evaluate(() => location.hash), /sort=current\.retained_bytes_min/);
+    // Scrolling to the end draws the last rows, still few in the DOM.
+    await page.$eval('#compare-body', (b) => (b.scrollTop = b.scrollHeight));
+    await page.waitForSelector(`#compare-body .vrow[data-index="${cli.classes.length - 1}"]:not([hidden])`);
+    assert.ok((await drawn.count()) < 100);
+    // gen.Shared in its two loaders: two rows, each the CLI's.
+    const shared = cli.classes.filter((c) => c.class_name === 'gen.Shared');
+    assert.equal(shared.length, 2);
+    assert.notEqual(shared[0].loader, shared[1].loader);
+    await page.fill('#compare-filter', 'gen.Shared');
+    await page.waitForFunction(() => document.getElementById('compare-count').dataset.rows === '2');
+    const rows = await shownRows(page);
+    for (const c of shared) assert.deepEqual(rows.find((r) => r.loader === c.loader)?.cells, expectedCells(c), c.loader);
+    // Only the classes that changed.
+    await page.fill('#compare-filter', '');
+    await page.check('#compare-changed');
+    await page.waitForFunction((n) => document.getElementById('compare-count').dataset.rows === String(n), cli.classes_changed);
   });
 });
