@@ -188,6 +188,38 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
       assert.equal((await downloadText(page, '#compare-export-md')).text, cliCompareOk(saved, cur, '--format', 'md'));
       // Classes only in the current dump are marked new.
       await expectFiltered(page, cli.classes.find((c) => c.status === 'new'));
+      // The current side a saved report too (opened without its dump): the same comparison.
+      const savedCurrent = path.join(h.tmp, 's04_all_report.json');
+      fs.writeFileSync(savedCurrent, cliReport(cur, 'json'));
+      assert.equal(await openFile(page, savedCurrent), 'done');
+      assert.equal(await chooseBaseline(page, baseDump), 'done', await page.locator('#compare-error').textContent());
+      assert.equal((await downloadText(page, '#compare-export-json')).text, cliCompareOk(baseDump, savedCurrent, '--format', 'json'));
+      assert.equal(cliCompareOk(baseDump, savedCurrent, '--format', 'json'), expected);
+    });
+  });
+
+  test('ahat with its mapping: the baseline dump is deobfuscated with the current dump\'s mapping', async () => {
+    const base = h.corpusFile(AHAT_BASE);
+    const cur = h.corpusFile(AHAT);
+    const map = h.corpusFile('android/ahat_test_dump_8e3b7d7.map');
+    // The CLI: both sides analyzed with the mapping, saved, then compared.
+    const saved = [base, cur].map((dump) => {
+      const out = path.join(h.tmp, `${path.basename(dump)}.mapped.json`);
+      const r = spawnSync(CLI, ['analyze', dump, '--mapping', map, '--format', 'json', '-o', out], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return out;
+    });
+    const expected = cliCompareOk(saved[0], saved[1], '--format', 'json');
+    // By the mapping file: the obfuscated class `o` is DumpedStuff$StackSmasher.
+    assert.ok(JSON.parse(expected).classes.some((c) => c.class_name === 'DumpedStuff$StackSmasher'), 'deobfuscated names');
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, [cur, map]), 'done');
+      await showTab(page, 'compare');
+      assert.match(await page.locator('#compare-mapping').textContent(), /ahat_test_dump_8e3b7d7\.map/);
+      assert.equal(await chooseBaseline(page, base), 'done', await page.locator('#compare-error').textContent());
+      assert.equal((await downloadText(page, '#compare-export-json')).text, expected);
+      await page.fill('#compare-filter', 'StackSmasher');
+      await page.waitForFunction(() => Number(document.getElementById('compare-count').dataset.rows) >= 1);
     });
   });
 

@@ -99,7 +99,7 @@ async function applyMapping(file: File): Promise<void> {
   try {
     const reportJson = await o.ctx.q.applyMapping(await file.text());
     if (open !== o) return;
-    showResults(o.file, { ...o.opened, reportJson }, file.name);
+    showResults(o.file, { ...o.opened, reportJson }, file.name, file);
     announce(`Names deobfuscated with ${file.name}.`);
   } catch (e) {
     showError(isAnalysisError(e) ? e : internalError(String(e)), file);
@@ -220,7 +220,9 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   const path = new PathView(ctx);
   const classes = new ClassesUpView(ctx);
   open?.compare.close();
-  const compare = new CompareView(ctx, client, openOptions, (name, address) => {
+  // A baseline dump of the same program is deobfuscated with the same mapping.
+  const baselineOptions = async (): Promise<OpenOptions> => (mapping ? { ...openOptions(), mapping: await mapping.text() } : openOptions());
+  const compare = new CompareView(ctx, client, baselineOptions, mapping?.name ?? null, (name, address) => {
     histogram.reveal(name, address);
     store.set({ view: 'histogram' });
   });

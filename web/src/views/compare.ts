@@ -133,7 +133,10 @@ export class CompareView {
   constructor(
     private readonly ctx: DumpContext,
     private readonly client: AnalysisClient,
-    private readonly options: () => OpenOptions,
+    /** How a baseline dump is opened (with the current dump's mapping, if one was applied). */
+    private readonly options: () => Promise<OpenOptions>,
+    /** The ProGuard/R8 mapping applied to the current dump, if any. */
+    mappingName: string | null,
     /** Opens the current dump's histogram on a class (its report row's address). */
     private readonly revealClass: (className: string, classAddress: string) => void,
   ) {
@@ -150,6 +153,7 @@ export class CompareView {
       { id: 'compare-intro', class: 'panel note' },
       h('p', null, h('strong', null, 'What grew since an earlier dump? '), `Choose a baseline: a heap dump of the same program taken earlier (.hprof or .hprof.gz, HotSpot or Android), or a JSON report saved from one. It is compared with ${ctx.report.source.file_name ?? ctx.fileName}, as heapscope compare BASELINE CURRENT does.`),
       h('p', { class: 'fine' }, 'A baseline dump is analyzed in a worker of its own and reduced to its report, then that worker and its memory are released; nothing is uploaded. The baseline is a file on this machine, so it is not part of the page\'s address: after a reload the view and the sort are kept, and you choose the baseline again.'),
+      mappingName ? h('p', { class: 'fine', id: 'compare-mapping' }, `A baseline dump is deobfuscated with the mapping applied to this one (${mappingName}); a saved report keeps the names it was saved with.`) : null,
       h('div', { class: 'actions' }, choose, this.input),
     );
     this.progress = h('div', { id: 'compare-progress', class: 'panel', hidden: true, role: 'status' });
@@ -205,7 +209,9 @@ export class CompareView {
         });
       } else {
         this.showProgress(file, 'Analyzing the baseline', null);
-        const run = this.client.analyzeApart(file, this.options(), { onProgress: (p) => current() && this.showProgress(file, 'Analyzing the baseline', p) });
+        const options = await this.options();
+        if (!current()) return;
+        const run = this.client.analyzeApart(file, options, { onProgress: (p) => current() && this.showProgress(file, 'Analyzing the baseline', p) });
         this.run = run;
         json = await run.report.catch((e: unknown) => {
           throw withInput(file.name, e);
