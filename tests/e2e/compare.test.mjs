@@ -198,6 +198,34 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
     });
   });
 
+  test('s04 with "release this dump\'s memory": the current dump\'s worker is gone before the baseline is read', async () => {
+    const base = h.corpusFile(S04_LIVE);
+    const cur = h.corpusFile(S04_ALL);
+    const expected = cliCompareOk(base, cur, '--format', 'json');
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, cur), 'done');
+      // The worker holding the dump and the spare one are up.
+      for (let i = 0; i < 50 && page.workers().length < 2; i++) await page.waitForTimeout(100);
+      const before = page.workers();
+      assert.equal(before.length, 2);
+      const closed = new Set();
+      for (const w of before) w.on('close', () => closed.add(w));
+      const closedAtFirstNew = [];
+      page.on('worker', () => closedAtFirstNew.push(closed.size));
+      await showTab(page, 'compare');
+      await page.check('#compare-release');
+      assert.equal(await chooseBaseline(page, base), 'done', await page.locator('#compare-error').textContent());
+      assert.ok(closedAtFirstNew.length >= 1, 'the baseline got a worker');
+      assert.equal(closedAtFirstNew[0], 1, 'the worker holding the dump was terminated before any other was started');
+      assert.ok(await page.locator('#dump-lost').isVisible());
+      assert.match(await page.locator('#dump-lost').textContent(), /memory was released/);
+      assert.equal((await downloadText(page, '#compare-export-json')).text, expected);
+      // The views that read the dump now say it is needed.
+      await showTab(page, 'dominators');
+      await page.waitForSelector('#view-dominators .query-error, #view-dominators [data-needs-dump]');
+    });
+  });
+
   test('ahat with its mapping: the baseline dump is deobfuscated with the current dump\'s mapping', async () => {
     const base = h.corpusFile(AHAT_BASE);
     const cur = h.corpusFile(AHAT);

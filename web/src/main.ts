@@ -222,7 +222,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   open?.compare.close();
   // A baseline dump of the same program is deobfuscated with the same mapping.
   const baselineOptions = async (): Promise<OpenOptions> => (mapping ? { ...openOptions(), mapping: await mapping.text() } : openOptions());
-  const compare = new CompareView(ctx, client, baselineOptions, mapping?.name ?? null, (name, address) => {
+  const compare = new CompareView(ctx, client, baselineOptions, mapping?.name ?? null, () => releaseDump(ctx, file), (name, address) => {
     histogram.reveal(name, address);
     store.set({ view: 'histogram' });
   });
@@ -239,6 +239,22 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, file, opened };
   byId('results').hidden = false;
   update(store.get());
+}
+
+/**
+ * Frees the worker holding the dump (its graph) and keeps the report in a fresh worker, for
+ * a comparison whose baseline dump should never be in memory beside this one. The views that
+ * read the dump then say that it is needed again.
+ */
+async function releaseDump(ctx: DumpContext, file: File): Promise<void> {
+  client.closeDump();
+  await client.openReport(new File([ctx.reportJson], `${baseName(file.name)}.json`, { type: 'application/json' }));
+  const box = byId('dump-lost');
+  replaceChildren(
+    box,
+    h('p', null, h('strong', null, 'This dump\'s memory was released for the comparison. '), 'Only its report is kept: the overview, histogram, leak suspects, top consumers, the comparison and the exports still work; drop the dump again to explore it.'),
+  );
+  box.hidden = false;
 }
 
 /** Shows the state's view and lets it catch up with the selected object. */

@@ -101,6 +101,9 @@ export class CompareView {
   private readonly progress: HTMLElement;
   private readonly error: HTMLElement;
   private readonly result: HTMLElement;
+  /** "Release this dump's memory while the baseline is analyzed" (only with the dump). */
+  private readonly release: HTMLElement | null;
+  private released = false;
   /** The baseline report's JSON (kept for the exports) and its file. */
   private baseline: { json: string; name: string } | null = null;
   private comparison: Comparison | null = null;
@@ -137,6 +140,8 @@ export class CompareView {
     private readonly options: () => Promise<OpenOptions>,
     /** The ProGuard/R8 mapping applied to the current dump, if any. */
     mappingName: string | null,
+    /** Frees the current dump's worker (its graph), keeping its report for the comparison. */
+    private readonly releaseDump: () => Promise<void>,
     /** Opens the current dump's histogram on a class (its report row's address). */
     private readonly revealClass: (className: string, classAddress: string) => void,
   ) {
@@ -156,10 +161,24 @@ export class CompareView {
       mappingName ? h('p', { class: 'fine', id: 'compare-mapping' }, `A baseline dump is deobfuscated with the mapping applied to this one (${mappingName}); a saved report keeps the names it was saved with.`) : null,
       h('div', { class: 'actions' }, choose, this.input),
     );
+    this.release = ctx.hasDump
+      ? h(
+          'label',
+          { class: 'fine compare-release' },
+          h('input', { type: 'checkbox', id: 'compare-release' }),
+          ' Release this dump\'s memory before a baseline dump is analyzed, so the two dumps are never in memory together (for dumps too big for that; the dominator tree, treemap, classes up, inspector and paths then need this dump dropped again).',
+        )
+      : null;
+    this.intro.append(h('p', null, this.release));
     this.progress = h('div', { id: 'compare-progress', class: 'panel', hidden: true, role: 'status' });
     this.error = h('div', { id: 'compare-error', class: 'panel error', hidden: true, role: 'alert' });
     this.result = h('div', { id: 'compare-result', hidden: true });
     this.root = h('div', { class: 'compare', 'data-state': 'idle' }, this.intro, this.progress, this.error, this.result);
+  }
+
+  /** Whether the current dump (not only its report) is still there. */
+  private get hasDump(): boolean {
+    return this.ctx.hasDump && !this.released;
   }
 
   /** Opens the file picker for the baseline. */
@@ -209,6 +228,13 @@ export class CompareView {
         });
       } else {
         this.showProgress(file, 'Analyzing the baseline', null);
+        if (!this.released && this.release?.querySelector('input')?.checked) {
+          this.showProgress(file, 'Releasing this dump\'s memory', null);
+          await this.releaseDump();
+          this.released = true;
+          replaceChildren(this.release, 'This dump\'s memory was released: only its report is kept.');
+          this.showProgress(file, 'Analyzing the baseline', null);
+        }
         const options = await this.options();
         if (!current()) return;
         const run = this.client.analyzeApart(file, options, { onProgress: (p) => current() && this.showProgress(file, 'Analyzing the baseline', p) });
@@ -292,6 +318,7 @@ export class CompareView {
       this.result,
       h('p', { id: 'compare-sides' }, h('strong', null, 'Baseline: '), side(c.baseline), h('br'), h('strong', null, 'Current: '), side(c.current)),
       h('div', { class: 'exports', role: 'group', 'aria-label': 'Export the comparison' }, ...exports, again, this.input),
+      this.release ? h('p', null, this.release) : null,
       h('p', { class: 'fine' }, 'The exports are what ', cli, ' writes.'),
       ...c.warnings.map((w) => h('div', { class: 'panel warn compare-warning' }, h('p', null, h('strong', null, 'Note. '), w))),
       h('h3', null, 'Totals'),
@@ -338,7 +365,7 @@ export class CompareView {
       const loader = c.loader ? ` (loader ${c.loader})` : '';
       const address = c.current?.address;
       // A single object of the current dump opens in its inspector.
-      return address && this.ctx.hasDump
+      return address && this.hasDump
         ? h('span', null, h('a', { href: formatFragment({ view: 'inspector', object: address }), class: 'obj', 'data-address': address, title: `${c.class_name} @ ${address} (open in the inspector)` }, text), loader)
         : `${text}${loader}`;
     };
@@ -567,8 +594,8 @@ export class CompareView {
       replaceChildren(
         links,
         toHistogram,
-        this.ctx.hasDump ? ' (with its biggest objects) · ' : ' · ',
-        this.ctx.hasDump ? h('a', { href: formatFragment({ view: 'inspector', object: row.class_address }), class: 'obj', 'data-address': row.class_address, id: 'compare-to-inspector' }, 'Inspect the class object') : 'the class object needs the dump',
+        this.hasDump ? ' (with its biggest objects) · ' : ' · ',
+        this.hasDump ? h('a', { href: formatFragment({ view: 'inspector', object: row.class_address }), class: 'obj', 'data-address': row.class_address, id: 'compare-to-inspector' }, 'Inspect the class object') : 'the class object needs the dump',
       );
     });
   }
