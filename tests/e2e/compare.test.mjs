@@ -70,6 +70,29 @@ async function expectFiltered(page, c) {
   assert.equal(found.status, c.status);
 }
 
+/** Waits until the worker holding the dump and the spare one for the next file are up. */
+async function workersUp(page) {
+  for (let i = 0; i < 50 && page.workers().length < 2; i++) await page.waitForTimeout(100);
+  assert.equal(page.workers().length, 2);
+}
+
+/** The workers started from now on, each `{closed}` (set when it is terminated). */
+function newWorkers(page) {
+  const started = [];
+  page.on('worker', (w) => {
+    const e = { closed: false };
+    w.on('close', () => (e.closed = true));
+    started.push(e);
+  });
+  return started;
+}
+
+/** Waits (a little) until every worker of `started` is terminated. */
+async function allClosed(page, started) {
+  for (let i = 0; i < 50 && !started.every((e) => e.closed); i++) await page.waitForTimeout(100);
+  return started.length > 0 && started.every((e) => e.closed);
+}
+
 describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI }, () => {
   test('ahat: a baseline dump in its own worker; view, links, sort and exports as the CLI', async () => {
     const base = h.corpusFile(AHAT_BASE);
@@ -79,14 +102,8 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
     assert.ok(cli.leaders.some((l) => l.class_name === 'byte[]' && l.status === 'grown'), 'byte[] leads the growth');
     await h.withPage(async ({ page }) => {
       assert.equal(await openFile(page, cur), 'done');
-      // The worker holding the current dump and the spare one for the next file are up.
-      for (let i = 0; i < 50 && page.workers().length < 2; i++) await page.waitForTimeout(100);
-      const started = [];
-      page.on('worker', (w) => {
-        const e = { closed: false };
-        w.on('close', () => (e.closed = true));
-        started.push(e);
-      });
+      await workersUp(page);
+      const started = newWorkers(page);
       // The button in the results' head opens the view (and the file picker).
       const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('#compare-button')]);
       assert.ok(!(await page.locator('#view-compare').isHidden()));
@@ -94,9 +111,8 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
       await page.waitForFunction(() => ['done', 'error'].includes(document.querySelector('#view-compare .compare').dataset.state), null, { timeout: 120_000 });
       assert.equal(await page.evaluate(() => document.querySelector('#view-compare .compare').dataset.state), 'done', await page.locator('#compare-error').textContent());
       // The baseline was analyzed in a worker of its own, terminated once its report was out.
-      for (let i = 0; i < 50 && !started.every((e) => e.closed); i++) await page.waitForTimeout(100);
+      assert.ok(await allClosed(page, started), 'the baseline worker was terminated');
       assert.equal(started.length, 1, 'one worker for the baseline');
-      assert.ok(started[0].closed, 'the baseline worker was terminated');
 
       // Totals: every delta the CLI's.
       const totals = await page.$$eval('#compare-totals tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.total, Number(r.dataset.delta)])));
@@ -204,10 +220,8 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
     const expected = cliCompareOk(base, cur, '--format', 'json');
     await h.withPage(async ({ page }) => {
       assert.equal(await openFile(page, cur), 'done');
-      // The worker holding the dump and the spare one are up.
-      for (let i = 0; i < 50 && page.workers().length < 2; i++) await page.waitForTimeout(100);
+      await workersUp(page);
       const before = page.workers();
-      assert.equal(before.length, 2);
       const closed = new Set();
       for (const w of before) w.on('close', () => closed.add(w));
       const closedAtFirstNew = [];
@@ -223,6 +237,24 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
       // The views that read the dump now say it is needed.
       await showTab(page, 'dominators');
       await page.waitForSelector('#view-dominators .query-error, #view-dominators [data-needs-dump]');
+    });
+  });
+
+  test('a baseline being analyzed shows its progress and Cancel stops its worker at once', async () => {
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, h.corpusFile('dumps/s01_hello_serial_live.hprof.gz')), 'done');
+      await workersUp(page);
+      const started = newWorkers(page);
+      await showTab(page, 'compare');
+      // A million-object dump: long enough to be seen running.
+      await page.setInputFiles('#compare-input', h.corpusFile('dumps/s06_linked_list_1m_serial.hprof.gz'));
+      await page.waitForSelector('#compare-progress-bar', { timeout: 60_000 });
+      assert.match(await page.locator('#compare-progress').textContent(), /Analyzing the baseline: s06_linked_list_1m_serial\.hprof\.gz — .*read/);
+      await page.click('#compare-cancel');
+      await page.waitForSelector('#view-compare .compare[data-state="idle"]');
+      assert.ok(await page.locator('#compare-progress').isHidden());
+      assert.ok(await allClosed(page, started), 'the baseline worker was terminated');
+      assert.ok(await page.locator('#compare-intro').isVisible(), 'ready for another baseline');
     });
   });
 
