@@ -502,3 +502,27 @@ fn compare_with_baseline_writes_what_the_cli_writes() {
     assert!(js_field(&err, "message").as_string().unwrap().contains("4-byte ids"));
     assert!(session.compare_with_baseline(&base_json, "pdf", "retained", None).is_err());
 }
+
+/// What the page's comparison view asks besides the comparison: whether a saved report can
+/// be a side (refused in `heapscope compare`'s words: `report::from_json`), and the
+/// comparison's stable loader names of the current report (`compare::loaders`).
+#[wasm_bindgen_test]
+fn a_comparison_side_is_checked_and_loaders_named_as_the_cli_does() {
+    let cur = tiny_hprof(8);
+    let session = Session::open(file_of(&cur, "cur.hprof"), JsValue::UNDEFINED, None).unwrap();
+    assert!(Session::check_report_json(&session.report_json()).is_ok());
+    let mut old = json(&session.report_json());
+    old["schema_version"] = serde_json::json!(heapscope::report::SCHEMA_VERSION + 7);
+    let old = old.to_string();
+    let err = Session::check_report_json(&old).unwrap_err();
+    assert_eq!(js_field(&err, "kind"), "format");
+    let cli = heapscope::compare::read_report_json(&old).unwrap_err().message;
+    assert!(cli.contains("schema version"), "{cli}");
+    assert_eq!(js_field(&err, "message").as_string().unwrap(), cli);
+    assert!(Session::check_report_json("not json").is_err());
+
+    let names: std::collections::BTreeMap<String, String> = serde_json::from_str(&session.stable_loader_names().unwrap()).unwrap();
+    let report = heapscope::compare::read_report_json(&session.report_json()).unwrap();
+    assert_eq!(names, heapscope::compare::loaders::stable_names(&report.histogram));
+    assert_eq!(names.get("<system class loader>").map(String::as_str), Some("<system class loader>"));
+}
