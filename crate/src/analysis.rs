@@ -164,8 +164,10 @@ pub struct Analysis {
     /// One bit per object an owner rule gave its owner ([`crate::strength::owners`]).
     pub owned: Vec<u64>,
     /// The reading the tree fields above (`idom`, `tree`, `retained`, `roots`, `classes`,
-    /// `unreachable`, `kept_objects`, `used_heap`) are in.
+    /// `unreachable`, `kept_objects`, `used_heap`, `garbage`) are in.
     pub reading: Reading,
+    /// The strength-aware tree's garbage forest roots (empty in MAT's reading).
+    pub garbage: Vec<u32>,
     /// The other reading's tree, once computed.
     other_tree: Option<Box<TreeParts>>,
     /// The thread overview (see [`crate::threads`]).
@@ -186,6 +188,7 @@ struct TreeParts {
     unreachable: Vec<ClassStats>,
     kept_objects: u64,
     used_heap: u64,
+    garbage: Vec<u32>,
 }
 
 /// Read access to the per-object results. Report code goes through these, so the
@@ -311,17 +314,6 @@ impl Analysis {
         Ok(())
     }
 
-    /// MAT's immediate dominators, whichever reading is in use (the holder queries of
-    /// [`crate::holders`] answer in MAT's tree). An analysis started in the strength-aware
-    /// reading that never computed MAT's tree (`analyze --tree strength`, which asks no
-    /// such question) answers with the tree it has.
-    pub fn mat_idom(&self) -> &[u32] {
-        match &self.other_tree {
-            Some(t) if self.reading != Reading::Mat && t.reading == Reading::Mat => &t.idom,
-            _ => &self.idom,
-        }
-    }
-
     /// Puts `t` in place of the current tree, returning that.
     fn install(&mut self, t: TreeParts) -> TreeParts {
         use std::mem::replace;
@@ -336,6 +328,7 @@ impl Analysis {
             unreachable: replace(&mut self.unreachable, t.unreachable),
             kept_objects: replace(&mut self.kept_objects, t.kept_objects),
             used_heap: replace(&mut self.used_heap, t.used_heap),
+            garbage: replace(&mut self.garbage, t.garbage),
         }
     }
 }
@@ -345,6 +338,13 @@ impl Analysis {
     /// GC roots including "Unreachable" ones), for running another algorithm on it.
     pub fn dominator_graph(&self) -> impl Graph + '_ {
         HeapGraph { heap: &self.heap, roots: &self.roots, filter: self.heap.classes.any_missing() }
+    }
+
+    /// The graph of the strength-aware tree (its edge set and roots, see
+    /// [`strength::tree`]); meaningful when that is the reading in use (its garbage roots
+    /// are the current tree's).
+    pub fn strength_graph(&self) -> impl Graph + '_ {
+        TreeGraph { edges: HeapEdges::new(&self.heap), strengths: &self.strengths, owned: &self.owned, garbage: &self.garbage }
     }
 }
 
@@ -492,6 +492,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         strengths,
         owned,
         reading: t.reading,
+        garbage: t.garbage,
         other_tree: None,
         holders: Default::default(),
         mapping: None,
@@ -509,6 +510,7 @@ fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, op
     let filter = heap.classes.any_missing();
     let mut roots = heap.roots.objects.clone();
     let n = heap.object_count();
+    let mut garbage = Vec::new();
     let (idom, dominator_stats) = match reading {
         Reading::Mat => {
             if options.keep_unreachable {
@@ -521,9 +523,8 @@ fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, op
             dominator_tree(&HeapGraph { heap, roots: &roots, filter }, options)?
         }
         Reading::Strength => {
-            let garbage = garbage_forest(heap, strengths, filter)?;
-            let edges = HeapEdges::new(heap);
-            let t = dominator_tree(&TreeGraph { edges: &edges, strengths, owned, garbage: &garbage }, options)?;
+            garbage = garbage_forest(heap, strengths, filter)?;
+            let t = dominator_tree(&TreeGraph { edges: HeapEdges::new(heap), strengths, owned, garbage: &garbage }, options)?;
             roots.extend(garbage.iter().map(|&e| (e, RootKinds::default().with(RootKind::Unreachable))));
             roots.sort_unstable_by_key(|&(o, _)| o);
             t
@@ -571,7 +572,7 @@ fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, op
     // of the virtual root, but still a root of the dump.)
     roots.retain(|&(o, _)| idom[o as usize] != UNREACHABLE);
     debug_assert!(reading == Reading::Strength || roots.iter().all(|&(o, _)| idom[o as usize] == VIRTUAL_ROOT));
-    Ok(TreeParts { reading, idom, dominator_stats, tree, retained, roots, classes, unreachable, kept_objects, used_heap })
+    Ok(TreeParts { reading, idom, dominator_stats, tree, retained, roots, classes, unreachable, kept_objects, used_heap, garbage })
 }
 
 fn dominator_tree<G: Graph>(graph: &G, options: &Options) -> Result<(Vec<u32>, dominators::Stats)> {

@@ -104,11 +104,11 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
     assert!(text.contains("the whole heap dump") && text.contains("2 independent paths"), "{text}");
     // The query through the one entry point answers the same; max 0: no search.
     let list_addr = addr(&a, list);
-    let Answer::Paths(q) = answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Tree::Mat, max: 10 }).unwrap() else { panic!() };
+    let Answer::Paths(q) = answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 10 }).unwrap() else { panic!() };
     assert_eq!(q, p);
-    let Answer::Paths(q) = answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Tree::Mat, max: 0 }).unwrap() else { panic!() };
+    let Answer::Paths(q) = answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 0 }).unwrap() else { panic!() };
     assert!(q.stretches[0].paths.is_empty() && q.stretches[0].has_more);
-    let Answer::HeldHowElse(h) = answer(&mut a, &Query::HeldHowElse { from: None, to: list_addr.clone(), tree: Tree::Mat, max: 1 }).unwrap() else { panic!() };
+    let Answer::HeldHowElse(h) = answer(&mut a, &Query::HeldHowElse { from: None, to: list_addr.clone(), tree: Some(Tree::Mat), max: 1 }).unwrap() else { panic!() };
     assert_eq!((h.paths.len(), h.has_more), (1, true));
 
     // Classes up: above the 500,000 Small is one Object[] (WIDE) holding all of them.

@@ -6,12 +6,14 @@
 //! there are two or more no single object inside the stretch separates its ends; the
 //! reverse dominator tree's rows split their weight exactly among the rows above.
 
+mod support;
+
 use std::collections::{BTreeSet, HashSet};
 
 use heapscope::dominators::{semi_nca, CsrGraph, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use heapscope::holders::classes_up::{Columns, Row, WHOLE_HEAP};
 use heapscope::holders::referrer_index::ReferrerIndex;
-use heapscope::holders::ways::{independent_paths, marks, stretches, trace};
+use heapscope::holders::ways::{independent_paths, stretches, trace};
 use heapscope::holders::{Tree, TreeView};
 use proptest::prelude::*;
 
@@ -142,18 +144,9 @@ proptest! {
             for e in t.windows(2) {
                 prop_assert!(edges.contains(&(e[0], e[1])));
             }
-            // Marked = removing the step cuts the object off from the roots.
-            let m = marks(&idom, &t);
-            for (i, &x) in t.iter().enumerate() {
-                let cut = x != obj && !reach(&s, &s.roots, &[x].into_iter().collect(), None)[obj as usize];
-                prop_assert_eq!(m[i], cut, "step {} ({}) of {:?}", i, x, t);
-            }
-            // The lowest marked step is the immediate dominator.
-            let lowest = t.iter().zip(&m).rev().find(|(_, &d)| d).map(|(&x, _)| x);
-            match idom[obj as usize] {
-                VIRTUAL_ROOT => prop_assert_eq!(lowest, None),
-                d => prop_assert_eq!(lowest, Some(d)),
-            }
+            // Marked = removing the step cuts the object off from the roots; the lowest
+            // marked step is the immediate dominator.
+            let m = support::check_trace_marks(&idom, &t, |x| !reach(&s, &s.roots, &[x].into_iter().collect(), None)[obj as usize]);
             for st in stretches(&m) {
                 let from = st.from.map(|i| t[i]);
                 let found = check_ways(&s, &index, from, t[st.to], max);

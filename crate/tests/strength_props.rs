@@ -4,10 +4,22 @@
 //!   level `L` such that the node is reachable from the roots of strength ≤ `L` along
 //!   edges of strength ≤ `L` (unreachable otherwise);
 //! - the strength-aware tree equals the brute-force dominators of the edge set its rule
-//!   selects, and holds every node the walk reached.
+//!   selects, and holds every node the walk reached;
+//! - what holds an object, read in that tree, reads that same edge set: the referrer
+//!   index is the selected edges reversed, the leak trace a path of selected edges from a
+//!   root the tree counts, along a firmest path, whose marked steps are exactly those whose
+//!   removal cuts the object off from those roots, and the independent paths real,
+//!   internally disjoint paths of selected edges.
 
 use heapscope::dominators::brute::brute_force;
+mod support;
+
+use std::collections::HashSet;
+
 use heapscope::dominators::{semi_nca, CsrGraph, UNREACHABLE};
+use heapscope::holders::referrer_index::ReferrerIndex;
+use heapscope::holders::ways::{independent_paths, stretches, trace};
+use heapscope::holders::{Tree, TreeView};
 use heapscope::strength::tree::{counts, root_counts, TreeGraph};
 use heapscope::strength::owners::OWNER;
 use heapscope::strength::walk::{bit, strengths, Edges};
@@ -174,6 +186,86 @@ proptest! {
                 prop_assert!(needs[v as usize]);
                 // Some owner reference into it lies on a path the walk could take.
                 prop_assert!(spec.edges.iter().zip(&owning).any(|(e, &own)| own && e.1 == v && s[e.0 as usize].max(e.2) == s[v as usize]));
+            }
+        }
+    }
+
+    /// The holder searches in the strength-aware tree, against the edge set its rule
+    /// selects (computed here from the definition) and brute-force domination.
+    #[test]
+    fn holders_read_the_strength_tree_edge_set(spec in arb_spec(22), max in 1usize..5) {
+        let g = G::new(&spec);
+        let s = strengths(&g).unwrap().strengths;
+        prop_assert_eq!(&s, &brute_strengths(&spec));
+        let garbage: Vec<u32> = (0..spec.n as u32).filter(|&v| s[v as usize] == 8).collect();
+        let idom = semi_nca(&TreeGraph { edges: &g, strengths: &s, owned: &[], garbage: &garbage }).unwrap();
+        // The definition of the edge set and of the roots.
+        let rule = |es: u8, su: u8, st: u8| !(su == 8 && st != 8) && (es == 0 || st >= es);
+        let selected: Vec<(u32, u32, u8)> = spec.edges.iter().copied().filter(|&(u, t, es)| rule(es, s[u as usize], s[t as usize])).collect();
+        let edge_set: HashSet<(u32, u32)> = selected.iter().map(|e| (e.0, e.1)).collect();
+        let mut roots: Vec<u32> = spec.roots.iter().filter(|&&(o, rs)| rs == 0 || s[o as usize] >= rs).map(|r| r.0).collect();
+        roots.extend(&garbage);
+        let reach = |removed: Option<u32>, starts: &[u32]| {
+            let mut seen = vec![false; spec.n];
+            let mut todo: Vec<u32> = starts.iter().copied().filter(|&r| Some(r) != removed).collect();
+            while let Some(v) = todo.pop() {
+                if std::mem::replace(&mut seen[v as usize], true) {
+                    continue;
+                }
+                todo.extend(selected.iter().filter(|e| e.0 == v && Some(e.1) != removed).map(|e| e.1));
+            }
+            seen
+        };
+
+        let view = TreeView { tree: Tree::Strength, graph: TreeGraph { edges: &g, strengths: &s, owned: &[], garbage: &garbage }, idom: &idom, avoid: |f: u32, t: u32| s[f as usize] > s[t as usize] };
+        let index = ReferrerIndex::build(&view).unwrap();
+        for t in 0..spec.n as u32 {
+            let mut got = Vec::new();
+            index.for_each_referrer(t, |v| got.push(v));
+            let mut expected: Vec<u32> = selected.iter().filter(|e| e.1 == t).map(|e| e.0).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            prop_assert_eq!(got, expected, "referrers of {}", t);
+            prop_assert_eq!(index.is_root(t), roots.contains(&t));
+        }
+        for obj in 0..spec.n as u32 {
+            let t = trace(&index, &view.avoid, obj).unwrap().expect("every node is in the tree");
+            prop_assert!(roots.contains(&t[0]));
+            prop_assert_eq!(*t.last().unwrap(), obj);
+            for e in t.windows(2) {
+                prop_assert!(edge_set.contains(&(e[0], e[1])), "{:?}: {} → {} is not in the edge set", t, e[0], e[1]);
+            }
+            // A firmest path: no step held less firmly than the object, no reference on it
+            // weaker than the object is held (the root edge included).
+            let so = s[obj as usize];
+            prop_assert!(t.iter().all(|&x| s[x as usize] <= so), "{:?} with strengths {:?}", t, s);
+            for e in t.windows(2) {
+                prop_assert!(selected.iter().any(|&(u, v, es)| (u, v) == (e[0], e[1]) && es <= so));
+            }
+            if so < 8 {
+                prop_assert!(spec.roots.iter().any(|&(r, rs)| r == t[0] && rs <= so));
+            }
+            let m = support::check_trace_marks(&idom, &t, |x| !reach(Some(x), &roots)[obj as usize]);
+            for st in stretches(&m) {
+                let from = st.from.map(|i| t[i]);
+                let to = t[st.to];
+                let w = independent_paths(&index, from, to, max).unwrap();
+                prop_assert!(!w.paths.is_empty());
+                let mut inner = HashSet::new();
+                for p in &w.paths {
+                    prop_assert_eq!(*p.last().unwrap(), to);
+                    match from {
+                        Some(f) => prop_assert_eq!(p[0], f),
+                        None => prop_assert!(roots.contains(&p[0])),
+                    }
+                    for e in p.windows(2) {
+                        prop_assert!(edge_set.contains(&(e[0], e[1])), "way {:?} leaves the edge set", p);
+                    }
+                    let interior = if from.is_some() { &p[1..p.len() - 1] } else { &p[..p.len() - 1] };
+                    for &v in interior {
+                        prop_assert!(inner.insert(v), "{} inside two ways", v);
+                    }
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Who holds an object, read from one dominator tree and the references it was computed
-//! over ("a tree", below: MAT's today; the strength-aware one plugs in the same way).
+//! over ("a tree", below: MAT's, or the strength-aware one of [`crate::strength`], whose
+//! edge set drops a weakening reference to an object something firmer holds).
 //!
 //! - [`referrer_index`]: the references reversed (a CSR of referrers per object), built
 //!   once per tree and session, on the first question that needs it.
@@ -28,7 +29,7 @@ pub mod ways;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Reading};
 use crate::dominators::Graph;
 use crate::error::Result;
 use referrer_index::ReferrerIndex;
@@ -40,6 +41,9 @@ pub enum Tree {
     /// Eclipse MAT's: every reference counts (`Reference.referent` too).
     #[default]
     Mat,
+    /// The strength-aware one ([`crate::strength`]): a reference weaker than strong counts
+    /// only when nothing holds its target more firmly, and garbage hangs under the root.
+    Strength,
 }
 
 impl Tree {
@@ -47,22 +51,58 @@ impl Tree {
     pub fn name(self) -> &'static str {
         match self {
             Tree::Mat => "mat",
+            Tree::Strength => "strength",
         }
     }
 
-    /// The tree named `s` (`mat`).
+    /// The tree named `s` (`mat`, `strength`).
     pub fn parse(s: &str) -> Option<Tree> {
         match s {
             "mat" => Some(Tree::Mat),
+            "strength" => Some(Tree::Strength),
             _ => None,
         }
+    }
+
+    /// The tree of a reading.
+    pub fn of(reading: Reading) -> Tree {
+        match reading {
+            Reading::Mat => Tree::Mat,
+            Reading::Strength => Tree::Strength,
+        }
+    }
+
+    pub fn reading(self) -> Reading {
+        match self {
+            Tree::Mat => Reading::Mat,
+            Tree::Strength => Reading::Strength,
+        }
+    }
+}
+
+/// `asked` (None: the one in use), checked to be the tree `a` reads now: the objects named
+/// in an answer carry that tree's retained sizes and GC roots, so a question about the
+/// other tree is an error saying to switch first (the page and the CLI always ask in the
+/// tree they show).
+pub fn resolve(a: &Analysis, asked: Option<Tree>) -> Result<Tree> {
+    let current = Tree::of(a.reading);
+    match asked {
+        Some(t) if t != current => Err(crate::error::Error::io(format!(
+            "this session reads the {} dominator tree; switch to the {} tree before asking about it",
+            current.name(),
+            t.name()
+        ))),
+        _ => Ok(current),
     }
 }
 
 /// One dominator tree and the edge set it was computed over: what every search here
 /// reads. `graph` gives the references and the GC roots the tree counts, `idom` the tree
 /// ([`crate::dominators`]' encoding), `avoid(from, to)` the references a leak trace
-/// takes only when there is no other path (`Reference.referent`, the finalizer links).
+/// takes only when there is no other path: in MAT's tree `Reference.referent` and the
+/// finalizer links; in the strength-aware tree a step from an object held less firmly
+/// than the one it references (so the trace follows a firmest path: no step of it is
+/// held less firmly than the object).
 pub struct TreeView<'a, G: Graph, A: Fn(u32, u32) -> bool> {
     pub tree: Tree,
     pub graph: G,
@@ -70,15 +110,71 @@ pub struct TreeView<'a, G: Graph, A: Fn(u32, u32) -> bool> {
     pub avoid: A,
 }
 
-/// The view of `tree` in `a`.
-pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, impl Fn(u32, u32) -> bool + '_> {
+/// Either tree's graph, one type for [`view`].
+pub enum EitherGraph<M, S> {
+    Mat(M),
+    Strength(S),
+}
+
+impl<M: Graph, S: Graph> Graph for EitherGraph<M, S> {
+    fn node_count(&self) -> usize {
+        match self {
+            EitherGraph::Mat(g) => g.node_count(),
+            EitherGraph::Strength(g) => g.node_count(),
+        }
+    }
+
+    fn for_each_root<F: FnMut(u32)>(&self, f: F) {
+        match self {
+            EitherGraph::Mat(g) => g.for_each_root(f),
+            EitherGraph::Strength(g) => g.for_each_root(f),
+        }
+    }
+
+    #[inline]
+    fn for_each_successor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        match self {
+            EitherGraph::Mat(g) => g.for_each_successor(v, f),
+            EitherGraph::Strength(g) => g.for_each_successor(v, f),
+        }
+    }
+
+    #[inline]
+    fn prefetch_successors(&self, v: u32) {
+        match self {
+            EitherGraph::Mat(g) => g.prefetch_successors(v),
+            EitherGraph::Strength(g) => g.prefetch_successors(v),
+        }
+    }
+
+    fn for_each_edge<F: FnMut(u32, u32)>(&self, f: F) {
+        match self {
+            EitherGraph::Mat(g) => g.for_each_edge(f),
+            EitherGraph::Strength(g) => g.for_each_edge(f),
+        }
+    }
+}
+
+/// The view of the tree `a` reads now (`tree`, checked by [`resolve`] where asked).
+#[allow(clippy::type_complexity)]
+pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, Box<dyn Fn(u32, u32) -> bool + '_>> {
+    debug_assert_eq!(tree, Tree::of(a.reading), "a view of the tree in use");
     match tree {
         Tree::Mat => TreeView {
             tree,
-            graph: a.dominator_graph(),
-            idom: a.mat_idom(),
-            avoid: move |from, to| a.has_path_excluded_references(from) && a.is_path_excluded_reference(from, to),
+            graph: EitherGraph::Mat(a.dominator_graph()),
+            idom: &a.idom,
+            avoid: Box::new(move |from, to| a.has_path_excluded_references(from) && a.is_path_excluded_reference(from, to)),
         },
+        Tree::Strength => {
+            let s = &a.strengths;
+            TreeView {
+                tree,
+                graph: EitherGraph::Strength(a.strength_graph()),
+                idom: &a.idom,
+                avoid: Box::new(move |from, to| s[from as usize] > s[to as usize]),
+            }
+        }
     }
 }
 
@@ -96,9 +192,10 @@ impl Cache {
     }
 }
 
-/// Builds the referrer index of `tree` unless it exists (the first question that needs
-/// it pays for it, once per session).
+/// Builds the referrer index of `tree` (the tree in use) unless it exists (the first
+/// question that needs it pays for it, once per session and tree).
 pub fn ensure_index(a: &mut Analysis, tree: Tree) -> Result<()> {
+    let tree = resolve(a, Some(tree))?;
     if a.holders.get(tree).is_none() {
         let index = ReferrerIndex::build(&view(a, tree))?;
         a.holders.indexes.push((tree, index));

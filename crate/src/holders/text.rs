@@ -50,7 +50,11 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
         }
     }
     let dominator = p.trace.iter().rev().find(|s| s.dominates);
-    let _ = writeln!(out, "\nDominator: {}", dominator.map_or("the whole heap dump (nothing in particular holds it)".to_string(), |s| object(&s.object)));
+    // Garbage (kept by --keep-unreachable, or in the strength-aware tree) is traced from
+    // its entry point: nothing holds it, rather than everything.
+    let garbage = p.trace.first().is_some_and(|s| s.gc_root.iter().any(|k| k == "Unreachable"));
+    let nothing = if garbage { "uncollected garbage (nothing holds it)" } else { "the whole heap dump (nothing in particular holds it)" };
+    let _ = writeln!(out, "\nDominator: {}", dominator.map_or(nothing.to_string(), |s| object(&s.object)));
     for s in &p.stretches {
         let from = s.from.as_ref().map_or("the GC roots".to_string(), object);
         let _ = writeln!(out, "\nHeld how else, from {from}\n  to {}: {} independent path{}{}", object(&s.to), s.paths.len(), if s.paths.len() == 1 { "" } else { "s" }, if s.has_more { " (the search stopped at the limit; there may be more)" } else { "" });

@@ -189,6 +189,7 @@ fn columns(a: &Analysis, tree: Tree) -> Columns<'_, impl Fn(u32) -> u32 + '_, im
 /// The class rows (`path` empty) or the rows directly above the row named by `path`
 /// (class indices from the bottom up), `limit` heaviest, each with `depth` levels above.
 pub fn classes_up(a: &Analysis, tree: Tree, path: &[u32], depth: usize, limit: usize) -> Result<ClassesUp> {
+    let tree = holders::resolve(a, Some(tree))?;
     let cols = columns(a, tree);
     let mut rows = if path.is_empty() {
         let mut rows = cols.class_rows(a.class_count())?;
@@ -212,6 +213,7 @@ pub fn classes_up(a: &Analysis, tree: Tree, path: &[u32], depth: usize, limit: u
 /// The class rows of the classes named `class_name` (several loaders: several rows),
 /// each with `depth` levels above.
 pub fn classes_up_from(a: &Analysis, tree: Tree, class_name: &str, depth: usize) -> Result<ClassesUp> {
+    let tree = holders::resolve(a, Some(tree))?;
     let cols = columns(a, tree);
     let mut rows: Vec<Row> = cols.class_rows(a.class_count())?.into_iter().filter(|r| a.class_name(r.class) == class_name).collect();
     for r in &mut rows {

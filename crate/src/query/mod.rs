@@ -66,16 +66,18 @@ pub enum Query {
     Referrers {
         object: String,
         limit: u32,
-        #[serde(default)]
-        tree: Tree,
+        /// The dominator tree asked about (absent: the one in use; another is an error).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tree: Option<Tree>,
     },
     /// The leak trace of `object` (a shortest path from a GC root, each step marked when
     /// it dominates the object) and at most `max` independent paths through each of its
     /// unmarked stretches (`max` 0: the stretches only).
     Paths {
         object: String,
-        #[serde(default)]
-        tree: Tree,
+        /// The dominator tree asked about (absent: the one in use; another is an error).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tree: Option<Tree>,
         #[serde(default)]
         max: u32,
     },
@@ -85,8 +87,9 @@ pub enum Query {
         #[serde(default)]
         from: Option<String>,
         to: String,
-        #[serde(default)]
-        tree: Tree,
+        /// The dominator tree asked about (absent: the one in use; another is an error).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tree: Option<Tree>,
         max: u32,
     },
     /// Classes up (the reverse dominator tree): the class rows (`path` empty) or the rows
@@ -96,8 +99,9 @@ pub enum Query {
     ClassesUp {
         #[serde(default)]
         path: Vec<String>,
-        #[serde(default)]
-        tree: Tree,
+        /// The dominator tree asked about (absent: the one in use; another is an error).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tree: Option<Tree>,
         #[serde(default)]
         depth: u32,
         limit: u32,
@@ -153,22 +157,28 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
             let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
             Answer::ChildrenByClass(tree::children_by_class(a, parent, page(*limit)))
         }
-        Query::Referrers { object: o, limit, tree } => Answer::Referrers(referrers::referrers(a, *tree, object(a, o)?, page(*limit))?),
+        Query::Referrers { object: o, limit, tree } => {
+            let tree = crate::holders::resolve(a, *tree)?;
+            Answer::Referrers(referrers::referrers(a, tree, object(a, o)?, page(*limit))?)
+        }
         Query::Paths { object: o, tree, max } => {
+            let tree = crate::holders::resolve(a, *tree)?;
             let obj = object(a, o)?;
-            Answer::Paths(holders::paths(a, *tree, obj, page(*max))?)
+            Answer::Paths(holders::paths(a, tree, obj, page(*max))?)
         }
         Query::HeldHowElse { from, to, tree, max } => {
             let from = from.as_deref().map(|f| object(a, f)).transpose()?;
             let to = object(a, to)?;
-            Answer::HeldHowElse(holders::held_how_else(a, *tree, from, to, page(*max))?)
+            let tree = crate::holders::resolve(a, *tree)?;
+            Answer::HeldHowElse(holders::held_how_else(a, tree, from, to, page(*max))?)
         }
         Query::ClassesUp { path, tree, depth, limit } => {
             let mut classes = Vec::with_capacity(path.len());
             for c in path {
                 classes.push(class(a, c)?);
             }
-            Answer::ClassesUp(holders::classes_up(a, *tree, &classes, (*depth).min(MAX_DEPTH) as usize, page(*limit))?)
+            let tree = crate::holders::resolve(a, *tree)?;
+            Answer::ClassesUp(holders::classes_up(a, tree, &classes, (*depth).min(MAX_DEPTH) as usize, page(*limit))?)
         }
         Query::HistogramGroups { by } => Answer::HistogramGroups(grouping::histogram_groups(a, *by)?),
         Query::Instances { class, offset, limit } => {

@@ -15,8 +15,8 @@ use crate::records::basic_type;
 use crate::records::cursor::{be_u16, be_u32, be_u64};
 use crate::records::heap::FieldDecl;
 use crate::records::readback::{self, FieldsEnd, Record, RecordHead, Value};
-use crate::report::build::{loader_label, object_ref};
-use crate::report::model::ObjectRef;
+use crate::report::build::{loader_label, object_ref, strength_name};
+use crate::report::model::{ObjectRef, StrengthName};
 
 /// Array elements shown at most.
 pub const MAX_ELEMENTS: usize = 1000;
@@ -49,6 +49,9 @@ pub struct ObjectDetails {
     pub dominator: Option<ObjectRef>,
     /// Depth in the dominator tree (1 for top-level dominators).
     pub depth: u64,
+    /// How firmly it is held: over all paths from the GC roots, the best of each path's
+    /// weakest reference (the same in both trees).
+    pub strength: StrengthName,
     /// Byte offset of the object's record in the (decompressed) dump.
     pub record_offset: Option<u64>,
     /// Instance fields (own class first, then super classes), or a class's static
@@ -258,6 +261,7 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
         gc_root: root_kinds(a, obj),
         dominator: a.immediate_dominator(obj).flatten().map(|d| object_ref(a, d)),
         depth: depth + 1,
+        strength: strength_name(a.strength(obj)),
         record_offset,
         fields,
         array_length,

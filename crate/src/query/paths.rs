@@ -38,6 +38,10 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
     if a.heap.roots.thread_locals.iter().any(|&(t, l)| t == from && l == to) {
         out.push("<local variable>".into());
     }
+    // The strength-aware tree's virtual reference from a ViewGroup to a child it counts.
+    if a.heap.owners.virtual_children(from).iter().any(|&(_, c)| c == to) {
+        out.push("<child view>".into());
+    }
     let target = a.address(to);
     let id_size = a.heap.index.header.id_size;
     match read_record(a, from)?.map(|r| r.head) {

@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
+use crate::report::build::{object_ref, strength_name};
+use crate::report::model::{ObjectRef, StrengthName};
 
 /// One node of the dominator tree.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -16,6 +16,8 @@ pub struct TreeNode {
     pub object: ObjectRef,
     /// Number of objects it immediately dominates (its children).
     pub children: u64,
+    /// How firmly it is held (the same in both trees; the page colours by it).
+    pub strength: StrengthName,
 }
 
 /// A page of a node's children in the dominator tree, largest retained first.
@@ -41,7 +43,7 @@ pub struct ClassGroup {
 }
 
 pub(crate) fn node(a: &Analysis, v: u32) -> TreeNode {
-    TreeNode { object: object_ref(a, v), children: a.dominated(v).len() as u64 }
+    TreeNode { object: object_ref(a, v), children: a.dominated(v).len() as u64, strength: strength_name(a.strength(v)) }
 }
 
 fn kids(a: &Analysis, parent: Option<u32>) -> &[u32] {

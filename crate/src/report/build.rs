@@ -182,25 +182,23 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
 
 /// The partition of the dump by strength, as report rows.
 pub fn reachability(a: &Analysis) -> Vec<ReachabilityRow> {
+    a.reachability().iter().map(|r| ReachabilityRow { strength: strength_name(r.strength), objects: r.objects, shallow_bytes: r.shallow_bytes }).collect()
+}
+
+/// A strength as the report names it.
+pub fn strength_name(s: crate::strength::Strength) -> StrengthName {
     use crate::strength::Strength as S;
-    a.reachability()
-        .iter()
-        .map(|r| ReachabilityRow {
-            strength: match r.strength {
-                S::Strong => StrengthName::Strong,
-                S::Cache => StrengthName::Cache,
-                S::ThreadLocal => StrengthName::ThreadLocal,
-                S::Local => StrengthName::Local,
-                S::Soft => StrengthName::Soft,
-                S::Weak => StrengthName::Weak,
-                S::Finalizer => StrengthName::Finalizer,
-                S::Phantom => StrengthName::Phantom,
-                S::Unreachable => StrengthName::Unreachable,
-            },
-            objects: r.objects,
-            shallow_bytes: r.shallow_bytes,
-        })
-        .collect()
+    match s {
+        S::Strong => StrengthName::Strong,
+        S::Cache => StrengthName::Cache,
+        S::ThreadLocal => StrengthName::ThreadLocal,
+        S::Local => StrengthName::Local,
+        S::Soft => StrengthName::Soft,
+        S::Weak => StrengthName::Weak,
+        S::Finalizer => StrengthName::Finalizer,
+        S::Phantom => StrengthName::Phantom,
+        S::Unreachable => StrengthName::Unreachable,
+    }
 }
 
 fn chain_refs(a: &Analysis, chain: &[u32]) -> (Vec<ObjectRef>, u64) {

@@ -34,7 +34,8 @@ pub fn root_counts(root: u8, target: u8) -> bool {
 /// an owner reached, by ownership: only owner references count), rooted at the roots
 /// [`root_counts`] keeps plus `garbage` (the garbage forest's entry points).
 pub struct TreeGraph<'a, E: Edges> {
-    pub edges: &'a E,
+    /// The references (a reference to an [`Edges`] is one too).
+    pub edges: E,
     pub strengths: &'a [u8],
     /// One bit per owned node (the walk's [`super::walk::Reach::owned`]).
     pub owned: &'a [u64],

@@ -31,6 +31,31 @@ pub trait Edges {
     fn prefetch(&self, _v: u32) {}
 }
 
+impl<E: Edges> Edges for &E {
+    fn node_count(&self) -> usize {
+        (**self).node_count()
+    }
+    fn for_each_root<F: FnMut(u32, u8)>(&self, f: F) {
+        (**self).for_each_root(f)
+    }
+    #[inline]
+    fn for_each_edge_of<F: FnMut(u32, u8)>(&self, v: u32, f: F) {
+        (**self).for_each_edge_of(v, f)
+    }
+    #[inline]
+    fn has_owner_rules(&self) -> bool {
+        (**self).has_owner_rules()
+    }
+    #[inline]
+    fn needs_owner(&self, v: u32) -> bool {
+        (**self).needs_owner(v)
+    }
+    #[inline]
+    fn prefetch(&self, v: u32) {
+        (**self).prefetch(v)
+    }
+}
+
 /// The heap's references with their strengths (from [`Heap::special_edges`]) and the GC
 /// roots with theirs ([`root_strength`]). Objects without a class are left out, as in
 /// the dominator tree.

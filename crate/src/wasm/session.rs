@@ -276,16 +276,17 @@ impl From<Error> for JsValue {
 impl Session {
     /// Makes `tree` ("mat" or "strength") the dominator tree every later query and
     /// retained size answers from, and returns the report in that reading as JSON (its
-    /// `tree` says which; top consumers and suspects follow the tree). The strength-aware
-    /// tree is computed on the first switch to it (about as long as the first tree took),
-    /// then both are kept.
+    /// `tree` says which; top consumers and suspects follow the tree): the session's
+    /// report from then on, exported as `heapscope analyze --tree TREE --format json`
+    /// writes it. The strength-aware tree is computed on the first switch to it (about as
+    /// long as the first tree took), then both are kept.
     pub fn set_tree(&mut self, tree: &str) -> Result<String, JsValue> {
         let reading = crate::strength::parse_reading(Some(tree)).map_err(Error::io)?;
         let a = self.analysis.as_mut().ok_or_else(no_dump)?;
         a.set_reading(reading)?;
-        let s = &self.report.source;
-        let info = SourceInfo { file_name: s.file_name.clone(), file_bytes: s.file_bytes, gzip: s.gzip };
-        Ok(report::to_json(&report::build(a, &info)))
+        self.report = crate::compare::keys::annotated_report(a, &self.info)?;
+        self.report_json = report::to_json(&self.report);
+        Ok(self.report_json.clone())
     }
 
     /// The reachability strength of the object at `address` (`strong`, `weak`, …,

@@ -2,8 +2,8 @@
 // The Rust types are the source of truth: change them, run `heapscope schema --queries`
 // into the schema file, then `node scripts/gen-types.mjs`. A test fails when this is stale.
 
-import type { ObjectRef } from './report';
-export type { ObjectRef };
+import type { ObjectRef, StrengthName } from './report';
+export type { ObjectRef, StrengthName };
 
 /** Every query and answer type, for the JSON Schema the page's types are generated from. */
 export interface QueryTypes {
@@ -160,6 +160,11 @@ export interface ObjectDetails {
   problem?: string | null;
   /** Byte offset of the object's record in the (decompressed) dump. */
   record_offset?: number | null;
+  /**
+   * How firmly it is held: over all paths from the GC roots, the best of each path's
+   * weakest reference (the same in both trees).
+   */
+  strength: StrengthName;
   /** For java.lang.String (and char[]/byte[] values of strings): the text, cut at 2000 chars. */
   text?: string | null;
 }
@@ -200,24 +205,28 @@ export type Query = {
   limit: number;
   object: string;
   query: "referrers";
-  tree?: Tree;
+  /** The dominator tree asked about (absent: the one in use; another is an error). */
+  tree?: Tree | null;
 } | {
   max?: number;
   object: string;
   query: "paths";
-  tree?: Tree;
+  /** The dominator tree asked about (absent: the one in use; another is an error). */
+  tree?: Tree | null;
 } | {
   from?: string | null;
   max: number;
   query: "held_how_else";
   to: string;
-  tree?: Tree;
+  /** The dominator tree asked about (absent: the one in use; another is an error). */
+  tree?: Tree | null;
 } | {
   depth?: number;
   limit: number;
   path?: string[];
   query: "classes_up";
-  tree?: Tree;
+  /** The dominator tree asked about (absent: the one in use; another is an error). */
+  tree?: Tree | null;
 } | {
   by: HistogramGrouping;
   query: "histogram_groups";
@@ -276,13 +285,15 @@ export interface TraceStep {
 }
 
 /** Which dominator tree a question is about. */
-export type Tree = "mat";
+export type Tree = "mat" | "strength";
 
 /** One node of the dominator tree. */
 export interface TreeNode {
   /** Number of objects it immediately dominates (its children). */
   children: number;
   object: ObjectRef;
+  /** How firmly it is held (the same in both trees; the page colours by it). */
+  strength: StrengthName;
 }
 
 /** One step of another way through a stretch. */

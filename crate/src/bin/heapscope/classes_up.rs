@@ -34,7 +34,8 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
-    let mut done = common::analyze(&args.analysis, global)?;
+    // Only the tree asked about is computed.
+    let mut done = common::analyze_in(&args.analysis, global, args.tree.tree().reading())?;
     done.phase(Phase::Queries);
     let tree = args.tree.tree();
     let depth = args.depth.min(MAX_DEPTH) as usize;

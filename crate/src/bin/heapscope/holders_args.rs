@@ -8,12 +8,17 @@ use heapscope::holders::Tree;
 pub enum TreeArg {
     /// Eclipse MAT's (every reference counts, Reference.referent too)
     Mat,
+    /// The strength-aware one (a weak, soft, phantom, finalizer, cache, thread-local or
+    /// stack reference counts only when nothing firmer holds the object; uncollected
+    /// garbage is part of the tree)
+    Strength,
 }
 
 impl TreeArg {
     pub fn tree(self) -> Tree {
         match self {
             TreeArg::Mat => Tree::Mat,
+            TreeArg::Strength => Tree::Strength,
         }
     }
 }

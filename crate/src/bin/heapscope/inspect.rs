@@ -24,8 +24,10 @@ pub fn parse_address(s: &str) -> Result<u64, String> {
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let mut done = common::analyze(&args.analysis, global)?;
-    // The strength-aware tree beside MAT's (the referrers below are MAT's).
+    // The strength-aware tree beside MAT's: the dominator, retained sizes and referrers
+    // below are the tree's asked for.
     done.analysis.set_reading(args.reading.reading())?;
+    let tree = Tree::of(done.analysis.reading);
     let address = args.address;
     // The same queries the page asks, through the same entry point.
     let object = format!("0x{address:x}");
@@ -33,12 +35,12 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
         return Err(Error::io(format!("no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)")).into());
     }
     done.phase(Phase::ReferrerIndex);
-    heapscope::holders::ensure_index(&mut done.analysis, Tree::Mat)?;
+    heapscope::holders::ensure_index(&mut done.analysis, tree)?;
     done.phase(Phase::Queries);
     let analysis = &mut done.analysis;
     let Answer::Object(details) = answer(analysis, &Query::Object { object: object.clone() })? else { unreachable!("answers match queries") };
     let Answer::PathToRoot(path) = answer(analysis, &Query::PathToRoot { object: object.clone() })? else { unreachable!("answers match queries") };
-    let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Tree::Mat })? else { unreachable!("answers match queries") };
+    let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Some(tree) })? else { unreachable!("answers match queries") };
     let mut json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
     if let Some(obj) = done.analysis.object_at(address) {
         heapscope::strength::annotate_inspect(&done.analysis, obj, &mut json);
