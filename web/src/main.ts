@@ -31,6 +31,7 @@ import { ProgressView } from './views/progress';
 import { onTabClick, renderShell, setMode, setNotice, setVersion, showView, viewBody } from './views/shell';
 import { renderConsumers, renderSuspects } from './views/suspects';
 import { TreemapView } from './views/treemap';
+import { setTreeStatus, treeSwitch, type Tree } from './views/strength';
 
 installTrustedTypesPolicy();
 renderShell(byId('app'));
@@ -54,6 +55,10 @@ interface Open {
   /** The file and what the worker answered, to redraw after a mapping is applied. */
   file: File;
   opened: Opened;
+  mappingName: string | null;
+  mapping: File | null;
+  /** The dominator tree the report and the views are in. */
+  tree: Tree;
 }
 let open: Open | null = null;
 
@@ -166,9 +171,11 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
     reportJson: opened.reportJson,
     fileName: file.name,
     hasDump: opened.hasDump,
-    q: new Queries(client),
+    q: new Queries(client, report.tree ?? 'mat'),
     store,
   };
+  const tree: Tree = report.tree ?? 'mat';
+  treeSwitch(byId('tree-choice'), tree, opened.hasDump, (t) => store.set({ tree: t === 'strength' ? 'strength' : undefined }));
   setText(byId('dump-title'), report.source.file_name ?? file.name);
   const runFacts = byId('run-facts');
   if (opened.hasDump) {
@@ -236,7 +243,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('path'), path.root);
   replaceChildren(viewBody('classes'), classes.root);
   replaceChildren(viewBody('compare'), compare.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, file, opened };
+  open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, file, opened, mappingName, mapping, tree };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -261,6 +268,11 @@ async function releaseDump(ctx: DumpContext, file: File): Promise<void> {
 function update(state: PageState): void {
   showView(state);
   if (!open || byId('results').hidden) return;
+  const wanted: Tree = state.tree ?? 'mat';
+  if (open.ctx.hasDump && wanted !== open.tree) {
+    void switchTree(open, wanted);
+    return;
+  }
   switch (state.view) {
     case 'histogram':
       open.histogram.schedule();
@@ -285,6 +297,30 @@ function update(state: PageState): void {
       break;
     default:
       break;
+  }
+}
+
+/** The tree being switched to, while the worker computes it. */
+let switching: Tree | null = null;
+
+/** Makes `tree` the dominator tree of the open dump: the worker switches (computing the
+ * strength-aware tree the first time), and every view is drawn again from the report in
+ * that reading. */
+async function switchTree(o: Open, tree: Tree): Promise<void> {
+  if (switching === tree) return;
+  switching = tree;
+  setTreeStatus(tree === 'strength' ? 'Computing the strength-aware tree…' : "Switching to MAT's tree…");
+  try {
+    const reportJson = await o.ctx.q.setTree(tree);
+    if (open !== o) return;
+    showResults(o.file, { ...o.opened, reportJson }, o.mappingName, o.mapping);
+    announce(tree === 'strength' ? 'The views now show the strength-aware dominator tree.' : "The views now show Eclipse MAT's dominator tree.");
+  } catch (e) {
+    setTreeStatus('');
+    showError(isAnalysisError(e) ? e : internalError(String(e)), null);
+    store.set({ tree: o.tree === 'strength' ? 'strength' : undefined });
+  } finally {
+    switching = null;
   }
 }
 

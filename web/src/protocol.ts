@@ -57,7 +57,10 @@ export type Request =
    * --format FORMAT --sort SORT` writes it. */
   | { kind: 'compare'; baseline: string; format: CompareFormat; sort: CompareSort }
   /** `{report loader label: the comparison's stable loader name}` of this report. */
-  | { kind: 'loader-names' };
+  | { kind: 'loader-names' }
+  /** Makes `tree` the dominator tree the queries and retained sizes answer from (computed
+   * on the first switch to it); the answer is the report's JSON in that reading. */
+  | { kind: 'tree'; tree: 'mat' | 'strength' };
 
 export type CompareFormat = 'json' | 'md' | 'html';
 export type CompareSort = 'instances' | 'shallow' | 'retained';

@@ -108,6 +108,7 @@ function request(id: number, req: Request): void {
     }
     else if (req.kind === 'compare') json = s.compare_with_baseline(req.baseline, req.format, req.sort, undefined);
     else if (req.kind === 'loader-names') json = s.stable_loader_names();
+    else if (req.kind === 'tree') json = s.set_tree(req.tree);
     else if (req.format === 'markdown') json = s.markdown();
     else json = s.html();
     post({ type: 'answer', id, json });

@@ -3,7 +3,7 @@
 // core does not know, a missing argument or a misread answer is a type error here. The
 // worker does the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef } from '../generated/report';
-import type { Answer, Children, ClassGroup, ClassesUp, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch } from '../generated/query';
+import type { Answer, Children, ClassGroup, ClassesUp, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch, Tree } from '../generated/query';
 import type { AnalysisClient } from '../import/worker-client';
 
 /** The name of a query ("children", "object", …). */
@@ -14,7 +14,9 @@ export type AnswerTo<K extends QueryName> = Extract<Answer, { query: K }>['answe
 export class Queries {
   private cache = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly client: AnalysisClient) {}
+  /** `tree`: the dominator tree the worker's session reads (the holder queries name it, so
+   * an answer from the other tree cannot arrive by mistake). */
+  constructor(private readonly client: AnalysisClient, readonly tree: Tree = 'mat') {}
 
   /** Asks `query`; the answer is typed by the query's name. */
   ask<Q extends Query>(query: Q, cache = false): Promise<AnswerTo<Q['query']>> {
@@ -43,24 +45,24 @@ export class Queries {
   /** The objects referencing `address` (the `limit` largest), read from the referrer
    * index (built by the worker on the first question that needs it). */
   referrers(address: string, limit: number): Promise<Referrers> {
-    return this.ask({ query: 'referrers', object: address, limit, tree: 'mat' }, true);
+    return this.ask({ query: 'referrers', object: address, limit, tree: this.tree }, true);
   }
 
   /** The leak trace of `address`, its dominators marked, and its unmarked stretches (no
    * search yet: each stretch's ways are asked with `heldHowElse`). */
   paths(address: string): Promise<Paths> {
-    return this.ask({ query: 'paths', object: address, tree: 'mat', max: 0 }, true);
+    return this.ask({ query: 'paths', object: address, tree: this.tree, max: 0 }, true);
   }
 
   /** At most `max` independent paths from `from` (null: the GC roots) to `to`. */
   heldHowElse(from: string | null, to: string, max: number): Promise<Stretch> {
-    return this.ask({ query: 'held_how_else', from, to, tree: 'mat', max }, true);
+    return this.ask({ query: 'held_how_else', from, to, tree: this.tree, max }, true);
   }
 
   /** Classes up: the class rows (`path` empty) or the rows directly above the row named
    * by `path` (class object addresses, bottom first), the `limit` heaviest. */
   classesUp(path: string[], limit: number): Promise<ClassesUp> {
-    return this.ask({ query: 'classes_up', path, tree: 'mat', depth: 0, limit }, true);
+    return this.ask({ query: 'classes_up', path, tree: this.tree, depth: 0, limit }, true);
   }
 
   /** The histogram's classes grouped by package or class loader, largest retained first. */
@@ -89,6 +91,11 @@ export class Queries {
   /** Applies a ProGuard/R8 mapping (its text) to the dump: the rebuilt report's JSON. */
   applyMapping(text: string): Promise<string> {
     return this.client.request({ kind: 'mapping', text }).then((json) => json ?? '');
+  }
+
+  /** Makes `tree` the dominator tree of the worker's session: the report's JSON in it. */
+  setTree(tree: Tree): Promise<string> {
+    return this.client.request({ kind: 'tree', tree }).then((json) => json ?? '');
   }
 
   markdown(): Promise<string> {

@@ -19,6 +19,9 @@ export interface PageState {
    * the view checks it) and order (`asc`/`desc`); absent: the default. */
   sort?: string;
   order?: 'asc' | 'desc';
+  /** The dominator tree shown: absent for MAT's (the default), `strength` for the
+   * strength-aware one (`tree=strength`). */
+  tree?: 'strength';
 }
 
 export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
@@ -52,6 +55,7 @@ export function parseFragment(hash: string): PageState {
   const order = params.get('order');
   if (sort && SORT_RE.test(sort)) state.sort = sort;
   if (order === 'asc' || order === 'desc') state.order = order;
+  if (params.get('tree') === 'strength') state.tree = 'strength';
   return state;
 }
 
@@ -62,6 +66,7 @@ export function formatFragment(state: PageState): string {
   if (state.rows?.length) params.set('rows', state.rows.map((c) => c.join(',')).join(';'));
   if (state.sort) params.set('sort', state.sort);
   if (state.order) params.set('order', state.order);
+  if (state.tree === 'strength') params.set('tree', 'strength');
   const s = params.toString();
   return s ? `#${s}` : '';
 }

@@ -10,6 +10,7 @@ import { h, replaceChildren, setText } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';
 import { loading, needsDump, queryFailed, type DumpContext } from './common';
+import { followColours, strengthDot, strengthLegend } from './strength';
 
 const PAGE = 50;
 
@@ -44,8 +45,11 @@ export class DominatorTreeView {
     }
     this.root = h(
       'div',
-      { class: 'dominators' },
-      h('p', { class: 'fine' }, 'Each object keeps alive the objects under it: without it, they would be garbage. Expand a row to see what it retains; select a row to inspect its object.'),
+      { class: 'dominators', 'data-tree': ctx.q.tree },
+      strengthLegend(ctx.report, 'strength-legend-dominators'),
+      h('p', { class: 'fine' }, ctx.q.tree === 'strength'
+        ? 'The strength-aware tree: each object keeps alive the objects under it, where a weak, soft, phantom, finalizer, cache, thread-local or stack reference holds an object only when nothing firmer does, and uncollected garbage hangs under the root. Expand a row to see what it retains; select a row to inspect its object.'
+        : 'Each object keeps alive the objects under it: without it, they would be garbage. Expand a row to see what it retains; select a row to inspect its object.'),
       h(
         'table',
         { class: 'data tree', id: 'dominator-tree', role: 'treegrid', 'aria-label': 'Dominator tree' },
@@ -57,6 +61,7 @@ export class DominatorTreeView {
         this.tbody,
       ),
     );
+    followColours(this.root);
   }
 
   /** Loads the first level when the view is first shown; marks the selected object. */
@@ -115,12 +120,12 @@ export class DominatorTreeView {
     const toggle = n.children > 0
       ? h('button', { type: 'button', class: 'toggle', tabindex: -1, 'aria-hidden': 'true' }, '▸')
       : null;
-    const name = h('td', { class: 'name' }, toggle ?? h('span', { class: 'toggle-space' }), h('span', { class: 'cls', title: objectTitle(o) }, objectTitle(o)));
+    const name = h('td', { class: 'name' }, toggle ?? h('span', { class: 'toggle-space' }), strengthDot(n.strength), h('span', { class: 'cls', title: objectTitle(o) }, objectTitle(o)));
     name.style.paddingLeft = `${0.4 + depth * 1.1}rem`;
     const row = h(
       'tr',
       {
-        'data-address': o.address, 'data-depth': depth, 'data-children': n.children, role: 'row', 'aria-level': depth + 1,
+        'data-address': o.address, 'data-strength': n.strength, 'data-depth': depth, 'data-children': n.children, role: 'row', 'aria-level': depth + 1,
         'aria-selected': String(o.address === this.selected), 'aria-expanded': toggle ? 'false' : null, tabindex: -1,
       },
       name,

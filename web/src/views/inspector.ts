@@ -11,6 +11,7 @@ import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatOffset } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
+import { strengthLabel, strengthMark, strengthMeaning } from './strength';
 
 /** The address box: select any object by its address. */
 function addressForm(ctx: DumpContext, id: string): HTMLElement {
@@ -109,6 +110,17 @@ export class PathView extends ObjectView<Paths> {
   }
 }
 
+/** The trace's lowest marked step, or what holds the object when none is marked: the
+ * whole heap dump (it is shared), or, in the strength-aware tree, nothing (garbage, traced
+ * from its entry point). */
+function dominatorText(ctx: DumpContext, paths: Paths, dominator: TraceStep | undefined): (HTMLElement | string)[] {
+  if (dominator) return [objectLink(dominator.object)];
+  const garbage = ctx.q.tree === 'strength' && paths.trace.length > 0 && paths.trace[0].gc_root.includes('Unreachable');
+  return garbage
+    ? [h('strong', null, 'uncollected garbage'), ' (nothing holds it; the chain starts where the garbage does).']
+    : [h('strong', null, 'the whole heap dump'), ' (nothing in particular holds it: it is shared).'];
+}
+
 /** Independent paths asked per stretch. */
 const WAYS = 10;
 
@@ -130,8 +142,11 @@ class LeakTrace {
     this.root = h(
       'div',
       { class: 'leak-trace' },
-      h('p', { class: 'fine' }, `A shortest chain of references from a GC root to ${address}. Steps marked ◆ dominate it: every path from the GC roots to it goes through them, so each would free it. References held only by weak/soft references or finalizer queues are avoided when another path exists.`),
-      h('p', { id: 'trace-dominator' }, 'Its dominator: ', dominator ? objectLink(dominator.object) : h('strong', null, 'the whole heap dump'), dominator ? '' : ' (nothing in particular holds it: it is shared).'),
+      h('p', { class: 'fine' }, `A shortest chain of references from a GC root to ${address}. Steps marked ◆ dominate it: every path from the GC roots to it goes through them, so each would free it. ` +
+        (ctx.q.tree === 'strength'
+          ? 'In the strength-aware tree, a reference weaker than how firmly its target is held is no way of holding it, and the chain follows a firmest path (no step held less firmly than the object).'
+          : 'References held only by weak/soft references or finalizer queues are avoided when another path exists.')),
+      h('p', { id: 'trace-dominator' }, 'Its dominator: ', ...dominatorText(ctx, paths, dominator)),
       this.chain,
     );
     this.draw();
@@ -291,6 +306,7 @@ function renderDetails(d: ObjectDetails): HTMLElement {
       fact('gc-root', 'GC root', d.gc_root.length ? d.gc_root.join(', ') : 'no', d.gc_root.join(',')),
       fact('dominator', 'Immediate dominator', d.dominator ? objectLink(d.dominator) : 'none: a top-level dominator (only GC roots keep it alive)', d.dominator?.address ?? ''),
       fact('depth', 'Depth in the dominator tree', formatCount(d.depth), d.depth),
+      fact('strength', 'Reachability', h('span', null, strengthMark(d.strength), `${strengthLabel(d.strength)}: ${strengthMeaning(d.strength)}`), d.strength),
       d.record_offset !== null && d.record_offset !== undefined ? fact('record-offset', 'Record at byte', formatOffset(d.record_offset), d.record_offset) : null,
     ),
     h('p', null, objectLink(o, 'path', 'Show the path from a GC root to this object')),

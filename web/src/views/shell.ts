@@ -69,6 +69,7 @@ export function renderShell(app: HTMLElement): void {
           ),
         ),
         h('p', { id: 'run-facts', class: 'fine' }),
+        h('div', { id: 'tree-choice', class: 'tree-choice' }),
         h('div', { id: 'report-only', class: 'panel note', hidden: true, role: 'status' }),
         h('div', { id: 'incomplete', class: 'panel warn', hidden: true, role: 'status' }),
         h('div', { id: 'dump-lost', class: 'panel warn', hidden: true, role: 'alert' }),

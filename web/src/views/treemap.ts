@@ -11,6 +11,7 @@
 // level, Home goes back to the biggest. The rectangle reached is outlined and described in
 // the info line below the canvas, which screen readers announce (aria-live).
 import type { TreeNode } from '../generated/query';
+import { colours, strengthFill, strengthLegend } from './strength';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
 import { classHue, objectLink, objectTitle } from '../lib/objects';
@@ -174,7 +175,8 @@ export class TreemapView {
     }
     this.root = h(
       'div',
-      { class: 'treemap' },
+      { class: 'treemap', 'data-tree': ctx.q.tree },
+      strengthLegend(ctx.report, 'strength-legend-treemap'),
       h('p', { class: 'fine' }, 'Each rectangle is an object, sized by the memory it keeps alive. Click one to zoom into what it retains; the path above zooms back out. Groups (“N × Class”) gather a level\'s many small objects by class.'),
       h('p', { class: 'fine', id: 'treemap-keys' }, 'Keyboard: arrow keys move between rectangles, Enter zooms in, Escape zooms out.'),
       this.crumbs,
@@ -182,6 +184,7 @@ export class TreemapView {
       this.info,
       h('details', { class: 'treemap-list' }, h('summary', null, 'Rectangles as a list'), this.list),
     );
+    colours.subscribe(() => this.draw());
     this.canvas.addEventListener('mousemove', (e) => this.onMove(e));
     this.canvas.addEventListener('mouseleave', () => {
       this.hover = null;
@@ -414,6 +417,8 @@ export class TreemapView {
 
   private color(item: Item, dark: boolean, nested = false): string {
     if (item.kind === 'rest') return dark ? '#3a4048' : '#d5d9de';
+    const byStrength = item.kind === 'object' ? strengthFill(item.node.strength, dark) : null;
+    if (byStrength) return byStrength;
     const name = item.kind === 'object' ? item.node.object.class_of_object ?? item.node.object.class_name : item.className;
     const hue = classHue(name);
     if (item.kind === 'group') return dark ? `hsl(${hue} 25% 32%)` : `hsl(${hue} 30% 82%)`;
