@@ -174,6 +174,8 @@ pub struct Analysis {
     pub threads: Vec<crate::threads::ThreadInfo>,
     /// Duplicate strings (see [`crate::waste`]).
     pub waste: crate::waste::Waste,
+    /// The duplicate string groups, kept to name their samples again in another tree.
+    string_groups: crate::waste::strings::Groups,
 }
 
 /// What a dominator tree brings to an [`Analysis`] (the fields of the same names).
@@ -311,6 +313,14 @@ impl Analysis {
         };
         let previous = self.install(next);
         self.other_tree = Some(Box::new(previous));
+        self.tree_sections()
+    }
+
+    /// The sections whose sizes come from the tree in use: the threads and the waste
+    /// (its samples' retained sizes), as `analyze` computes them in that tree.
+    fn tree_sections(&mut self) -> Result<()> {
+        self.threads = crate::threads::collect(self)?;
+        self.waste = crate::waste::build(self, self.string_groups.clone())?;
         Ok(())
     }
 
@@ -460,8 +470,14 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
 
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
     let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| tick_phase(phase, input_bytes, objects, progress))?;
-    // Strings are grouped once the tree says which are kept; their columns go.
-    let string_groups = crate::waste::strings::group(&heap, &t.idom, &heap.waste, crate::waste::TOP_STRING_GROUPS);
+    // Strings are grouped once the tree says which are kept; their columns go. Grouped
+    // over what MAT's reading keeps in either reading (the strength-aware tree also holds
+    // the garbage, which wastes nothing), so switching trees changes no group.
+    let string_groups = if options.tree == Reading::Mat || options.keep_unreachable {
+        crate::waste::strings::group(&heap, &t.idom, &heap.waste, crate::waste::TOP_STRING_GROUPS)
+    } else {
+        crate::waste::strings::group_marked(&heap, &strengths, strength::UNREACHABLE, &heap.waste, crate::waste::TOP_STRING_GROUPS)
+    };
     heap.waste = Default::default();
 
     let mut warnings = heap.index.warnings.clone();
@@ -498,9 +514,10 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         mapping: None,
         threads: Vec::new(),
         waste: Default::default(),
+        string_groups: Default::default(),
     };
-    analysis.threads = crate::threads::collect(&mut analysis)?;
-    analysis.waste = crate::waste::build(&mut analysis, string_groups)?;
+    analysis.string_groups = string_groups;
+    analysis.tree_sections()?;
     Ok(analysis)
 }
 

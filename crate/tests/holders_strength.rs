@@ -223,3 +223,22 @@ fn cli_paths_and_classes_up_in_the_strength_tree() {
     let sum: u64 = up["rows"].as_array().unwrap().iter().map(|r| r["weight_bytes"].as_u64().unwrap()).sum();
     assert_eq!(sum, e["total_shallow_heap"].as_u64().unwrap() + e["unreachable"]["shallow_heap"].as_u64().unwrap());
 }
+
+/// Switching a session's tree gives the report `analyze` writes in that tree (the page's
+/// export after the switch is `analyze --tree strength`'s), and back: threads and
+/// duplicate strings included.
+#[test]
+fn switching_trees_gives_the_report_of_that_tree() {
+    use heapscope::compare::keys::annotated_report;
+    use heapscope::report::{to_json, SourceInfo};
+    let info = SourceInfo::default();
+    let Some(mut mat) = open("s04_references_serial_all", Reading::Mat) else { return };
+    let mut strength = open("s04_references_serial_all", Reading::Strength).unwrap();
+    let in_mat = to_json(&annotated_report(&mut mat, &info).unwrap());
+    let in_strength = to_json(&annotated_report(&mut strength, &info).unwrap());
+    assert_ne!(in_mat, in_strength);
+    mat.set_reading(Reading::Strength).unwrap();
+    assert!(to_json(&annotated_report(&mut mat, &info).unwrap()) == in_strength, "MAT switched to the strength-aware tree");
+    strength.set_reading(Reading::Mat).unwrap();
+    assert!(to_json(&annotated_report(&mut strength, &info).unwrap()) == in_mat, "the strength-aware tree switched to MAT's");
+}

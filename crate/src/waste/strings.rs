@@ -54,13 +54,19 @@ fn order(x: &Group, y: &Group) -> std::cmp::Ordering {
 
 /// Groups the kept strings by value; `idom` says which objects are kept.
 pub fn group(heap: &Heap, idom: &[u32], collected: &Collected, limit: usize) -> Groups {
+    group_marked(heap, idom, UNREACHABLE, collected, limit)
+}
+
+/// Groups the strings by value whose entry in `marks` is not `gone` (the dominator tree's
+/// `idom` and its UNREACHABLE, or the reachability strengths and theirs).
+pub fn group_marked<T: Copy + PartialEq>(heap: &Heap, marks: &[T], gone: T, collected: &Collected, limit: usize) -> Groups {
     // Entries come by key, objects in random order: a bitset of the kept objects (one
     // bit per object, built in one sequential scan) stays in cache where the columns
     // would not.
-    let mut kept_bits = vec![0u64; idom.len().div_ceil(64)];
-    for (w, chunk) in kept_bits.iter_mut().zip(idom.chunks(64)) {
+    let mut kept_bits = vec![0u64; marks.len().div_ceil(64)];
+    for (w, chunk) in kept_bits.iter_mut().zip(marks.chunks(64)) {
         for (b, &d) in chunk.iter().enumerate() {
-            *w |= ((d != UNREACHABLE) as u64) << b;
+            *w |= ((d != gone) as u64) << b;
         }
     }
     // Every entry is a String instance, which has a class: the bit alone says kept.
