@@ -229,7 +229,7 @@ proptest! {
             prop_assert_eq!(index.is_root(t), roots.contains(&t));
         }
         for obj in 0..spec.n as u32 {
-            let t = trace(&index, &view.avoid, obj).unwrap().expect("every node is in the tree");
+            let t = trace(&index, view.avoid, obj).unwrap().expect("every node is in the tree");
             prop_assert!(roots.contains(&t[0]));
             prop_assert_eq!(*t.last().unwrap(), obj);
             for e in t.windows(2) {
