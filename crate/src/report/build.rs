@@ -271,6 +271,11 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 ));
             }
             let (chain, chain_omitted) = chain_refs(a, &s.chain);
+            let (represented_class, represented_loader) = super::findings::represented(a, object);
+            let biggest_members = match &s.kind {
+                Kind::Group { members, .. } => super::findings::biggest_members(a, members),
+                Kind::Single { .. } => Vec::new(),
+            };
             Suspect {
                 kind,
                 object: object_ref(a, object),
@@ -285,6 +290,11 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 description,
                 reference_path: None,
                 accumulation_point_elements: None,
+                held_in: None,
+                accumulated: s.accumulation_point.map(|ap| super::findings::accumulated(a, ap)).unwrap_or_default(),
+                biggest_members,
+                represented_class,
+                represented_loader,
             }
         })
         .collect();
