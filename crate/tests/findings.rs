@@ -130,3 +130,16 @@ fn dominator_tree_grouped_by_class_matches_mats_table() {
         }
     }
 }
+
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn only_a_single_class_object_suspect_stands_for_its_class() {
+    // s01: groups of java.lang.Class objects (MAT's expected suspects): a group is not one class.
+    let Some((_, r)) = report_of("s01_hello_serial_live") else { return };
+    for s in &r.leak_suspects.suspects {
+        match s.kind {
+            SuspectKind::GroupOfObjects => assert_eq!((&s.represented_class, &s.represented_loader), (&None, &None), "{}", s.class_name),
+            SuspectKind::SingleObject => assert_eq!(s.represented_class.is_some(), s.object.class_of_object.is_some()),
+        }
+    }
+}

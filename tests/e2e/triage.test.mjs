@@ -162,4 +162,29 @@ describe('triage', { skip: CORPUS_MISSING }, () => {
       assert.equal(await page.locator('#dominators-group').isChecked(), true);
     });
   });
+
+  test('the treemap: a chain of single children is one click, the zoom is in the URL and survives a reload', async () => {
+    const file = h.corpusFile(S02);
+    const mat = matObjects('s02_static_map_leak_serial');
+    // MAT: the HashMap CACHE (0xfab19bb0) dominates one object, its table (0xfbda1118).
+    const map = '0xfab19bb0';
+    const table = mat.filter((o) => o.dominator === map);
+    assert.deepEqual(table.map((o) => o.address), ['0xfbda1118']);
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, file), 'done');
+      await page.evaluate(() => { location.hash = '#view=treemap&zoom=0xfab193e0'; });
+      await page.waitForFunction(() => document.getElementById('treemap-breadcrumb').dataset.depth === '1');
+      await page.waitForSelector(`#treemap-items button[data-address="${map}"]`, { state: 'attached' });
+      // Nested: the boxes of the next levels are drawn inside the big ones.
+      await page.waitForFunction(() => Number(document.getElementById('treemap-canvas').dataset.nested) > 0);
+      await page.locator(`#treemap-items button[data-address="${map}"]`).evaluate((b) => b.click());
+      // One click: through the map to its table, where the memory spreads.
+      await page.waitForFunction(() => document.getElementById('treemap-breadcrumb').dataset.depth === '3');
+      assert.match(page.url(), /zoom=0xfab193e0%2C0xfab19bb0%2C0xfbda1118/);
+      await page.reload();
+      assert.equal(await openFile(page, file), 'done');
+      await page.waitForFunction(() => document.getElementById('treemap-breadcrumb')?.dataset.depth === '3');
+      assert.match(await page.locator('#treemap-breadcrumb').textContent(), /HashMap\$Node\[\] @ 0xfbda1118/);
+    });
+  });
 });

@@ -271,7 +271,11 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 ));
             }
             let (chain, chain_omitted) = chain_refs(a, &s.chain);
-            let (represented_class, represented_loader) = super::findings::represented(a, object);
+            // Only a single suspect stands for its class; a group's representative does not.
+            let (represented_class, represented_loader) = match &s.kind {
+                Kind::Single { .. } => super::findings::represented(a, object),
+                Kind::Group { .. } => (None, None),
+            };
             let biggest_members = match &s.kind {
                 Kind::Group { members, .. } => super::findings::biggest_members(a, members),
                 Kind::Single { .. } => Vec::new(),

@@ -304,9 +304,6 @@ pub fn document(r: &Report) -> Document {
             b.blocks.push(Block::Paragraph(vec![Inline::Strong("Held in:".into()), Inline::Text(format!(" {held}"))]));
         }
         b.paragraph(s.description.clone());
-        if let (Some(c), Some(l)) = (&s.represented_class, &s.represented_loader) {
-            b.paragraph(format!("The suspect is the class object of {c}, loaded by {l}; its static fields hold the memory."));
-        }
         let point = match (&s.kind, &s.accumulation_point) {
             (_, Some(ap)) => format!(" {} — retains {} bytes ({}).", object_label(ap), format_bytes(ap.retained_bytes), format_bp(ap.retained_bp)),
             (SuspectKind::SingleObject, None) => {

@@ -164,12 +164,26 @@ pub(super) fn document(blocks: &mut Vec<super::document::Block>, s: &Suspect) {
     }
     if !s.biggest_members.is_empty() {
         blocks.push(Block::Paragraph(vec![Inline::Text(format!("Biggest members ({} of {}):", s.biggest_members.len(), format_bytes(s.instances)))]));
+        // The name column only when some member has one (threads).
+        let named = s.biggest_members.iter().any(|m| m.name.is_some());
+        let mut cols = vec![("Object", Left)];
+        if named {
+            cols.push(("Name", Left));
+        }
+        cols.push(("Retained Heap", Right));
         blocks.push(Block::Table {
-            columns: columns(&[("Object", Left), ("Name", Left), ("Retained Heap", Right)]),
+            columns: columns(&cols),
             rows: s
                 .biggest_members
                 .iter()
-                .map(|m| vec![object_label(&m.object), m.name.clone().unwrap_or_default(), format_bytes(m.object.retained_bytes)])
+                .map(|m| {
+                    let mut row = vec![object_label(&m.object)];
+                    if named {
+                        row.push(m.name.clone().unwrap_or_default());
+                    }
+                    row.push(format_bytes(m.object.retained_bytes));
+                    row
+                })
                 .collect(),
         });
     }

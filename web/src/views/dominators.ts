@@ -42,7 +42,6 @@ export class DominatorTreeView {
   private readonly grouped: GroupedTree;
   private readonly groupToggle: HTMLInputElement;
   private objectTable: HTMLElement | null = null;
-  private groupedMode = false;
 
   constructor(private readonly ctx: DumpContext) {
     this.tbody = h('tbody', null);
@@ -76,12 +75,13 @@ export class DominatorTreeView {
   /** Loads the first level when the view is first shown; marks the selected object. */
   show(selected: string | null): void {
     this.selected = selected;
+    if (!this.ctx.hasDump) return;
     const group = this.ctx.store.get().group === true;
     this.groupToggle.checked = group;
     if (this.objectTable) this.objectTable.hidden = group;
     this.grouped.root.hidden = !group;
     if (group) this.grouped.start();
-    if (group !== this.groupedMode) this.groupedMode = group;
+    // In groups, the dock keeps the selected group until an object is chosen.
     if (!group || selected) this.dock.showObject(selected);
     for (const row of this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')) {
       row.setAttribute('aria-selected', String(row.dataset.address === selected));

@@ -228,8 +228,11 @@ export class TreemapView {
     if (!this.ctx.hasDump) return;
     if (!this.started) {
       this.started = true;
-      this.push({ kind: 'root', label: 'Heap', address: null, items: null, total: 0 });
-      void this.restoreZoom(this.ctx.store.get().zoom ?? []);
+      const zoom = this.ctx.store.get().zoom ?? [];
+      if (zoom.length) {
+        this.levels.push({ kind: 'root', label: 'Heap', address: null, items: null, total: 0 });
+        void this.restoreZoom(zoom);
+      } else this.push({ kind: 'root', label: 'Heap', address: null, items: null, total: 0 });
       return;
     }
     this.layout();
@@ -255,13 +258,12 @@ export class TreemapView {
   private async restoreZoom(addresses: string[]): Promise<void> {
     for (const address of addresses) {
       const o = await this.ctx.q.find(address).catch(() => null);
-      if (!o) return;
+      if (!o) break;
       this.levels.push({ kind: 'object', label: `${objectTitle(o)} @ ${o.address}`, address: o.address, items: null, total: 0 });
     }
-    if (addresses.length) {
-      this.renderCrumbs();
-      this.load(this.levels[this.levels.length - 1]);
-    }
+    this.renderCrumbs();
+    this.saveZoom();
+    void this.load(this.levels[this.levels.length - 1]);
   }
 
   private zoomTo(depth: number): void {
