@@ -17,8 +17,11 @@ function simpleName(name: string): string {
 export function headline(s: Suspect): HTMLElement {
   const top = s.accumulated?.[0];
   const subject = s.held_in ?? (s.represented_class ? `class ${s.represented_class}` : s.kind === 'group_of_objects' ? `${formatCount(s.instances)} × ${s.class_name}` : s.class_name);
+  // "each" when they are all the same size (the biggest is the average), else "about".
+  const average = top ? top.retained_bytes / Math.max(1, top.objects) : 0;
+  const same = top !== undefined && top.biggest.length > 0 && top.biggest[0].retained_bytes === average;
   const holds = top
-    ? `${formatCount(top.objects)} × ${simpleName(top.class_name)}, ${formatMiB(Math.round(top.retained_bytes / Math.max(1, top.objects)))} each (${formatMiB(top.retained_bytes)})`
+    ? `${formatCount(top.objects)} × ${simpleName(top.class_name)}, ${same ? '' : 'about '}${formatMiB(Math.round(average))} each (${formatMiB(top.retained_bytes)})`
     : s.kind === 'group_of_objects'
       ? `${formatMiB(s.retained_bytes)} together, ${formatMiB(Math.round(s.retained_bytes / Math.max(1, s.instances)))} each on average`
       : formatMiB(s.retained_bytes);
