@@ -34,7 +34,7 @@ async function filteredNames(page, text) {
   await page.fill('#histogram-filter', text);
   // The filter applies on the next frame: wait until the count settles.
   await page.waitForTimeout(400);
-  return page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => r.querySelector('.vcell').textContent));
+  return page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => r.querySelector('.vcell').dataset.full ?? r.querySelector('.vcell').textContent));
 }
 
 describe('Android', { skip: CORPUS_MISSING }, () => {
@@ -111,7 +111,7 @@ describe('Android', { skip: CORPUS_MISSING }, () => {
       const heapCell = async (name) => {
         await page.fill('#histogram-filter', name);
         await page.waitForTimeout(400);
-        return page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => [...r.querySelectorAll('.vcell')].map((c) => c.textContent)));
+        return page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => [...r.querySelectorAll('.vcell')].map((c) => c.dataset.full ?? c.textContent)));
       };
       // java.lang.Class objects are in both heaps.
       const rows = await heapCell('java.lang.Class');

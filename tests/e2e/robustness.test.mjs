@@ -26,9 +26,9 @@ describe('cancel and errors', () => {
       await page.waitForSelector('#progress:not([hidden])');
       // Progress shows the phase, bytes read, a rate and a time left before we cancel.
       await page.waitForFunction(() => window.__progress.some((b) => b > 0), null, { timeout: 60_000 });
-      await page.waitForFunction(() => document.getElementById('progress-rate').textContent.includes('MB/s'), null, { timeout: 30_000 });
+      await page.waitForFunction(() => document.getElementById('progress-rate').textContent.includes('MiB/s'), null, { timeout: 30_000 });
       assert.match(await page.locator('#progress-phase').textContent(), /^pass 1: .* \(read 1 of 2\)$/);
-      assert.match(await page.locator('#progress-bytes').textContent(), /of 1\.\d+ GB \(\d+(\.\d)?%\)/);
+      assert.match(await page.locator('#progress-bytes').textContent(), /of 1\.\d+ GiB \(\d+(\.\d)?%\)/);
       assert.match(await page.locator('#progress-left').textContent(), /\d/);
       assert.match(await page.locator('#progress-memory').textContent(), /MiB/);
       const before = Math.max(...(await page.evaluate(() => window.__progress)));

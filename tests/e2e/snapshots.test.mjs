@@ -49,6 +49,8 @@ test('two snapshots: the last is shown, the first on request, each as the CLI an
     });
     await page.selectOption('#snapshot-select', '1');
     await page.click('#snapshot-analyze');
+    // A control that replaces the loaded analysis asks first.
+    await page.click('#replace-yes');
     assert.equal(await waitForOutcome(page), 'done');
     assert.equal((await overviewFacts(page)).objects.value, String(one.overview.objects));
     assert.equal(await page.locator('#snapshots').getAttribute('data-current'), '1');

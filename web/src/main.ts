@@ -27,6 +27,7 @@ import { ClassesUpView } from './views/classes-up';
 import { CompareView } from './views/compare';
 import { InspectorView, PathView } from './views/inspector';
 import { renderOverview } from './views/overview';
+import { confirmReplace } from './views/replace';
 import { ProgressView } from './views/progress';
 import { onTabClick, renderShell, setMode, setNotice, setVersion, showView, viewBody } from './views/shell';
 import { renderConsumers, renderSuspects } from './views/suspects';
@@ -160,7 +161,7 @@ function snapshotChooser(file: File, mapping: File | null, count: number, curren
   });
   const select = h('select', { id: 'snapshot-select', 'aria-label': 'Heap-dump snapshot to analyze' }, ...options);
   const button = h('button', { type: 'button', id: 'snapshot-analyze' }, 'Analyze this snapshot');
-  button.addEventListener('click', () => void openFile(file, mapping, Number(select.value)));
+  button.addEventListener('click', () => confirmReplace(`Analyze snapshot ${select.value}`, () => void openFile(file, mapping, Number(select.value))));
   return h('span', { id: 'snapshots', 'data-count': String(count), 'data-current': String(current) }, `This file holds ${count} heap-dump snapshots; snapshot ${current} is shown. `, select, ' ', button);
 }
 
@@ -360,7 +361,7 @@ wireRenderedExport('export-markdown', (q) => q.markdown(), 'md', 'text/markdown'
 wireRenderedExport('export-html', (q) => q.html(), 'html', 'text/html');
 
 wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFiles: (f) => void openFiles(f) });
-byId('choose-button').addEventListener('click', () => byId<HTMLInputElement>('file-input').click());
+byId('choose-button').addEventListener('click', () => confirmReplace('Open another dump', () => byId<HTMLInputElement>('file-input').click()));
 byId('compare-button').addEventListener('click', () => {
   if (!open) return;
   store.set({ view: 'compare' });
@@ -375,7 +376,8 @@ mappingInput.addEventListener('change', () => {
 });
 
 const sampleButton = byId<HTMLButtonElement>('sample-button');
-sampleButton.addEventListener('click', async () => {
+sampleButton.addEventListener('click', () => confirmReplace('Analyze the sample', () => void analyzeSample()));
+async function analyzeSample(): Promise<void> {
   sampleButton.disabled = true;
   try {
     await openFile(await fetchSample());
@@ -386,7 +388,7 @@ sampleButton.addEventListener('click', async () => {
   } finally {
     sampleButton.disabled = false;
   }
-});
+}
 
 onTabClick((view) => store.set({ view }));
 store.subscribe(update);

@@ -115,5 +115,6 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
 pub fn annotated_report(a: &mut Analysis, info: &SourceInfo) -> Result<Report> {
     let mut report = crate::report::build(a, info);
     annotate(&mut report, a)?;
+    crate::report::findings::annotate(&mut report, a)?;
     Ok(report)
 }

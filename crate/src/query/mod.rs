@@ -10,12 +10,14 @@
 //! with `queries.ask({query: '…', …})`, typed from the generated types.
 //!
 //! The modules, one concern each: [`tree`] (the dominator tree a page at a time),
+//! [`grouped`] (the dominator tree grouped by class at every level),
 //! [`object`] (an object's fields read back from the dump), [`paths`] (a path from a GC
 //! root), [`referrers`] (incoming references), [`grouping`] (histogram groups and a
 //! class's instances), [`holders`] (the leak trace with its dominators marked, the other
 //! ways of holding an object, the classes-up rows). Every answer is bounded: a page of children, the first elements of
 //! an array, the first characters of a string.
 
+pub mod grouped;
 pub mod grouping;
 pub mod holders;
 pub mod object;
@@ -32,6 +34,7 @@ use crate::holders::Tree;
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
 
+pub use grouped::{DominatorGroup, DominatorGroups};
 pub use grouping::{HistogramGroup, HistogramGrouping, Instances};
 pub use holders::{ClassRow, ClassesUp, Paths, Stretch, TraceStep, WayStep};
 pub use object::{FieldValue, ObjectDetails};
@@ -59,6 +62,14 @@ pub enum Query {
     ChildrenByClass {
         #[serde(default)]
         parent: Option<String>,
+        limit: u32,
+    },
+    /// The dominator tree grouped by class (MAT's "group by class"): the groups below
+    /// `path` (class object addresses of the groups opened, from the top level down;
+    /// empty: the top level), the `limit` largest.
+    DominatorGroups {
+        #[serde(default)]
+        path: Vec<String>,
         limit: u32,
     },
     /// The objects referencing `object`: how many, and the `limit` retaining the most
@@ -133,6 +144,7 @@ pub enum Query {
 pub enum Answer {
     Children(Children),
     ChildrenByClass(Vec<ClassGroup>),
+    DominatorGroups(DominatorGroups),
     Referrers(Referrers),
     Paths(Paths),
     HeldHowElse(Stretch),
@@ -156,6 +168,13 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
         Query::ChildrenByClass { parent, limit } => {
             let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
             Answer::ChildrenByClass(tree::children_by_class(a, parent, page(*limit)))
+        }
+        Query::DominatorGroups { path, limit } => {
+            let mut classes = Vec::with_capacity(path.len());
+            for c in path {
+                classes.push(class(a, c)?);
+            }
+            Answer::DominatorGroups(grouped::dominator_groups(a, &classes, path.clone(), page(*limit))?)
         }
         Query::Referrers { object: o, limit, tree } => {
             let tree = crate::holders::resolve(a, *tree)?;

@@ -269,6 +269,15 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 ));
             }
             let (chain, chain_omitted) = chain_refs(a, &s.chain);
+            // Only a single suspect stands for its class; a group's representative does not.
+            let (represented_class, represented_loader) = match &s.kind {
+                Kind::Single { .. } => super::findings::represented(a, object),
+                Kind::Group { .. } => (None, None),
+            };
+            let biggest_members = match &s.kind {
+                Kind::Group { members, .. } => super::findings::biggest_members(a, members),
+                Kind::Single { .. } => Vec::new(),
+            };
             Suspect {
                 kind,
                 object: object_ref(a, object),
@@ -283,6 +292,11 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 description,
                 reference_path: None,
                 accumulation_point_elements: None,
+                held_in: None,
+                accumulated: s.accumulation_point.map(|ap| super::findings::accumulated(a, ap)).unwrap_or_default(),
+                biggest_members,
+                represented_class,
+                represented_loader,
             }
         })
         .collect();

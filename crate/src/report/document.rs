@@ -91,7 +91,7 @@ pub(crate) fn binary_units(n: u64) -> String {
     }
 }
 
-fn object_label(o: &ObjectRef) -> String {
+pub(super) fn object_label(o: &ObjectRef) -> String {
     match &o.class_of_object {
         Some(c) => format!("class {c} @ {}", o.address),
         None => format!("{} @ {}", o.class_name, o.address),
@@ -102,7 +102,7 @@ fn text(s: impl Into<String>) -> Vec<Inline> {
     vec![Inline::Text(s.into())]
 }
 
-fn columns(spec: &[(&str, Align)]) -> Vec<(String, Align)> {
+pub(super) fn columns(spec: &[(&str, Align)]) -> Vec<(String, Align)> {
     spec.iter().map(|&(name, align)| (name.to_string(), align)).collect()
 }
 
@@ -300,6 +300,9 @@ pub fn document(r: &Report) -> Document {
     }
     for (i, s) in r.leak_suspects.suspects.iter().enumerate() {
         b.heading(3, format!("Problem Suspect {}", i + 1));
+        if let Some(held) = &s.held_in {
+            b.blocks.push(Block::Paragraph(vec![Inline::Strong("Held in:".into()), Inline::Text(format!(" {held}"))]));
+        }
         b.paragraph(s.description.clone());
         let point = match (&s.kind, &s.accumulation_point) {
             (_, Some(ap)) => format!(" {} — retains {} bytes ({}).", object_label(ap), format_bytes(ap.retained_bytes), format_bp(ap.retained_bp)),
@@ -309,6 +312,7 @@ pub fn document(r: &Report) -> Document {
             (SuspectKind::GroupOfObjects, None) => " none — the members are not held by one common object.".into(),
         };
         b.blocks.push(Block::Paragraph(vec![Inline::Strong("Accumulation point:".into()), Inline::Text(point)]));
+        super::findings::document(&mut b.blocks, s);
         if !s.chain.is_empty() {
             b.paragraph(match s.kind {
                 SuspectKind::SingleObject => "Dominator chain from the suspect to the accumulation point:",

@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod document;
+pub mod findings;
 pub mod html;
 pub mod markdown;
 pub mod model;

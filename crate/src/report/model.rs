@@ -279,6 +279,49 @@ pub struct Suspect {
     /// collection (its `size`-like field), as the dump holds it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accumulation_point_elements: Option<u64>,
+    /// The chain named by its fields, as a developer names the object that leaks
+    /// (`S02StaticMapLeak.CACHE.table`: the class's static `CACHE`, its field `table`);
+    /// `…` where the next object is not referenced directly. Absent when the dump was not
+    /// read again or the chain has steps left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_in: Option<String>,
+    /// The objects the accumulation point immediately dominates, grouped by class, largest
+    /// retained first (at most 20 groups): MAT's "Accumulated Objects by Class in
+    /// Dominator Tree".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accumulated: Vec<MemberGroup>,
+    /// Group: its biggest members (at most 20), largest retained first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub biggest_members: Vec<Member>,
+    /// When the suspect is a class object: the class it stands for (`class_name` and
+    /// `loader` are then `java.lang.Class`'s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub represented_class: Option<String>,
+    /// The loader of `represented_class`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub represented_loader: Option<String>,
+}
+
+/// Objects of one class among those an accumulation point holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemberGroup {
+    pub class_name: String,
+    pub objects: u64,
+    pub shallow_bytes: u64,
+    pub retained_bytes: u64,
+    /// The biggest of them (at most 3).
+    pub biggest: Vec<ObjectRef>,
+}
+
+/// A member of a group suspect.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Member {
+    pub object: ObjectRef,
+    /// A thread's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// One step of a reference path, without addresses.

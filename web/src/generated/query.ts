@@ -22,6 +22,9 @@ export type Answer = {
   answer: ClassGroup[];
   query: "children_by_class";
 } | {
+  answer: DominatorGroups;
+  query: "dominator_groups";
+} | {
   answer: Referrers;
   query: "referrers";
 } | {
@@ -93,6 +96,31 @@ export interface ClassRow {
 /** Rows of the classes-up view. */
 export interface ClassesUp {
   rows: ClassRow[];
+}
+
+/** The objects of one class at one level of the grouped dominator tree. */
+export interface DominatorGroup {
+  /** The biggest objects of the group (at most 20), largest retained first. */
+  biggest: ObjectRef[];
+  /** Objects the group's objects immediately dominate, together (0: it cannot open). */
+  children: number;
+  /** Address of the class object: the next step of a `path` opening this group. */
+  class_address: string;
+  class_name: string;
+  objects: number;
+  retained_bytes: number;
+  shallow_bytes: number;
+}
+
+/**
+ * The groups below `path` (class object addresses from the top level down; empty: the
+ * top level), largest retained first, at most `limit` of them.
+ */
+export interface DominatorGroups {
+  groups: DominatorGroup[];
+  path: string[];
+  /** Groups at this level (all of them; `groups` lists at most `limit`). */
+  total: number;
 }
 
 /** A field (or static field, or array element) and its value, for display. */
@@ -201,6 +229,10 @@ export type Query = {
   limit: number;
   parent?: string | null;
   query: "children_by_class";
+} | {
+  limit: number;
+  path?: string[];
+  query: "dominator_groups";
 } | {
   limit: number;
   object: string;

@@ -145,6 +145,23 @@ export interface LeakSuspects {
   threshold_bytes: number;
 }
 
+/** A member of a group suspect. */
+export interface Member {
+  /** A thread's name. */
+  name?: string | null;
+  object: ObjectRef;
+}
+
+/** Objects of one class among those an accumulation point holds. */
+export interface MemberGroup {
+  /** The biggest of them (at most 3). */
+  biggest: ObjectRef[];
+  class_name: string;
+  objects: number;
+  retained_bytes: number;
+  shallow_bytes: number;
+}
+
 /** An object, described for people. */
 export interface ObjectRef {
   address: string;
@@ -255,6 +272,12 @@ export interface StringGroup {
 }
 
 export interface Suspect {
+  /**
+   * The objects the accumulation point immediately dominates, grouped by class, largest
+   * retained first (at most 20 groups): MAT's "Accumulated Objects by Class in
+   * Dominator Tree".
+   */
+  accumulated?: MemberGroup[];
   /** Where the memory is accumulated, when one object holds most of it. */
   accumulation_point?: ObjectRef | null;
   /**
@@ -262,6 +285,8 @@ export interface Suspect {
    * collection (its `size`-like field), as the dump holds it.
    */
   accumulation_point_elements?: number | null;
+  /** Group: its biggest members (at most 20), largest retained first. */
+  biggest_members?: Member[];
   /**
    * Single: the dominator chain from the suspect down to the accumulation point.
    * Group: the reference path shared by most members, from its GC root down.
@@ -273,6 +298,13 @@ export interface Suspect {
   class_name: string;
   /** One sentence in the manner of MAT's report. */
   description: string;
+  /**
+   * The chain named by its fields, as a developer names the object that leaks
+   * (`S02StaticMapLeak.CACHE.table`: the class's static `CACHE`, its field `table`);
+   * `…` where the next object is not referenced directly. Absent when the dump was not
+   * read again or the chain has steps left out.
+   */
+  held_in?: string | null;
   /** Objects in the group (1 for a single suspect). */
   instances: number;
   kind: SuspectKind;
@@ -286,6 +318,13 @@ export interface Suspect {
    * dump of the program (`heapscope compare`). Absent when the dump was not read again.
    */
   reference_path?: PathKey[] | null;
+  /**
+   * When the suspect is a class object: the class it stands for (`class_name` and
+   * `loader` are then `java.lang.Class`'s).
+   */
+  represented_class?: string | null;
+  /** The loader of `represented_class`. */
+  represented_loader?: string | null;
   retained_bp: number;
   retained_bytes: number;
 }

@@ -1,18 +1,18 @@
 // Number and time formatting for display. Pure functions (unit-tested under Node).
 
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Decimal units, as file managers show sizes: 1,234,567 → "1.23 MB". */
+/** Binary units, as the exports and MAT show sizes (one unit system across the page):
+ * 1,234,567 → "1.18 MiB". */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '–';
-  if (bytes < 1000) return `${bytes} B`;
-  let v = bytes;
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes / 1024;
   let i = 0;
-  while (v >= 1000 && i < BYTE_UNITS.length - 1) {
-    v /= 1000;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
     i++;
   }
-  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${BYTE_UNITS[i]}`;
+  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${units[i]}`;
 }
 
 /** Exact counts with thousands separators: 1234567 → "1,234,567". */
@@ -23,14 +23,14 @@ export function formatCount(n: number): string {
 
 /** Bytes with the exact figure: "1.23 MB (1,234,567 bytes)". */
 export function formatBytesExact(bytes: number): string {
-  return bytes < 1000 ? `${formatCount(bytes)} bytes` : `${formatBytes(bytes)} (${formatCount(bytes)} bytes)`;
+  return bytes < 1024 ? `${formatCount(bytes)} bytes` : `${formatBytes(bytes)} (${formatCount(bytes)} bytes)`;
 }
 
-/** A transfer rate from bytes per second: "187 MB/s". */
+/** A transfer rate from bytes per second, in binary units as every size: "178 MiB/s". */
 export function formatRate(bytesPerSecond: number): string {
   if (!Number.isFinite(bytesPerSecond) || bytesPerSecond <= 0) return '–';
-  const mbs = bytesPerSecond / 1e6;
-  return `${mbs >= 100 ? mbs.toFixed(0) : mbs >= 10 ? mbs.toFixed(1) : mbs.toFixed(2)} MB/s`;
+  const mibs = bytesPerSecond / 2 ** 20;
+  return `${mibs >= 100 ? mibs.toFixed(0) : mibs >= 10 ? mibs.toFixed(1) : mibs.toFixed(2)} MiB/s`;
 }
 
 /** A duration for humans: "0.4 s", "12 s", "3 min 05 s", "1 h 02 min". */
@@ -75,4 +75,24 @@ export function formatMiB(bytes: number): string {
   if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   if (bytes >= 2 ** 10) return `${(bytes / 2 ** 10).toFixed(1)} KiB`;
   return `${bytes} B`;
+}
+
+/** Class names longer than this are shown with their package abbreviated. */
+export const SHORT_CLASS_NAME = 40;
+
+/**
+ * A long class name shortened in the middle, its package segments cut to their first
+ * letter: "java.util.concurrent.ConcurrentHashMap$Node" → "j.u.c.ConcurrentHashMap$Node"
+ * (the full name goes in a title). Short names, and names whose package is not made of
+ * identifiers, are returned unchanged.
+ */
+export function shortClassName(name: string): string {
+  if (name.length <= SHORT_CLASS_NAME) return name;
+  const prefix = name.startsWith('class ') ? 'class ' : '';
+  const body = name.slice(prefix.length);
+  const cut = body.lastIndexOf('.', body.indexOf('[') >= 0 ? body.indexOf('[') : body.length);
+  if (cut <= 0) return name;
+  const segments = body.slice(0, cut).split('.');
+  if (!segments.every((s) => /^[A-Za-z_$][\w$]*$/.test(s))) return name;
+  return `${prefix}${segments.map((s) => s[0]).join('.')}${body.slice(cut)}`;
 }

@@ -2,6 +2,7 @@
 // comes from the dump and is set as text only.
 import type { ObjectRef } from '../generated/report';
 import { h } from './dom';
+import { shortClassName } from './format';
 import { formatFragment, type ViewId } from './state';
 
 /** "java.util.HashMap" or, for a class object, "class corpus.Leak". */
@@ -19,7 +20,7 @@ export function objectLink(o: ObjectRef, view: ViewId = 'inspector', text?: stri
   return h(
     'a',
     { href: formatFragment({ view, object: o.address }) || '#', class: 'obj', 'data-address': o.address, title: `${objectLabel(o)} (open in the ${view === 'path' ? 'path view' : 'inspector'})` },
-    text ?? objectTitle(o),
+    text ?? shortClassName(objectTitle(o)),
     text === undefined ? h('span', { class: 'addr' }, ` @ ${o.address}`) : null,
   );
 }
@@ -32,4 +33,10 @@ export function classHue(name: string): number {
     x = Math.imul(x, 16777619);
   }
   return (x >>> 0) % 360;
+}
+
+/** A class name as text, shortened in the middle when long, the full name on hover. */
+export function className(name: string): HTMLElement {
+  const short = shortClassName(name);
+  return h('span', { class: 'cls', title: short === name ? null : name }, short);
 }

@@ -3,7 +3,7 @@
 // core does not know, a missing argument or a misread answer is a type error here. The
 // worker does the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef } from '../generated/report';
-import type { Answer, Children, ClassGroup, ClassesUp, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch, Tree } from '../generated/query';
+import type { Answer, Children, ClassGroup, DominatorGroups, ClassesUp, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch, Tree } from '../generated/query';
 import type { AnalysisClient } from '../import/worker-client';
 
 /** The name of a query ("children", "object", …). */
@@ -40,6 +40,12 @@ export class Queries {
   /** The children of `parent` grouped by class, largest group first. */
   childrenByClass(parent: string | null, limit: number): Promise<ClassGroup[]> {
     return this.ask({ query: 'children_by_class', parent, limit }, true);
+  }
+
+  /** The dominator tree grouped by class: the groups below `path` (class object
+   * addresses of the groups opened, top level first), the `limit` largest. */
+  dominatorGroups(path: string[], limit: number): Promise<DominatorGroups> {
+    return this.ask({ query: 'dominator_groups', path, limit }, true);
   }
 
   /** The objects referencing `address` (the `limit` largest), read from the referrer

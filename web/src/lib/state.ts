@@ -22,6 +22,13 @@ export interface PageState {
   /** The dominator tree shown: absent for MAT's (the default), `strength` for the
    * strength-aware one (`tree=strength`). */
   tree?: 'strength';
+  /** Dominator tree: grouped by class (`group=class`). */
+  group?: boolean;
+  /** Dominator tree: the expanded rows (`open=0x1,0x2`): object addresses, or with
+   * `group=class` each group's path of class object addresses (`0x1/0x2`). */
+  open?: string[];
+  /** Treemap: the objects zoomed into, outermost first (`zoom=0x1,0x2`). */
+  zoom?: string[];
 }
 
 export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
@@ -41,6 +48,13 @@ function parseRows(text: string | null): string[][] {
     .filter((column) => column.length > 0 && column.length <= 64 && column.every((a) => OBJECT_RE.test(a)));
 }
 
+const OPEN_RE = /^0x[0-9a-f]{1,16}(\/0x[0-9a-f]{1,16}){0,63}$/;
+
+function parseOpen(text: string | null): string[] {
+  if (!text) return [];
+  return text.toLowerCase().split(',').filter((k) => OPEN_RE.test(k)).slice(0, MAX_OPEN_ROWS);
+}
+
 export function parseFragment(hash: string): PageState {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const view = params.get('view');
@@ -56,6 +70,11 @@ export function parseFragment(hash: string): PageState {
   if (sort && SORT_RE.test(sort)) state.sort = sort;
   if (order === 'asc' || order === 'desc') state.order = order;
   if (params.get('tree') === 'strength') state.tree = 'strength';
+  if (params.get('group') === 'class') state.group = true;
+  const open = parseOpen(params.get('open'));
+  if (open.length) state.open = open;
+  const zoom = (params.get('zoom') ?? '').toLowerCase().split(',').filter((a) => OBJECT_RE.test(a)).slice(0, MAX_OPEN_ROWS);
+  if (zoom.length) state.zoom = zoom;
   return state;
 }
 
@@ -67,6 +86,9 @@ export function formatFragment(state: PageState): string {
   if (state.sort) params.set('sort', state.sort);
   if (state.order) params.set('order', state.order);
   if (state.tree === 'strength') params.set('tree', 'strength');
+  if (state.group) params.set('group', 'class');
+  if (state.open?.length) params.set('open', state.open.join(','));
+  if (state.zoom?.length) params.set('zoom', state.zoom.join(','));
   const s = params.toString();
   return s ? `#${s}` : '';
 }

@@ -6,11 +6,14 @@
 // Up/Down move between rows, Home/End to the first/last, Right expands (or moves to the
 // first child), Left collapses (or moves to the parent), Enter selects the object.
 import type { TreeNode } from '../generated/query';
-import { h, replaceChildren, setText } from '../lib/dom';
+import { h, setText } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
-import { objectLink, objectTitle } from '../lib/objects';
+import { className, objectLink, objectTitle } from '../lib/objects';
 import { loading, needsDump, queryFailed, type DumpContext } from './common';
+import { Dock } from './dock';
+import { GroupedTree } from './dominator-groups';
 import { followColours, strengthDot, strengthLegend } from './strength';
+import { orderRows, RovingRow, statusRow, treeKey } from './treegrid';
 
 const PAGE = 50;
 
@@ -34,23 +37,24 @@ export class DominatorTreeView {
   private started = false;
   private selected: string | null = null;
   /** The row in the tab order (roving tabindex): the last one focused. */
-  private current: Node | null = null;
+  private readonly roving = new RovingRow();
   private readonly nodes = new Map<HTMLTableRowElement, Node>();
+  private readonly dock: Dock;
+  private readonly grouped: GroupedTree;
+  private readonly groupToggle: HTMLInputElement;
+  private objectTable: HTMLElement | null = null;
 
   constructor(private readonly ctx: DumpContext) {
     this.tbody = h('tbody', null);
+    this.dock = new Dock(ctx);
+    this.grouped = new GroupedTree(ctx, (g) => this.dock.showGroup(g));
+    this.groupToggle = h('input', { type: 'checkbox', id: 'dominators-group' });
     if (!ctx.hasDump) {
       this.root = h('div', null, needsDump(ctx, 'dominator tree'));
       return;
     }
-    this.root = h(
-      'div',
-      { class: 'dominators', 'data-tree': ctx.q.tree },
-      strengthLegend(ctx.report, 'strength-legend-dominators'),
-      h('p', { class: 'fine' }, ctx.q.tree === 'strength'
-        ? 'The strength-aware tree: each object keeps alive the objects under it, where a weak, soft, phantom, finalizer, cache, thread-local or stack reference holds an object only when nothing firmer does, and uncollected garbage hangs under the root. Expand a row to see what it retains; select a row to inspect its object.'
-        : 'Each object keeps alive the objects under it: without it, they would be garbage. Expand a row to see what it retains; select a row to inspect its object.'),
-      h(
+    this.groupToggle.addEventListener('change', () => ctx.store.set({ group: this.groupToggle.checked, open: [] }));
+    this.objectTable = h(
         'table',
         { class: 'data tree', id: 'dominator-tree', role: 'treegrid', 'aria-label': 'Dominator tree' },
         h(
@@ -59,7 +63,16 @@ export class DominatorTreeView {
           h('tr', null, h('th', { scope: 'col' }, 'Class name'), h('th', { scope: 'col' }, 'Address'), h('th', { scope: 'col', class: 'num' }, 'Shallow heap'), h('th', { scope: 'col', class: 'num' }, 'Retained heap'), h('th', { scope: 'col', class: 'num' }, '% of heap')),
         ),
         this.tbody,
-      ),
+      );
+    this.root = h(
+      'div',
+      { class: 'dominators', 'data-tree': ctx.q.tree },
+      strengthLegend(ctx.report, 'strength-legend-dominators'),
+      h('p', { class: 'fine' }, ctx.q.tree === 'strength'
+        ? 'The strength-aware tree: each object keeps alive the objects under it, where a weak, soft, phantom, finalizer, cache, thread-local or stack reference holds an object only when nothing firmer does, and uncollected garbage hangs under the root. Expand a row to see what it retains; select a row to see its object beside the tree.'
+        : 'Each object keeps alive the objects under it: without it, they would be garbage. Expand a row to see what it retains; select a row to see its object beside the tree.'),
+      h('div', { class: 'toolbar' }, h('label', { for: 'dominators-group' }, this.groupToggle, ' Group by class (at every level, as Eclipse MAT groups its dominator tree)')),
+      h('div', { class: 'split' }, h('div', { class: 'split-main' }, this.objectTable, this.grouped.root), this.dock.root),
     );
     followColours(this.root);
   }
@@ -67,6 +80,14 @@ export class DominatorTreeView {
   /** Loads the first level when the view is first shown; marks the selected object. */
   show(selected: string | null): void {
     this.selected = selected;
+    if (!this.ctx.hasDump) return;
+    const group = this.ctx.store.get().group === true;
+    this.groupToggle.checked = group;
+    if (this.objectTable) this.objectTable.hidden = group;
+    this.grouped.root.hidden = !group;
+    if (group) this.grouped.start();
+    // In groups, the dock keeps the selected group until an object is chosen.
+    if (!group || selected) this.dock.showObject(selected);
     for (const row of this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')) {
       row.setAttribute('aria-selected', String(row.dataset.address === selected));
     }
@@ -84,6 +105,9 @@ export class DominatorTreeView {
         const nodes = page.nodes.map((n) => this.makeNode(n, depth));
         const list = parent ? parent.children : this.top;
         list.push(...nodes);
+        // Rows open in the URL (object mode) open again as they appear.
+        const open = this.ctx.store.get().group ? [] : (this.ctx.store.get().open ?? []);
+        for (const n of nodes) if (n.toggle && open.includes(n.node.object.address)) this.toggle(n, false);
         if (parent) parent.total = page.total;
         const shown = page.offset + page.nodes.length;
         const tail: HTMLTableRowElement[] = [];
@@ -109,10 +133,7 @@ export class DominatorTreeView {
   }
 
   private statusRow(parent: Node | null, content: HTMLElement): HTMLTableRowElement {
-    const depth = parent ? parent.depth + 1 : 0;
-    const cell = h('td', { colspan: 5, class: 'status' }, content);
-    cell.style.paddingLeft = `${0.4 + depth * 1.1 + 1.4}rem`;
-    return h('tr', { class: 'status-row' }, cell);
+    return statusRow(parent ? parent.depth + 1 : 0, content);
   }
 
   private makeNode(n: TreeNode, depth: number): Node {
@@ -120,7 +141,7 @@ export class DominatorTreeView {
     const toggle = n.children > 0
       ? h('button', { type: 'button', class: 'toggle', tabindex: -1, 'aria-hidden': 'true' }, '▸')
       : null;
-    const name = h('td', { class: 'name' }, toggle ?? h('span', { class: 'toggle-space' }), strengthDot(n.strength), h('span', { class: 'cls', title: objectTitle(o) }, objectTitle(o)));
+    const name = h('td', { class: 'name' }, toggle ?? h('span', { class: 'toggle-space' }), strengthDot(n.strength), className(objectTitle(o)));
     name.style.paddingLeft = `${0.4 + depth * 1.1}rem`;
     const row = h(
       'tr',
@@ -148,21 +169,7 @@ export class DominatorTreeView {
     row.addEventListener('keydown', (e) => {
       if (e.target !== row) return; // a link inside the row keeps its own keys
       const rows = [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')];
-      const i = rows.indexOf(row);
-      const go = (r: HTMLTableRowElement | undefined): void => r?.focus();
-      if (e.key === 'ArrowRight') {
-        if (toggle && !node.expanded) this.toggle(node);
-        else if (node.expanded) go(node.children[0]?.row);
-      } else if (e.key === 'ArrowLeft') {
-        if (node.expanded) this.toggle(node);
-        else go(this.parentOf(node)?.row);
-      } else if (e.key === 'ArrowDown') go(rows[i + 1]);
-      else if (e.key === 'ArrowUp') go(rows[i - 1]);
-      else if (e.key === 'Home') go(rows[0]);
-      else if (e.key === 'End') go(rows[rows.length - 1]);
-      else if (e.key === 'Enter' || e.key === ' ') this.ctx.store.set({ object: o.address });
-      else return;
-      e.preventDefault();
+      treeKey(e, node, rows, { toggle: () => this.toggle(node), parent: () => this.parentOf(node), select: () => this.ctx.store.set({ object: o.address }) });
     });
     return node;
   }
@@ -178,39 +185,31 @@ export class DominatorTreeView {
 
   /** Puts `node`'s row (alone) in the tab order. */
   private setCurrent(node: Node): void {
-    if (this.current === node) return;
-    if (this.current) this.current.row.tabIndex = -1;
-    this.current = node;
-    node.row.tabIndex = 0;
+    this.roving.set(node);
   }
 
-  private toggle(node: Node): void {
+  private toggle(node: Node, save = true): void {
     if (!node.toggle) return;
     node.expanded = !node.expanded;
+    if (save) this.saveOpen(node);
     setText(node.toggle, node.expanded ? '▾' : '▸');
     node.row.setAttribute('aria-expanded', String(node.expanded));
     if (node.expanded && node.children.length === 0 && node.tail.length === 0) this.loadPage(node, 0);
     else this.render();
   }
 
-  /** Puts the visible rows in order (rows are reused, only their order changes). */
-  private render(): void {
-    const rows: HTMLTableRowElement[] = [];
-    // Re-inserting a row drops its focus: it is given back after the rows are in place.
-    const focused = document.activeElement;
-    const visit = (nodes: Node[]): void => {
-      for (const n of nodes) {
-        rows.push(n.row);
-        if (n.expanded) {
-          visit(n.children);
-          rows.push(...n.tail);
-        }
-      }
-    };
-    visit(this.top);
-    rows.push(...this.topTail);
-    replaceChildren(this.tbody, ...rows);
-    if (!this.current && this.top.length) this.setCurrent(this.top[0]);
-    if (focused instanceof HTMLElement && focused !== document.activeElement && this.tbody.contains(focused)) focused.focus();
+  /** Keeps the expanded rows in the URL fragment (they survive switching views, reloads). */
+  private saveOpen(changed: Node): void {
+    const open = new Set(this.ctx.store.get().group ? [] : (this.ctx.store.get().open ?? []));
+    if (changed.expanded) open.add(changed.node.object.address);
+    else open.delete(changed.node.object.address);
+    this.ctx.store.set({ open: [...open] });
   }
+
+  /** Puts the visible rows in order. */
+  private render(): void {
+    orderRows(this.tbody, this.top, this.topTail);
+    this.roving.ensure(this.top[0]);
+  }
+
 }

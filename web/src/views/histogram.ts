@@ -6,7 +6,7 @@
 import type { HistogramRow } from '../generated/report';
 import type { HistogramGrouping, Instances } from '../generated/query';
 import { h, replaceChildren, setText } from '../lib/dom';
-import { formatCount, formatMiB } from '../lib/format';
+import { formatCount, formatMiB, shortClassName } from '../lib/format';
 import { objectLink } from '../lib/objects';
 import { drawRows, ROW } from '../lib/virtual-rows';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
@@ -321,9 +321,12 @@ export class HistogramView {
       }
       row.setAttribute('aria-selected', String(!group && r.class_address === this.selected));
       const cells = row.children;
-      setText(cells[0], r.class_name);
+      setText(cells[0], group ? r.class_name : shortClassName(r.class_name));
+      // The full names (shown shortened in the middle) for the title and for tests.
+      (cells[0] as HTMLElement).dataset.full = r.class_name;
+      (cells[1] as HTMLElement).dataset.full = group ? formatCount(r.classes ?? 0) : r.loader;
       (cells[0] as HTMLElement).title = group ? `${r.class_name}: select to list its classes` : `${r.class_name} (class object @ ${r.class_address})`;
-      setText(cells[1], group ? formatCount(r.classes ?? 0) : r.loader);
+      setText(cells[1], group ? formatCount(r.classes ?? 0) : shortClassName(r.loader));
       (cells[1] as HTMLElement).title = group ? '' : r.loader;
       setText(cells[2], formatCount(r.instances));
       setText(cells[3], formatCount(r.shallow_bytes));
@@ -393,6 +396,8 @@ export class HistogramView {
           if (this.selected !== classAddress) return;
           if (offset === 0) replaceChildren(this.instances, title, list);
           this.appendInstances(list, page, () => more(offset + INSTANCES_PAGE));
+          // A class chosen (not passed over with the arrow keys) brings its objects into view.
+          if (offset === 0 && settleMs === 0) revealBelow(title);
         },
         (e) => replaceChildren(this.instances, title, queryFailed(e)),
       );
@@ -424,6 +429,11 @@ export class HistogramView {
   }
 }
 
+
+/** Scrolls `el` up into view when it starts in the lower part of the window (or below it). */
+export function revealBelow(el: HTMLElement): void {
+  if (el.getBoundingClientRect().top > window.innerHeight * 0.6) el.scrollIntoView({ block: 'start', behavior: 'smooth' });
+}
 
 /** Code-point order (fast, and the same in every locale). */
 function compareText(a: string, b: string): number {

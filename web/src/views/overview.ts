@@ -3,6 +3,7 @@
 import { h } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
 import { facts, table, type DumpContext } from './common';
+import { biggestObjectsChart, viewLink } from './overview-links';
 
 type Fact = [key: string, label: string, value: string, exact: string];
 
@@ -12,16 +13,16 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
   const u = o.unreachable;
   const bytes = (n: number): string => `${formatCount(n)} bytes (${formatMiB(n)})`;
   const heap = facts('heap-facts', [
-    ['used-heap', 'Used heap', bytes(o.used_heap_bytes), o.used_heap_bytes],
-    ['objects', 'Objects', formatCount(o.objects), o.objects],
+    ['used-heap', 'Used heap', ctx.hasDump ? viewLink('treemap', bytes(o.used_heap_bytes), 'The treemap of the dominator tree') : bytes(o.used_heap_bytes), o.used_heap_bytes],
+    ['objects', 'Objects', viewLink('histogram', formatCount(o.objects), 'The histogram: objects by class'), o.objects],
     ...((o.heaps ?? []).length
       ? [['heaps', 'Heaps', (o.heaps ?? []).map((x) => `${x.name}: ${formatCount(x.objects)} objects, ${bytes(x.shallow_bytes)}`).join(' · '), (o.heaps ?? []).map((x) => x.name).join(',')] as Fact]
       : []),
-    ['classes', 'Classes', formatCount(o.classes), o.classes],
-    ['class-loaders', 'Class loaders', formatCount(o.class_loaders), o.class_loaders],
+    ['classes', 'Classes', viewLink('histogram', formatCount(o.classes), 'The histogram: one row per class'), o.classes],
+    ['class-loaders', 'Class loaders', viewLink('consumers', formatCount(o.class_loaders), 'Top consumers: the biggest class loaders'), o.class_loaders],
     ['gc-roots', 'GC roots', formatCount(o.gc_roots), o.gc_roots],
-    ['top-level-dominators', 'Top-level dominators', formatCount(o.top_level_dominators), o.top_level_dominators],
-    ['suspects', 'Leak suspects', formatCount(r.leak_suspects.suspects.length), r.leak_suspects.suspects.length],
+    ['top-level-dominators', 'Top-level dominators', ctx.hasDump ? viewLink('dominators', formatCount(o.top_level_dominators), 'The dominator tree') : formatCount(o.top_level_dominators), o.top_level_dominators],
+    ['suspects', 'Leak suspects', viewLink('suspects', formatCount(r.leak_suspects.suspects.length), 'The leak suspects'), r.leak_suspects.suspects.length],
     [
       'unreachable',
       u.discarded ? 'Unreachable (discarded)' : 'Unreachable (kept)',
@@ -77,6 +78,7 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
     { class: 'overview' },
     h('h3', null, 'Heap summary'),
     heap,
+    biggestObjectsChart(ctx),
     h('h3', null, 'GC roots'),
     roots,
     h('h3', null, 'Unreachable objects'),

@@ -24,7 +24,8 @@ export function renderShell(app: HTMLElement): void {
       h(
         'section',
         { id: 'import', class: 'panel import', 'aria-label': 'Open a heap dump' },
-        h('p', { class: 'drop-hint' }, 'Drop an .hprof or .hprof.gz file anywhere on this page (with its ProGuard/R8 mapping.txt, if obfuscated)'),
+        h('p', { class: 'drop-hint compact-hint' }, 'or drop a file anywhere on the page'),
+        h('p', { class: 'drop-hint full-hint' }, 'Drop an .hprof or .hprof.gz file anywhere on this page (with its ProGuard/R8 mapping.txt, if obfuscated)'),
         h(
           'div',
           { class: 'actions' },
@@ -34,11 +35,12 @@ export function renderShell(app: HTMLElement): void {
         ),
         h(
           'p',
-          { class: 'fine' },
+          { class: 'fine full-hint' },
           'HotSpot (JAVA PROFILE 1.0.1, 1.0.2) and Android ART (1.0.3) dumps, plain or gzip-compressed, or a heapscope JSON report saved earlier. ',
           'The analysis runs in a worker inside this tab; nothing is uploaded.',
         ),
         h('p', { id: 'notice', class: 'notice', hidden: true, role: 'status' }),
+        h('div', { id: 'replace-confirm', class: 'replace-confirm', role: 'alertdialog', 'aria-label': 'Replace the loaded analysis?', hidden: true }),
       ),
       progressPanel(),
       errorPanel(),
@@ -103,6 +105,8 @@ export function renderShell(app: HTMLElement): void {
 
 export function setMode(mode: PageMode): void {
   byId('main').dataset.mode = mode;
+  // Once a dump is open the import area is one line: the report gets the screen.
+  setText(byId('choose-button'), mode === 'done' ? 'Open another dump…' : 'Choose a heap dump…');
 }
 
 export function setVersion(version: string): void {

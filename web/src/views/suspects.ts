@@ -2,9 +2,10 @@
 // accumulation point, and the chain from the suspect down to it, every object a link.
 // Top consumers: the biggest objects, classes, class loaders and packages.
 import type { Consumer, ObjectRef, Suspect } from '../generated/report';
+import { accumulatedTable, headline, membersTable } from './suspect-findings';
 import { h } from '../lib/dom';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
-import { objectLink } from '../lib/objects';
+import { className, objectLink } from '../lib/objects';
 import { table, type DumpContext } from './common';
 
 function sizeText(bytes: number, bp: number): string {
@@ -17,7 +18,7 @@ function objectRow(o: ObjectRef): (HTMLElement | string)[] {
 
 const OBJECT_COLUMNS = [{ label: 'Object' }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }];
 
-function suspect(s: Suspect, i: number): HTMLElement {
+function suspect(ctx: DumpContext, s: Suspect, i: number): HTMLElement {
   const chain = h('ol', { class: 'chain', 'data-chain': '' });
   s.chain.forEach((o, k) => {
     chain.appendChild(h('li', { 'data-address': o.address }, objectLink(o), ` — retains ${formatCount(o.retained_bytes)} bytes (${formatBp(o.retained_bp)})`));
@@ -32,13 +33,15 @@ function suspect(s: Suspect, i: number): HTMLElement {
     'article',
     { class: 'suspect panel', 'data-suspect': String(i + 1), 'data-kind': s.kind, 'data-retained': String(s.retained_bytes) },
     h('h3', null, `Problem suspect ${i + 1}`, h('span', { class: 'badge' }, s.kind === 'single_object' ? 'one object' : `${formatCount(s.instances)} objects of one class`)),
+    headline(s),
     h('p', { class: 'description' }, s.description),
     h(
       'dl',
       { class: 'facts' },
       h('div', { class: 'fact' }, h('dt', null, s.kind === 'single_object' ? 'Suspect' : 'Biggest member'), h('dd', null, objectLink(s.object))),
-      h('div', { class: 'fact' }, h('dt', null, 'Class'), h('dd', null, s.class_name)),
-      h('div', { class: 'fact' }, h('dt', null, 'Loaded by'), h('dd', null, s.loader)),
+      // A class object stands for its class: the facts are that class's, not java.lang.Class's.
+      h('div', { class: 'fact', 'data-fact': 'class' }, h('dt', null, s.represented_class ? 'Class (its statics)' : 'Class'), h('dd', null, className(s.represented_class ?? s.class_name))),
+      h('div', { class: 'fact', 'data-fact': 'loader' }, h('dt', null, 'Loaded by'), h('dd', null, className(s.represented_loader ?? s.loader))),
       h('div', { class: 'fact' }, h('dt', null, 'Retains'), h('dd', null, sizeText(s.retained_bytes, s.retained_bp))),
       s.accumulation_point
         ? h(
@@ -49,6 +52,8 @@ function suspect(s: Suspect, i: number): HTMLElement {
           )
         : h('div', { class: 'fact' }, h('dt', null, 'Accumulation point'), h('dd', null, 'none: no single object holds most of it')),
     ),
+    accumulatedTable(s, i),
+    membersTable(s, i, ctx),
     s.chain.length ? h('div', null, h('h4', null, chainTitle), chain) : null,
   );
 }
@@ -60,7 +65,7 @@ export function renderSuspects(ctx: DumpContext): HTMLElement {
     { class: 'suspects' },
     h('p', { class: 'fine' }, `A suspect is an object, or a group of top-level objects of one class, that retains more than 10% of the heap (${formatCount(ls.threshold_bytes)} bytes here), found as Eclipse MAT's Leak Suspects report finds them.`),
     ls.suspects.length
-      ? h('div', { id: 'suspect-list' }, ...ls.suspects.map(suspect))
+      ? h('div', { id: 'suspect-list' }, ...ls.suspects.map((s, i) => suspect(ctx, s, i)))
       : h('p', { id: 'no-suspects', class: 'placeholder' }, 'No leak suspects: nothing retains more than 10% of the heap on its own.'),
   );
 }
@@ -75,7 +80,7 @@ function consumerTable(id: string, caption: string, what: string, rows: Consumer
       id,
       null,
       [{ label: what }, { label: 'Objects', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }],
-      rows.map((c) => [c.name, formatCount(c.objects), formatCount(c.retained_bytes), formatBp(c.retained_bp)]),
+      rows.map((c) => [className(c.name), formatCount(c.objects), formatCount(c.retained_bytes), formatBp(c.retained_bp)]),
     ),
   );
 }

@@ -37,7 +37,13 @@ interface Level {
   group?: Extract<Item, { kind: 'group' }>;
   items: Item[] | null;
   total: number;
+  /** Reached by a click: a single child that holds it all is zoomed through at once. */
+  descend?: boolean;
 }
+
+/** At most this many single-child levels are passed through by one click. */
+const CHAIN_STEPS = 64;
+
 
 interface Placed {
   item: Item;
@@ -45,8 +51,10 @@ interface Placed {
   y: number;
   w: number;
   h: number;
-  /** For a rectangle drawn inside another (the next level, shown without zooming). */
+  /** For a rectangle drawn inside another (the next levels, shown without zooming): the
+   * top-level rectangle it is in (a click zooms there), and the one right around it. */
   outer?: Placed;
+  container?: Placed;
 }
 
 /** Rectangles at least this big show the next level inside them (at most NESTED of them). */
@@ -223,7 +231,11 @@ export class TreemapView {
     if (!this.ctx.hasDump) return;
     if (!this.started) {
       this.started = true;
-      this.push({ kind: 'root', label: 'Heap', address: null, items: null, total: 0 });
+      const zoom = this.ctx.store.get().zoom ?? [];
+      if (zoom.length) {
+        this.levels.push({ kind: 'root', label: 'Heap', address: null, items: null, total: 0 });
+        void this.restoreZoom(zoom);
+      } else this.push({ kind: 'root', label: 'Heap', address: null, items: null, total: 0 });
       return;
     }
     this.layout();
@@ -234,12 +246,33 @@ export class TreemapView {
     this.hover = null;
     this.levels.push(level);
     this.renderCrumbs();
+    this.saveZoom();
     this.load(level);
+  }
+
+  /** The object levels zoomed into, in the URL fragment (a reload comes back to them). */
+  private saveZoom(): void {
+    const zoom = this.levels.filter((l) => l.kind === 'object' && l.address).map((l) => l.address as string);
+    const was = this.ctx.store.get().zoom ?? [];
+    if (zoom.join(',') !== was.join(',')) this.ctx.store.set({ zoom });
+  }
+
+  /** Zooms into the objects named by the URL, outermost first (unknown ones end it). */
+  private async restoreZoom(addresses: string[]): Promise<void> {
+    for (const address of addresses) {
+      const o = await this.ctx.q.find(address).catch(() => null);
+      if (!o) break;
+      this.levels.push({ kind: 'object', label: `${objectTitle(o)} @ ${o.address}`, address: o.address, items: null, total: 0 });
+    }
+    this.renderCrumbs();
+    this.saveZoom();
+    void this.load(this.levels[this.levels.length - 1]);
   }
 
   private zoomTo(depth: number): void {
     this.levels.length = depth + 1;
     this.renderCrumbs();
+    this.saveZoom();
     this.hover = null;
     const level = this.levels[depth];
     if (level.items) this.layout();
@@ -267,6 +300,13 @@ export class TreemapView {
       level.items = level.kind === 'group' ? this.groupItems(level) : await this.childItems(level.address);
       level.total = level.items.reduce((s, i) => s + i.value, 0);
       if (this.levels[this.levels.length - 1] !== level) return;
+      // A chain of single children is one click: go through to where the memory spreads.
+      const only = level.items.length === 1 ? level.items[0] : null;
+      if (level.descend && only?.kind === 'object' && only.node.children > 0 && this.levels.length < CHAIN_STEPS) {
+        const o = only.node.object;
+        this.push({ kind: 'object', label: `${objectTitle(o)} @ ${o.address}`, address: o.address, items: null, total: 0, descend: true });
+        return;
+      }
       replaceChildren(this.status);
       if (!level.items.length) replaceChildren(this.status, h('p', { class: 'fine' }, 'This object keeps nothing else alive.'));
       this.layout();
@@ -330,7 +370,7 @@ export class TreemapView {
     if (item.kind === 'object') {
       const o = item.node.object;
       this.ctx.store.set({ object: o.address });
-      if (item.node.children > 0) this.push({ kind: 'object', label: `${objectTitle(o)} @ ${o.address}`, address: o.address, items: null, total: 0 });
+      if (item.node.children > 0) this.push({ kind: 'object', label: `${objectTitle(o)} @ ${o.address}`, address: o.address, items: null, total: 0, descend: true });
     } else if (item.kind === 'group') {
       this.push({ kind: 'group', label: `${formatCount(item.objects)} × ${item.className}`, address: null, group: item, items: null, total: 0 });
     }
@@ -362,7 +402,12 @@ export class TreemapView {
   private async loadNested(): Promise<void> {
     const gen = ++this.nestedGen;
     const candidates = this.placed.filter((p) => p.item.kind === 'object' && p.item.node.children > 0 && p.w >= NEST_MIN_W && p.h >= NEST_MIN_H).slice(0, NESTED);
-    for (const p of candidates) {
+    // Two levels inside the top one (three drawn in all): each box big enough gets a
+    // header strip and its own children below it.
+    const queue: Placed[] = [...candidates];
+    let filled = 0;
+    while (queue.length && filled < NESTED * 2) {
+      const p = queue.shift() as Placed;
       if (p.item.kind !== 'object') continue;
       const parent = p.item.node.object;
       let page;
@@ -372,12 +417,16 @@ export class TreemapView {
         continue; // the outer rectangle still stands for everything it retains
       }
       if (gen !== this.nestedGen) return;
+      filled++;
       const items: Item[] = page.nodes.filter((n) => n.object.retained_bytes > 0).map((node) => ({ kind: 'object', node, value: node.object.retained_bytes }));
       const shown = items.reduce((sum, i) => sum + i.value, 0);
       // What the parent retains beyond the children shown (itself, smaller children) stays empty.
       const filler: Item = { kind: 'rest', objects: 0, value: Math.max(0, parent.retained_bytes - shown), label: '' };
-      const inner = squarify([...items, filler].sort((a, b) => b.value - a.value), p.x + 2, p.y + STRIP, p.w - 4, p.h - STRIP - 2);
-      this.nested.push(...inner.filter((c) => c.item !== filler && c.w >= 2 && c.h >= 2).map((c) => ({ ...c, outer: p })));
+      const inner = squarify([...items, filler].sort((a, b) => b.value - a.value), p.x + 2, p.y + STRIP, p.w - 4, p.h - STRIP - 2)
+        .filter((c) => c.item !== filler && c.w >= 2 && c.h >= 2)
+        .map((c) => ({ ...c, outer: p.outer ?? p, container: p }));
+      this.nested.push(...inner);
+      if (!p.outer) queue.push(...inner.filter((c) => c.item.kind === 'object' && c.item.node.children > 0 && c.w >= NEST_MIN_W && c.h >= NEST_MIN_H + STRIP));
       this.draw();
     }
     this.canvas.dataset.nested = String(this.nested.length);
@@ -435,7 +484,7 @@ export class TreemapView {
     c.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Liberation Sans", sans-serif';
     c.textBaseline = 'top';
     const bg = dark ? '#15181b' : '#fbfbfa';
-    const hasNested = new Set(this.nested.map((n) => n.outer));
+    const hasNested = new Set(this.nested.map((n) => n.container ?? n.outer));
     for (const p of [...this.placed, ...this.nested]) {
       c.fillStyle = this.color(p.item, dark, p.outer !== undefined);
       c.fillRect(p.x, p.y, p.w, p.h);
@@ -528,7 +577,9 @@ export class TreemapView {
     const x = e.clientX - r.left;
     const y = e.clientY - r.top;
     const hit = (p: Placed): boolean => x >= p.x && x < p.x + p.w && y >= p.y && y < p.y + p.h;
-    return this.nested.find(hit) ?? this.placed.find(hit) ?? null;
+    // The innermost box under the pointer (deeper boxes come later in the list).
+    for (let i = this.nested.length - 1; i >= 0; i--) if (hit(this.nested[i])) return this.nested[i];
+    return this.placed.find(hit) ?? null;
   }
 
   private onMove(e: MouseEvent): void {

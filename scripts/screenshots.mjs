@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// Regenerates the README's screenshots of the page: every view at 1440 and 800 px wide,
+// on a corpus dump (s02, the static-map leak) when ../shared/corpus is there, else on the
+// sample dump the page ships. Needs the built page (npm run build) and Chromium (as the
+// browser tests: /usr/bin/chromium or $CHROMIUM).
+//
+//   node scripts/screenshots.mjs [OUT_DIR]     # default docs/screenshots
+import fs from 'node:fs';
+import path from 'node:path';
+import { launchChromium } from '../tests/e2e/helpers/browser.mjs';
+import { CORPUS, REPO } from '../tests/e2e/helpers/paths.mjs';
+import { startServer } from '../tests/e2e/helpers/server.mjs';
+
+const out = path.resolve(process.argv[2] ?? path.join(REPO, 'docs', 'screenshots'));
+const corpusDump = path.join(CORPUS, 'dumps', 's02_static_map_leak_serial.hprof.gz');
+const dump = fs.existsSync(corpusDump) ? corpusDump : path.join(REPO, 'www', 'sample.hprof.gz');
+const WIDTHS = [1440, 800];
+const HEIGHT = 900;
+
+/** What each shot shows: the view, then what to do there before the picture. */
+const SHOTS = [
+  ['overview', async () => {}],
+  ['histogram', async (page) => {
+    await page.locator('#histogram-body .vrow[data-index="0"]').click();
+    await page.waitForSelector('#histogram-instances table');
+  }],
+  ['suspects', async () => {}],
+  ['consumers', async () => {}],
+  ['dominators', async (page) => {
+    await page.waitForSelector('#dominator-tree tbody tr[data-address]');
+    await page.locator('#dominator-tree tbody tr[data-address] button.toggle').first().click();
+    await page.locator('#dominator-tree tbody tr[data-address] td.num').first().click();
+    await page.waitForSelector('#tree-dock .dock-title');
+  }],
+  ['dominators-grouped', async (page) => {
+    await page.check('#dominators-group');
+    await page.waitForSelector('#dominator-groups tr[data-group]');
+    await page.locator('#dominator-groups tr[data-depth="0"] button.toggle').first().click();
+    await page.waitForSelector('#dominator-groups tr[data-depth="1"]');
+    await page.locator('#dominator-groups tr[data-depth="1"]').first().click();
+    await page.waitForSelector('#tree-dock .dock-title[data-group]');
+  }, 'dominators'],
+  ['classes', async (page) => {
+    await page.waitForTimeout(800);
+  }],
+  ['treemap', async (page) => {
+    await page.waitForFunction(() => Number(document.getElementById('treemap-canvas')?.dataset.items) > 0);
+    await page.waitForTimeout(300);
+  }],
+  ['inspector', async (page) => {
+    await page.waitForSelector('#inspector-body .details');
+  }],
+  ['path', async (page) => {
+    await page.waitForSelector('#gc-path', { timeout: 60_000 });
+  }],
+];
+
+const server = await startServer();
+const chromium = await launchChromium();
+fs.mkdirSync(out, { recursive: true });
+try {
+  for (const width of WIDTHS) {
+    const context = await chromium.browser.newContext({ viewport: { width, height: HEIGHT }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.setInputFiles('#file-input', dump);
+    await page.waitForSelector('#main[data-mode="done"]', { timeout: 120_000 });
+    // The inspector and the path show the first suspect's accumulation point.
+    const ap = await page.locator('[data-accumulation-point]').first().getAttribute('data-accumulation-point').catch(() => null);
+    for (const [name, prepare, tab] of SHOTS) {
+      if ((name === 'inspector' || name === 'path') && ap) {
+        await page.evaluate(([v, a]) => { location.hash = `#view=${v}&object=${a}`; }, [name, ap]);
+      } else {
+        await page.click(`#tab-${tab ?? name}`);
+      }
+      await page.waitForFunction((v) => !document.getElementById(`view-${v}`).hidden, tab ?? name);
+      await prepare(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const file = path.join(out, `${name}-${width}.png`);
+      await page.screenshot({ path: file });
+      console.log(path.relative(REPO, file));
+    }
+    await context.close();
+  }
+} finally {
+  await chromium.close();
+  await server.stop();
+}

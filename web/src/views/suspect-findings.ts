@@ -1,0 +1,79 @@
+// What a leak suspect found, in the application's terms: a headline naming the object that
+// holds the memory by its fields (`S02StaticMapLeak.CACHE.table`) and what it holds
+// ("156 × HashMap$Node, 192 KiB each"), the accumulated objects grouped by class (MAT's
+// "Accumulated Objects by Class in Dominator Tree"), and a group's biggest members
+// (threads by name). Everything from the dump is set as text.
+import type { Suspect } from '../generated/report';
+import { h } from '../lib/dom';
+import { formatBp, formatCount, formatMiB } from '../lib/format';
+import { className, objectLink } from '../lib/objects';
+import { table, type DumpContext } from './common';
+
+function simpleName(name: string): string {
+  return name.slice(name.lastIndexOf('.', name.indexOf('[') >= 0 ? name.indexOf('[') : name.length) + 1);
+}
+
+/** "S02StaticMapLeak.CACHE.table holds 156 × HashMap$Node, 192 KiB each (28.6 MiB)". */
+export function headline(s: Suspect): HTMLElement {
+  const top = s.accumulated?.[0];
+  const subject = s.held_in ?? (s.represented_class ? `class ${s.represented_class}` : s.kind === 'group_of_objects' ? `${formatCount(s.instances)} × ${s.class_name}` : s.class_name);
+  // "each" when they are all the same size (the biggest is the average), else "about".
+  const average = top ? top.retained_bytes / Math.max(1, top.objects) : 0;
+  const same = top !== undefined && top.biggest.length > 0 && top.biggest[0].retained_bytes === average;
+  const holds = top
+    ? `${formatCount(top.objects)} × ${simpleName(top.class_name)}, ${same ? '' : 'about '}${formatMiB(Math.round(average))} each (${formatMiB(top.retained_bytes)})`
+    : s.kind === 'group_of_objects'
+      ? `${formatMiB(s.retained_bytes)} together, ${formatMiB(Math.round(s.retained_bytes / Math.max(1, s.instances)))} each on average`
+      : formatMiB(s.retained_bytes);
+  return h(
+    'p',
+    { class: 'headline', 'data-headline': '' },
+    h('code', { class: 'held-in', title: s.held_in ? 'The object holding the memory, named by the fields that lead to it from the suspect' : null }, subject),
+    top ? ' holds ' : s.kind === 'group_of_objects' ? ': ' : ' retains ',
+    h('strong', null, holds),
+    ` — ${formatBp(s.retained_bp)} of the heap.`,
+  );
+}
+
+/** The accumulation point's objects in the dominator tree, grouped by class. */
+export function accumulatedTable(s: Suspect, i: number): HTMLElement | null {
+  const groups = s.accumulated ?? [];
+  if (!groups.length) return null;
+  return h(
+    'div',
+    null,
+    h('h4', null, 'What the accumulation point holds, by class'),
+    table(
+      `suspect-${i + 1}-accumulated`,
+      null,
+      [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: 'Biggest' }],
+      groups.map((g) => [
+        className(g.class_name),
+        formatCount(g.objects),
+        formatCount(g.shallow_bytes),
+        `${formatCount(g.retained_bytes)} (${formatMiB(g.retained_bytes)})`,
+        h('span', { class: 'examples' }, ...g.biggest.flatMap((o, k) => [k ? ', ' : null, objectLink(o, 'inspector', formatMiB(o.retained_bytes))])),
+      ]),
+      (k) => ({ 'data-class': groups[k].class_name, 'data-objects': String(groups[k].objects), 'data-retained': String(groups[k].retained_bytes), 'data-shallow': String(groups[k].shallow_bytes) }),
+    ),
+  );
+}
+
+/** A group suspect's biggest members, threads with their names. */
+export function membersTable(s: Suspect, i: number, ctx: DumpContext): HTMLElement | null {
+  const members = s.biggest_members ?? [];
+  if (!members.length) return null;
+  const threadNames = new Map((ctx.report.threads ?? []).map((t) => [t.address, t.name]));
+  return h(
+    'div',
+    null,
+    h('h4', null, `Biggest members (${formatCount(members.length)} of ${formatCount(s.instances)})`),
+    table(
+      `suspect-${i + 1}-members`,
+      null,
+      [{ label: 'Object' }, { label: 'Name' }, { label: 'Retained heap', num: true }],
+      members.map((m) => [objectLink(m.object), m.name ?? threadNames.get(m.object.address) ?? m.object.class_of_object ?? '', `${formatCount(m.object.retained_bytes)} (${formatMiB(m.object.retained_bytes)})`]),
+      (k) => ({ 'data-address': members[k].object.address, 'data-retained': String(members[k].object.retained_bytes) }),
+    ),
+  );
+}
