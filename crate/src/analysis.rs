@@ -310,7 +310,17 @@ impl Analysis {
         };
         let previous = self.install(next);
         self.other_tree = Some(Box::new(previous));
+        crate::threads::refresh_sizes(self);
         Ok(())
+    }
+
+    /// Retained size of `obj` in the tree of `reading`, if that tree was computed (the one
+    /// in use, or the other one kept after [`Analysis::set_reading`]).
+    pub fn retained_in(&self, reading: Reading, obj: u32) -> Option<u64> {
+        if reading == self.reading {
+            return Some(self.retained(obj));
+        }
+        self.other_tree.as_ref().filter(|t| t.reading == reading).map(|t| t.retained.get(obj))
     }
 
     /// MAT's immediate dominators, whichever reading is in use (the holder queries of

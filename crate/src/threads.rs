@@ -89,6 +89,24 @@ pub fn frame_text(a: &Analysis, f: &Frame) -> String {
     format!("at {class}.{}{} ({}{location})", text(f.method), text(f.signature), text(f.source_file))
 }
 
+/// After the reading changed: each thread's retained size from the tree in use, and the
+/// strength-aware tree's beside MAT's when the report reads MAT's tree and the other one
+/// was computed too.
+pub fn refresh_sizes(a: &mut Analysis) {
+    use crate::analysis::Reading;
+    let mut threads = std::mem::take(&mut a.threads);
+    for t in &mut threads {
+        let Some(obj) = u64::from_str_radix(t.address.trim_start_matches("0x"), 16).ok().and_then(|id| a.object_at(id)) else { continue };
+        t.retained_bytes = a.retained(obj);
+        t.retained_bp = basis_points(t.retained_bytes, a.used_heap);
+        t.strength_retained_bytes = if a.reading == Reading::Mat { a.retained_in(Reading::Strength, obj) } else { None };
+    }
+    // Largest retained first, as collected.
+    let address = |t: &ThreadInfo| u64::from_str_radix(t.address.trim_start_matches("0x"), 16).unwrap_or(0);
+    threads.sort_by(|x, y| y.retained_bytes.cmp(&x.retained_bytes).then(address(x).cmp(&address(y))));
+    a.threads = threads;
+}
+
 /// The last field called `name` (the deepest class declaring it: java.lang.Thread's
 /// own fields come after a subclass's).
 fn field<'f>(fields: &'f [FieldValue], name: &str) -> Option<&'f FieldValue> {

@@ -375,9 +375,6 @@ impl Visitor for Pass2<'_> {
         let info = &table.classes[ci as usize];
         self.classes.set(obj, ci);
         self.sizes.set(obj, info.instance_size);
-        if self.waste.wants(ci) {
-            self.waste.instance(obj, ci, fields, &self.index.ids)?;
-        }
         let ids = self.ids;
         let (a, b) = info.refs;
         for k in a..b {
@@ -386,6 +383,9 @@ impl Visitor for Pass2<'_> {
                 let t = be_id(fields, off, ids);
                 self.target(t);
             }
+        }
+        if self.waste.wants(ci) {
+            self.waste.instance(obj, ci, fields, &self.index.ids, &self.targets)?;
         }
         if let Some(v) = &mut self.views {
             v.instance(obj, ci, &fields[..(n as usize).min(fields.len())], &table.ref_offsets[a as usize..b as usize], ids);

@@ -83,6 +83,9 @@ pub struct Collected {
     pub sites: Vec<(u32, u32)>,
 }
 
+/// Array-hash bit of arrays longer than 1024 bytes.
+const LONG_ARRAY: u64 = 4;
+
 /// Key bit of strings whose arrays may differ in length within their group (longer than
 /// 1024 bytes, or windows): their arrays are looked up one by one.
 pub const LONG: u64 = 4;
@@ -103,6 +106,8 @@ struct StringLayout {
     coder: Option<usize>,
     /// `offset` and `count` (JDK ≤ 6, old Android): the value is a window of the array.
     window: Option<(usize, usize)>,
+    /// `value` is the class's only reference field: pass 2's resolved references give it.
+    only_reference: bool,
 }
 
 pub struct Collector {
@@ -166,7 +171,7 @@ impl Collector {
                     return None;
                 }
                 // Field data: the class's own fields first, then its super classes'.
-                let (mut at, mut value, mut coder, mut offset, mut count) = (0usize, None, None, None, None);
+                let (mut at, mut value, mut coder, mut offset, mut count, mut references) = (0usize, None, None, None, None, 0);
                 let mut cur = Some(c);
                 let mut steps = 0;
                 while let Some(k) = cur {
@@ -184,6 +189,7 @@ impl Collector {
                         if name == "count" && f.ty == basic_type::INT && count.is_none() {
                             count = Some(at);
                         }
+                        references += (f.ty == basic_type::OBJECT) as u32;
                         at += basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as usize;
                     }
                     cur = k.super_index.map(|s| &table.classes[s as usize]);
@@ -192,7 +198,7 @@ impl Collector {
                         break;
                     }
                 }
-                Some(StringLayout { value: value?, coder, window: offset.zip(count) })
+                Some(StringLayout { value: value?, coder, window: offset.zip(count), only_reference: references == 1 })
             })
             .collect::<Vec<Option<StringLayout>>>();
         let boxed_layouts = super::boxed::layouts(index);
@@ -248,10 +254,11 @@ impl Collector {
         self.kinds.get(class as usize).is_some_and(|&k| k != 0)
     }
 
-    /// An instance of a class it [`Collector::wants`], with its field data.
-    pub fn instance(&mut self, obj: u32, class: u32, fields: &[u8], ids: &IdMap) -> Result<()> {
+    /// An instance of a class it [`Collector::wants`], with its field data and the object
+    /// indices its non-null reference fields resolved to, in field order.
+    pub fn instance(&mut self, obj: u32, class: u32, fields: &[u8], ids: &IdMap, references: &[u32]) -> Result<()> {
         match self.kinds[class as usize] {
-            STRING => self.string(obj, class, fields, ids),
+            STRING => self.string(obj, class, fields, ids, references),
             BOXED => {
                 let Some(l) = self.boxed_layouts[class as usize] else { return Ok(()) };
                 push(&mut self.boxed[l.which as usize], super::boxed::Entry { value: super::boxed::value(&l, fields), obj })
@@ -311,9 +318,11 @@ impl Collector {
             (None, None)
         };
         // The low bit says "a byte[] of odd length", which MAT cannot read two bytes per
-        // character (such strings are unresolved there); the next one "all zero".
+        // character (such strings are unresolved there); the next one "all zero"; the
+        // third "longer than 1024 bytes" (its heads are in `long_arrays`).
         let zero = bytes > 0 && self.hash.all_zero();
-        let full = (self.hash.finish_all(ty as u64) & !3) | (ty == basic_type::BYTE && bytes % 2 == 1) as u64 | if zero { super::arrays::ALL_ZERO } else { 0 };
+        let flags = (ty == basic_type::BYTE && bytes % 2 == 1) as u64 | if zero { super::arrays::ALL_ZERO } else { 0 } | if short.is_some() { LONG_ARRAY } else { 0 };
+        let full = (self.hash.finish_all(ty as u64) & !7) | flags;
         let (Some(obj), true) = (obj, has_data) else { return Ok(()) };
         push(&mut self.array_objs, obj)?;
         push(&mut self.array_hashes, full)?;
@@ -329,7 +338,7 @@ impl Collector {
     }
 
     /// A String instance (`class` is a String class) with its field data.
-    pub fn string(&mut self, obj: u32, class: u32, fields: &[u8], ids: &IdMap) -> Result<()> {
+    pub fn string(&mut self, obj: u32, class: u32, fields: &[u8], ids: &IdMap, references: &[u32]) -> Result<()> {
         let Some(Some(layout)) = self.string_classes.get(class as usize) else { return Ok(()) };
         let value = if layout.value + self.id_size <= fields.len() { be_id(fields, layout.value, self.id_size) } else { 0 };
         if let Some((offset, count)) = layout.window {
@@ -341,7 +350,13 @@ impl Collector {
             Some(_) => reading::LATIN1,
             None => reading::NO_CODER,
         };
-        match (value != 0).then(|| ids.index_of(value)).flatten() {
+        // The value's index: already resolved with the references (its only one), or looked up.
+        let array = match value {
+            0 => None,
+            _ if layout.only_reference => references.first().copied(),
+            _ => ids.index_of(value),
+        };
+        match array {
             Some(array) => push(&mut self.strings, StringEntry { key: (array as u64) << 2 | coder as u64, string: obj }),
             None => push(&mut self.unresolved, obj),
         }
@@ -387,7 +402,8 @@ impl Collector {
                 unresolved.push(e.string);
                 return false;
             }
-            let long = long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]);
+            // Only arrays flagged long have heads (most have not: no search for them).
+            let long = if array_hashes[at] & LONG_ARRAY != 0 { long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]) } else { None };
             let content = match (long, coder) {
                 (Some((_, short, _)), reading::LATIN1) => short,
                 (Some((_, _, long)), _) => long,
