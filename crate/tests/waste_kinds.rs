@@ -307,9 +307,9 @@ fn check(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: b
                 r.empty += 1;
                 r.wasted += shallow(ids.backing[k].unwrap());
             }
-        } else if cap > 0 {
+        } else if let Some(ratio) = (c.size as u64 * 10_000).checked_div(cap) {
             r.non_empty += 1;
-            let bp = (c.size as u64 * 10_000 / cap).min(10_000);
+            let bp = ratio.min(10_000);
             r.fill_sum += bp;
             r.hist[(((bp.max(1)) - 1) / 2000).min(4) as usize] += 1;
             r.unused += cap.saturating_sub(c.size as u64) * ref_size;
@@ -340,9 +340,7 @@ fn check(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: b
     let expected_rows: BTreeMap<&str, Row> = rows
         .into_iter()
         .map(|(k, mut r)| {
-            if r.non_empty > 0 {
-                r.fill_sum = r.fill_sum / r.non_empty * r.non_empty;
-            }
+            r.fill_sum = r.fill_sum.checked_div(r.non_empty).unwrap_or(0) * r.non_empty;
             (k, r)
         })
         .collect();

@@ -217,7 +217,7 @@ pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)>
             wasted_bytes: r.wasted,
             empty_unallocated: r.empty_unallocated,
             non_empty: r.non_empty,
-            fill_ratio_bp: if r.non_empty == 0 { 0 } else { (r.fill_bp_sum / r.non_empty) as u32 },
+            fill_ratio_bp: r.fill_bp_sum.checked_div(r.non_empty).unwrap_or(0) as u32,
             fill_ratio_histogram: r.histogram.to_vec(),
             unused_slot_bytes: r.unused_slot_bytes,
             size_unknown: r.size_unknown,
