@@ -172,10 +172,13 @@ pub struct Analysis {
     other_tree: Option<Box<TreeParts>>,
     /// The thread overview (see [`crate::threads`]).
     pub threads: Vec<crate::threads::ThreadInfo>,
-    /// Duplicate strings (see [`crate::waste`]).
+    /// Duplicate strings and arrays, empty collections, boxed numbers (see [`crate::waste`]).
     pub waste: crate::waste::Waste,
-    /// The duplicate string groups, kept to name their samples again in another tree.
-    string_groups: crate::waste::strings::Groups,
+    /// What pass 2 collected for the waste report, grouped: kept to build the waste
+    /// report again (its samples' retained sizes) in another tree.
+    found: crate::waste::Found,
+    /// Objects by allocation stack, where the dump recorded them.
+    pub allocation_sites: crate::waste::AllocationSites,
 }
 
 /// What a dominator tree brings to an [`Analysis`] (the fields of the same names).
@@ -316,12 +319,23 @@ impl Analysis {
         self.tree_sections()
     }
 
-    /// The sections whose sizes come from the tree in use: the threads and the waste
-    /// (its samples' retained sizes), as `analyze` computes them in that tree.
+    /// The sections whose sizes come from the tree in use: the threads (with their size
+    /// in the strength-aware tree once both trees exist) and the waste report (its
+    /// samples' retained sizes), as `analyze` computes them in that tree.
     fn tree_sections(&mut self) -> Result<()> {
         self.threads = crate::threads::collect(self)?;
-        self.waste = crate::waste::build(self, self.string_groups.clone())?;
+        crate::threads::refresh_sizes(self);
+        (self.waste, self.allocation_sites) = crate::waste::build(self, self.found.clone())?;
         Ok(())
+    }
+
+    /// Retained size of `obj` in the tree of `reading`, if that tree was computed (the one
+    /// in use, or the other one kept after [`Analysis::set_reading`]).
+    pub fn retained_in(&self, reading: Reading, obj: u32) -> Option<u64> {
+        if reading == self.reading {
+            return Some(self.retained(obj));
+        }
+        self.other_tree.as_ref().filter(|t| t.reading == reading).map(|t| t.retained.get(obj))
     }
 
     /// Puts `t` in place of the current tree, returning that.
@@ -468,17 +482,24 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     tick_phase(Phase::Strengths, input_bytes, objects, progress)?;
     let strength::walk::Reach { strengths, owned } = strength::walk::strengths(&HeapEdges::new(&heap))?;
 
+    // The waste report's groups, once the walk says which objects are kept (MAT's tree
+    // keeps the same ones): what pass 2 collected for it is freed before the tree's peak.
+    // Grouped over what MAT's reading keeps, in either reading: the strength-aware tree
+    // also holds the garbage, which wastes nothing, so switching trees changes no group.
+    let kept = crate::waste::Kept::new(&heap, &strengths, options.keep_unreachable)?;
+    let mut collected = std::mem::take(&mut heap.waste);
+    let found = crate::waste::group(&heap, &kept, &mut collected);
+    drop(collected);
+
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
     let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| tick_phase(phase, input_bytes, objects, progress))?;
-    // Strings are grouped once the tree says which are kept; their columns go. Grouped
-    // over what MAT's reading keeps in either reading (the strength-aware tree also holds
-    // the garbage, which wastes nothing), so switching trees changes no group.
-    let string_groups = if options.tree == Reading::Mat || options.keep_unreachable {
-        crate::waste::strings::group(&heap, &t.idom, &heap.waste, crate::waste::TOP_STRING_GROUPS)
-    } else {
-        crate::waste::strings::group_marked(&heap, &strengths, strength::UNREACHABLE, &heap.waste, crate::waste::TOP_STRING_GROUPS)
-    };
-    heap.waste = Default::default();
+    #[cfg(debug_assertions)]
+    if options.tree == Reading::Mat || options.keep_unreachable {
+        for v in 0..heap.object_count() {
+            debug_assert_eq!(kept.has(v as u32), t.idom[v] != UNREACHABLE && heap.class_of(v as u32) != NO_CLASS, "object {v}: kept by the walk and by the tree differ");
+        }
+    }
+    drop(kept);
 
     let mut warnings = heap.index.warnings.clone();
     warnings.extend(heap.warnings.iter().cloned());
@@ -514,9 +535,10 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         mapping: None,
         threads: Vec::new(),
         waste: Default::default(),
-        string_groups: Default::default(),
+        found: Default::default(),
+        allocation_sites: Default::default(),
     };
-    analysis.string_groups = string_groups;
+    analysis.found = found;
     analysis.tree_sections()?;
     Ok(analysis)
 }

@@ -47,6 +47,11 @@ pub struct ThreadInfo {
     /// MAT's retained size (the dominator tree's).
     pub retained_bytes: u64,
     pub retained_bp: u32,
+    /// The retained size in the strength-aware dominator tree, when the report's tree is
+    /// MAT's and the strength-aware one was computed too (absent otherwise; with
+    /// `--tree strength` `retained_bytes` is that tree's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength_retained_bytes: Option<u64>,
     /// Whether the dump recorded a stack trace for the thread (it may have no frames).
     pub has_stack: bool,
     /// The stack, innermost frame first.
@@ -82,6 +87,24 @@ pub fn frame_text(a: &Analysis, f: &Frame) -> String {
         _ => String::new(),
     };
     format!("at {class}.{}{} ({}{location})", text(f.method), text(f.signature), text(f.source_file))
+}
+
+/// After the reading changed: each thread's retained size from the tree in use, and the
+/// strength-aware tree's beside MAT's when the report reads MAT's tree and the other one
+/// was computed too.
+pub fn refresh_sizes(a: &mut Analysis) {
+    use crate::analysis::Reading;
+    let mut threads = std::mem::take(&mut a.threads);
+    for t in &mut threads {
+        let Some(obj) = u64::from_str_radix(t.address.trim_start_matches("0x"), 16).ok().and_then(|id| a.object_at(id)) else { continue };
+        t.retained_bytes = a.retained(obj);
+        t.retained_bp = basis_points(t.retained_bytes, a.used_heap);
+        t.strength_retained_bytes = if a.reading == Reading::Mat { a.retained_in(Reading::Strength, obj) } else { None };
+    }
+    // Largest retained first, as collected.
+    let address = |t: &ThreadInfo| u64::from_str_radix(t.address.trim_start_matches("0x"), 16).unwrap_or(0);
+    threads.sort_by(|x, y| y.retained_bytes.cmp(&x.retained_bytes).then(address(x).cmp(&address(y))));
+    a.threads = threads;
 }
 
 /// The last field called `name` (the deepest class declaring it: java.lang.Thread's
@@ -175,6 +198,7 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
             shallow_bytes: a.shallow(obj),
             retained_bytes: a.retained(obj),
             retained_bp: basis_points(a.retained(obj), a.used_heap),
+            strength_retained_bytes: None,
             has_stack: trace.is_some(),
             frames,
             other_locals,

@@ -103,3 +103,27 @@ fn cli_prints_every_thread_and_frame() {
         }
     }
 }
+
+/// Once the strength-aware tree exists beside MAT's (the page switched trees and back),
+/// each thread carries its retained size in that tree too, equal to what an analysis
+/// run in that reading gives; MAT's stays the thread's `retained_bytes`.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn threads_carry_the_strength_tree_retained_size() {
+    use heapscope::analysis::Reading;
+    let Some(corpus) = support::corpus_dir() else { return };
+    let path = corpus.join("dumps/s03_threadlocal_leak_serial.hprof.gz");
+    let mut a = analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).expect("analysis");
+    let mat: Vec<(String, u64)> = a.threads.iter().map(|t| (t.address.clone(), t.retained_bytes)).collect();
+    assert!(a.threads.iter().all(|t| t.strength_retained_bytes.is_none()), "no strength tree computed yet");
+    let strength = analyze(support::open_dump(&path), &Options { tree: Reading::Strength, ..Options::default() }, &mut NoProgress).expect("analysis");
+    a.set_reading(Reading::Strength).unwrap();
+    a.set_reading(Reading::Mat).unwrap();
+    assert_eq!(a.threads.len(), mat.len());
+    for t in &a.threads {
+        let id = u64::from_str_radix(t.address.trim_start_matches("0x"), 16).unwrap();
+        let obj = strength.object_at(id).expect("thread in the other analysis");
+        assert_eq!(t.strength_retained_bytes, Some(strength.retained(obj)), "thread {}", t.address);
+        assert_eq!(Some(&(t.address.clone(), t.retained_bytes)), mat.iter().find(|m| m.0 == t.address));
+    }
+}
