@@ -40,6 +40,8 @@ async function viewReady(page, id) {
     treemap: '#treemap-canvas[data-items]',
     inspector: '#inspector-body .details',
     path: '#gc-path',
+    threads: '#threads-summary',
+    waste: '#waste-panel > *',
   }[id];
   if (ready) await page.waitForSelector(ready);
 }
@@ -126,7 +128,8 @@ describe('accessibility', () => {
 
       // Dominator tree (treegrid): one tab stop, Right expands, Down/Left move, Enter selects.
       await page.focus('#tab-histogram');
-      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+      // Past the views between (leak suspects, top consumers, threads, waste…).
+      for (let i = 0; i < 12 && (await page.evaluate(() => document.activeElement?.id)) !== 'tab-dominators'; i++) await page.keyboard.press('ArrowRight');
       await page.waitForFunction(() => document.activeElement?.id === 'tab-dominators');
       await page.waitForSelector('#dominator-tree tbody tr[data-address]');
       await tabTo(page, 'the dominator tree', () => document.activeElement?.matches('#dominator-tree tr[data-address]'));

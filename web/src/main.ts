@@ -28,7 +28,9 @@ import { renderOverview } from './views/overview';
 import { ProgressView } from './views/progress';
 import { onTabClick, renderShell, setMode, setNotice, setVersion, showView, viewBody } from './views/shell';
 import { renderConsumers, renderSuspects } from './views/suspects';
+import { ThreadsView } from './views/threads';
 import { TreemapView } from './views/treemap';
+import { WasteView } from './views/waste';
 
 installTrustedTypesPolicy();
 renderShell(byId('app'));
@@ -48,6 +50,8 @@ interface Open {
   inspector: InspectorView;
   path: PathView;
   classes: ClassesUpView;
+  threads: ThreadsView;
+  waste: WasteView;
   /** The file and what the worker answered, to redraw after a mapping is applied. */
   file: File;
   opened: Opened;
@@ -130,7 +134,7 @@ async function openFile(file: File, mapping: File | null = null, snapshot: numbe
     progress.stop();
     showResults(file, opened, mappingText === null ? null : mapping!.name, mappingText === null ? null : mapping);
     setMode('done');
-    announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and seven other views are below.`);
+    announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and the other views are below.`);
   } catch (e) {
     if (id !== runId) return;
     progress.stop();
@@ -222,6 +226,10 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   const inspector = new InspectorView(ctx);
   const path = new PathView(ctx);
   const classes = new ClassesUpView(ctx);
+  const threads = new ThreadsView(ctx);
+  const waste = new WasteView(ctx);
+  replaceChildren(viewBody('threads'), threads.root);
+  replaceChildren(viewBody('waste'), waste.root);
   replaceChildren(viewBody('overview'), renderOverview(ctx));
   replaceChildren(viewBody('histogram'), histogram.root);
   replaceChildren(viewBody('suspects'), renderSuspects(ctx));
@@ -231,7 +239,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('inspector'), inspector.root);
   replaceChildren(viewBody('path'), path.root);
   replaceChildren(viewBody('classes'), classes.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, classes, file, opened };
+  open = { ctx, histogram, dominators, treemap, inspector, path, classes, threads, waste, file, opened };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -258,6 +266,12 @@ function update(state: PageState): void {
       break;
     case 'classes':
       open.classes.show(state.rows ?? []);
+      break;
+    case 'threads':
+      open.threads.show(state.threads ?? []);
+      break;
+    case 'waste':
+      open.waste.show(state);
       break;
     default:
       break;

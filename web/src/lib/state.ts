@@ -4,7 +4,7 @@
 // overview and an object must be a hex address.
 
 export const VIEW_IDS = [
-  'overview', 'histogram', 'suspects', 'consumers', 'dominators', 'classes', 'treemap', 'inspector', 'path',
+  'overview', 'histogram', 'suspects', 'consumers', 'threads', 'waste', 'dominators', 'classes', 'treemap', 'inspector', 'path',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
@@ -15,6 +15,13 @@ export interface PageState {
   /** Classes up: the rows open, each a column of class object addresses from the bottom
    * up (`rows=0x1,0x2;0x3`); empty when none. */
   rows?: string[][];
+  /** Threads: the threads open (`threads=0x1,0x2`). */
+  threads?: string[];
+  /** Waste: the kind shown (`kind=strings`), the sort (`sort=count` or `sort=-count` for
+   * descending) and the group open (`group=0x…`, its first member's address). */
+  kind?: string;
+  sort?: string;
+  group?: string;
 }
 
 export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
@@ -33,6 +40,14 @@ function parseRows(text: string | null): string[][] {
     .filter((column) => column.length > 0 && column.length <= 64 && column.every((a) => OBJECT_RE.test(a)));
 }
 
+/** A short word of letters, digits and underscores, optionally after a "-". */
+const WORD_RE = /^-?[a-z_][a-z0-9_]{0,40}$/;
+
+function parseAddresses(text: string | null): string[] {
+  if (!text) return [];
+  return text.split(',').slice(0, MAX_OPEN_ROWS).map((a) => a.toLowerCase()).filter((a) => OBJECT_RE.test(a));
+}
+
 export function parseFragment(hash: string): PageState {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const view = params.get('view');
@@ -43,6 +58,14 @@ export function parseFragment(hash: string): PageState {
     object: object !== null && OBJECT_RE.test(object) ? object : null,
   };
   if (rows.length) state.rows = rows;
+  const threads = parseAddresses(params.get('threads'));
+  if (threads.length) state.threads = threads;
+  for (const key of ['kind', 'sort'] as const) {
+    const v = params.get(key);
+    if (v !== null && WORD_RE.test(v)) state[key] = v;
+  }
+  const group = params.get('group')?.toLowerCase();
+  if (group && OBJECT_RE.test(group)) state.group = group;
   return state;
 }
 
@@ -51,6 +74,10 @@ export function formatFragment(state: PageState): string {
   if (state.view !== DEFAULT_STATE.view) params.set('view', state.view);
   if (state.object) params.set('object', state.object);
   if (state.rows?.length) params.set('rows', state.rows.map((c) => c.join(',')).join(';'));
+  if (state.threads?.length) params.set('threads', state.threads.join(','));
+  if (state.kind) params.set('kind', state.kind);
+  if (state.sort) params.set('sort', state.sort);
+  if (state.group) params.set('group', state.group);
   const s = params.toString();
   return s ? `#${s}` : '';
 }

@@ -8,6 +8,7 @@
 import type { TreeNode } from '../generated/query';
 import { h, replaceChildren, setText } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
+import { parentRow, treeRowKeydown } from '../lib/keyboard';
 import { objectLink, objectTitle } from '../lib/objects';
 import { loading, needsDump, queryFailed, type DumpContext } from './common';
 
@@ -140,35 +141,23 @@ export class DominatorTreeView {
       if ((e.target as HTMLElement).closest('a')) return;
       this.ctx.store.set({ object: o.address });
     });
-    row.addEventListener('keydown', (e) => {
-      if (e.target !== row) return; // a link inside the row keeps its own keys
-      const rows = [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')];
-      const i = rows.indexOf(row);
-      const go = (r: HTMLTableRowElement | undefined): void => r?.focus();
-      if (e.key === 'ArrowRight') {
-        if (toggle && !node.expanded) this.toggle(node);
-        else if (node.expanded) go(node.children[0]?.row);
-      } else if (e.key === 'ArrowLeft') {
-        if (node.expanded) this.toggle(node);
-        else go(this.parentOf(node)?.row);
-      } else if (e.key === 'ArrowDown') go(rows[i + 1]);
-      else if (e.key === 'ArrowUp') go(rows[i - 1]);
-      else if (e.key === 'Home') go(rows[0]);
-      else if (e.key === 'End') go(rows[rows.length - 1]);
-      else if (e.key === 'Enter' || e.key === ' ') this.ctx.store.set({ object: o.address });
-      else return;
-      e.preventDefault();
-    });
+    row.addEventListener('keydown', (e) =>
+      treeRowKeydown(e, [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')], {
+        row,
+        expandable: toggle !== null,
+        expanded: node.expanded,
+        toggle: () => this.toggle(node),
+        firstChild: () => node.children[0]?.row,
+        parent: () => this.parentOf(node)?.row,
+        choose: () => this.ctx.store.set({ object: o.address }),
+      }),
+    );
     return node;
   }
 
   /** The node whose children list holds `node` (null at the top level). */
   private parentOf(node: Node): Node | null {
-    for (let row = node.row.previousElementSibling; row; row = row.previousElementSibling) {
-      const n = this.nodes.get(row as HTMLTableRowElement);
-      if (n && n.depth < node.depth) return n;
-    }
-    return null;
+    return parentRow(node.row, this.nodes, (n) => n.depth < node.depth);
   }
 
   /** Puts `node`'s row (alone) in the tab order. */

@@ -1,10 +1,11 @@
 // The overview: MAT's heap summary, GC roots by type (heapscope's name beside MAT's), the
 // objects discarded as unreachable, the dump's facts and the warnings. All from the report.
-import { h } from '../lib/dom';
+import { h, type Child } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
+import { formatFragment } from '../lib/state';
 import { facts, table, type DumpContext } from './common';
 
-type Fact = [key: string, label: string, value: string, exact: string];
+type Fact = [key: string, label: string, value: Child, exact: string | number];
 
 export function renderOverview(ctx: DumpContext): HTMLElement {
   const r = ctx.report;
@@ -21,6 +22,9 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
     ['class-loaders', 'Class loaders', formatCount(o.class_loaders), o.class_loaders],
     ['gc-roots', 'GC roots', formatCount(o.gc_roots), o.gc_roots],
     ['top-level-dominators', 'Top-level dominators', formatCount(o.top_level_dominators), o.top_level_dominators],
+    ...(r.waste
+      ? [['wasted', 'Wasted', h('a', { href: formatFragment({ view: 'waste', object: null }), id: 'overview-wasted', title: 'Duplicate strings and the other kinds of waste' }, bytes(r.waste.total_wasted_bytes)), r.waste.total_wasted_bytes] as Fact]
+      : []),
     ['suspects', 'Leak suspects', formatCount(r.leak_suspects.suspects.length), r.leak_suspects.suspects.length],
     [
       'unreachable',
