@@ -170,8 +170,10 @@ pub struct Analysis {
     other_tree: Option<Box<TreeParts>>,
     /// The thread overview (see [`crate::threads`]).
     pub threads: Vec<crate::threads::ThreadInfo>,
-    /// Duplicate strings (see [`crate::waste`]).
+    /// Duplicate strings and arrays, empty collections, boxed numbers (see [`crate::waste`]).
     pub waste: crate::waste::Waste,
+    /// Objects by allocation stack, where the dump recorded them.
+    pub allocation_sites: crate::waste::AllocationSites,
 }
 
 /// What a dominator tree brings to an [`Analysis`] (the fields of the same names).
@@ -497,6 +499,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         mapping: None,
         threads: Vec::new(),
         waste: Default::default(),
+        allocation_sites: Default::default(),
     };
     analysis.threads = crate::threads::collect(&mut analysis)?;
     analysis.waste = crate::waste::build(&mut analysis, string_groups)?;

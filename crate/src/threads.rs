@@ -47,6 +47,11 @@ pub struct ThreadInfo {
     /// MAT's retained size (the dominator tree's).
     pub retained_bytes: u64,
     pub retained_bp: u32,
+    /// The retained size in the strength-aware dominator tree, when the report's tree is
+    /// MAT's and the strength-aware one was computed too (absent otherwise; with
+    /// `--tree strength` `retained_bytes` is that tree's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength_retained_bytes: Option<u64>,
     /// Whether the dump recorded a stack trace for the thread (it may have no frames).
     pub has_stack: bool,
     /// The stack, innermost frame first.
@@ -175,6 +180,7 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
             shallow_bytes: a.shallow(obj),
             retained_bytes: a.retained(obj),
             retained_bp: basis_points(a.retained(obj), a.used_heap),
+            strength_retained_bytes: None,
             has_stack: trace.is_some(),
             frames,
             other_locals,

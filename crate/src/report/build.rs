@@ -176,6 +176,7 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
         top_consumers: top_consumers(a),
         threads: a.threads.clone(),
         waste: a.waste.clone(),
+        allocation_sites: a.allocation_sites.clone(),
         growth_points: Vec::new(),
     }
 }

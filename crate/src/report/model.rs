@@ -57,9 +57,13 @@ pub struct Report {
     /// retained first (all of them: threads are few).
     #[serde(default)]
     pub threads: Vec<crate::threads::ThreadInfo>,
-    /// Memory holding nothing new: duplicate strings.
+    /// Memory holding nothing new: duplicate strings and arrays, empty collections,
+    /// boxed numbers.
     #[serde(default)]
     pub waste: crate::waste::Waste,
+    /// Objects and shallow bytes by allocation stack, where the dump recorded them.
+    #[serde(default)]
+    pub allocation_sites: crate::waste::AllocationSites,
     /// Where the memory of the largest top-level dominators (at most 10) accumulates, as
     /// for a single suspect, with its element count: what `heapscope compare` shows for a
     /// growing object. Empty when the dump was not read again.

@@ -10,7 +10,10 @@
 
 pub mod collect;
 pub mod hash;
+pub mod model;
 pub mod strings;
+
+pub use model::*;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -27,9 +30,18 @@ pub const TOP_STRING_GROUPS: usize = 100;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Waste {
-    /// Bytes that holding each duplicated value once would save, all kinds together.
+    /// Bytes that could be saved, all kinds together: duplicate strings and arrays (each
+    /// value held once), empty collections' backing arrays, duplicate boxed numbers.
     pub total_wasted_bytes: u64,
     pub duplicate_strings: DuplicateStrings,
+    #[serde(default)]
+    pub duplicate_arrays: DuplicateArrays,
+    /// One row per collection class with kept instances, by wasted bytes, then name.
+    #[serde(default)]
+    pub empty_collections: Vec<CollectionWaste>,
+    /// One row per boxed-number class with kept instances, by wasted bytes, then name.
+    #[serde(default)]
+    pub boxed: Vec<BoxedNumbers>,
 }
 
 /// Strings with equal values, grouped as MAT groups them: by the value MAT shows (at most
@@ -108,5 +120,6 @@ pub fn build(a: &mut Analysis, groups: strings::Groups) -> Result<Waste> {
             wasted_bytes: groups.total_wasted,
             groups: out,
         },
+        ..Waste::default()
     })
 }

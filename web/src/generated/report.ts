@@ -3,6 +3,8 @@
 // into the schema file, then `node scripts/gen-types.mjs`. A test fails when this is stale.
 
 export interface Report {
+  /** Objects and shallow bytes by allocation stack, where the dump recorded them. */
+  allocation_sites?: AllocationSites;
   /** False when the dump ended early or broke off: the report covers what came before. */
   complete: boolean;
   dump: DumpInfo;
@@ -42,14 +44,159 @@ export interface Report {
   tree?: TreeReading;
   /** Things worth knowing that did not stop the analysis (at most 50). */
   warnings: string[];
-  /** Memory holding nothing new: duplicate strings. */
+  /**
+   * Memory holding nothing new: duplicate strings and arrays, empty collections,
+   * boxed numbers.
+   */
   waste?: Waste;
+}
+
+/** One allocation stack (its top frames) and what was allocated there. */
+export interface AllocationSite {
+  /** The classes allocated there with the most shallow bytes (at most 5). */
+  classes: ClassCount[];
+  /**
+   * The top frames (at most 8), innermost first, as the thread overview prints frames:
+   * `at pkg.Class.method(Lsig;)V (File.java:12)`.
+   */
+  frames: string[];
+  objects: number;
+  shallow_bytes: number;
+}
+
+/**
+ * Where the objects were allocated, for dumps that record it (instances carry the
+ * serial number of a STACK TRACE with frames: Android with allocation tracking on, or
+ * the old hprof agent with `depth > 0`). HotSpot's heap dumps give every object one
+ * empty trace: no sites.
+ */
+export interface AllocationSites {
+  /** Distinct sites (allocation stacks, by their top frames). */
+  distinct_sites: number;
+  /** Kept objects with a recorded allocation stack, and their shallow bytes. */
+  objects: number;
+  /** Kept objects without one (no trace, or a trace of no frames). */
+  objects_without_site: number;
+  /**
+   * Whether any object carries an allocation stack with frames. When false the dump
+   * recorded no allocation sites and the rest is empty.
+   */
+  recorded: boolean;
+  shallow_bytes: number;
+  /**
+   * The sites with the most shallow bytes (at most 100), then most objects, then by
+   * frames.
+   */
+  sites: AllocationSite[];
+}
+
+/** One content held by several primitive arrays. */
+export interface ArrayGroup {
+  /** Every element is zero (and there is at least one). */
+  all_zero: boolean;
+  /** Shallow size of one of the arrays. */
+  array_shallow_bytes: number;
+  /** The arrays' class, e.g. `byte[]`. */
+  class_name: string;
+  /** Arrays holding these contents. */
+  count: number;
+  /** Elements of each array. */
+  length: number;
+  /**
+   * The first elements as text (at most 16, then "…"): `1, 2, 3`, characters of a
+   * `char[]` as `'a'`.
+   */
+  preview: string;
+  /** The first arrays by address (at most 3); the first is the one not counted as waste. */
+  sample: ObjectRef[];
+  /** All of them but one: (count − 1) × the shallow size of one. */
+  wasted_bytes: number;
+}
+
+/**
+ * Boxed primitives of one class (`java.lang.Integer`, `Long`, `Short`, `Byte`,
+ * `Character`, `Double`, `Float`, `Boolean`).
+ */
+export interface BoxedNumbers {
+  class_name: string;
+  /** Kept instances and their shallow bytes. */
+  count: number;
+  /** Different values among them. */
+  distinct_values: number;
+  /** Instances beyond one per value (`count − distinct_values`). */
+  duplicates: number;
+  shallow_bytes: number;
+  /** The values held by the most instances (at most 10), most first, then by value. */
+  top_values: BoxedValue[];
+  /** Their shallow bytes: what one instance per value would save. */
+  wasted_bytes: number;
+}
+
+/** One boxed value and how many instances hold it. */
+export interface BoxedValue {
+  count: number;
+  /**
+   * The value as Java prints it (`42`, `-1.5`, `true`, `'a'`; a character outside
+   * 32–126 as `\uXXXX`).
+   */
+  value: string;
 }
 
 export interface ClassCount {
   class_name: string;
   objects: number;
   shallow_bytes: number;
+}
+
+/**
+ * One collection class (a JDK collection, or a class extending one, read through the
+ * fields of the JDK class it extends): how many of its kept instances hold nothing in
+ * an allocated backing array, and how full the others are.
+ */
+export interface CollectionWaste {
+  /** Shallow bytes of all their backing arrays. */
+  backing_bytes: number;
+  class_name: string;
+  /** Of those, with size 0 and a backing array (table) of at least one slot. */
+  empty: number;
+  /** With size 0 and no backing array (or one of no slots): already lazy. */
+  empty_unallocated: number;
+  /** Their fill ratio (size / capacity) on average, in basis points (10,000 = full). */
+  fill_ratio_bp: number;
+  /**
+   * MAT's collection fill ratio in five bands: how many of the non-empty ones are
+   * filled up to 20%, over 20% to 40%, …, over 80% to 100% (or more, for a hash table
+   * past its capacity).
+   */
+  fill_ratio_histogram: number[];
+  /**
+   * What it is read as: `ArrayList`, `Vector`, `ArrayDeque`, `HashMap`, `HashSet`,
+   * `Hashtable`, `ConcurrentHashMap`, `WeakHashMap`, `IdentityHashMap`.
+   */
+  kind: string;
+  /** With a size above 0 and a backing array: the ones whose fill ratio is counted. */
+  non_empty: number;
+  /** The first empty instances with a backing array, by address (at most 3). */
+  sample: ObjectRef[];
+  /** Shallow bytes of the instances. */
+  shallow_bytes: number;
+  /**
+   * Instances whose size the dump does not say (e.g. a `ConcurrentHashMap` counting in
+   * counter cells): in `total` only.
+   */
+  size_unknown: number;
+  /** Kept instances. */
+  total: number;
+  /**
+   * Unused slots of the non-empty ones' backing arrays, in bytes ((capacity − size) ×
+   * the reference size; for a hash table, slots beyond its size).
+   */
+  unused_slot_bytes: number;
+  /**
+   * The backing arrays of the empty ones (shallow bytes): what allocating them only
+   * on the first insertion would save.
+   */
+  wasted_bytes: number;
 }
 
 export interface Consumer {
@@ -80,6 +227,34 @@ export interface DumpInfo {
   snapshots?: number;
   /** When the dump was written, from its header (milliseconds since 1970). */
   timestamp_ms: number;
+}
+
+/**
+ * Primitive arrays with identical contents: kept arrays of one type and length with the
+ * same elements, not the value array of a `java.lang.String` (those are duplicate
+ * strings). Per group: all the arrays but one are waste.
+ */
+export interface DuplicateArrays {
+  /**
+   * Of `arrays`, those with at least one element, every element zero (`0`, `false`,
+   * `'\0'`, `0.0`): allocated and never written, or cleared.
+   */
+  all_zero_arrays: number;
+  /** Their shallow bytes. */
+  all_zero_bytes: number;
+  /** Kept primitive arrays whose contents the dump holds, backing no String. */
+  arrays: number;
+  /** Different contents among them. */
+  distinct_contents: number;
+  /** Contents held by two or more arrays (the groups). */
+  duplicated_contents: number;
+  /**
+   * The groups wasting the most (at most 100), by wasted bytes, then count, then
+   * class name and length.
+   */
+  groups: ArrayGroup[];
+  /** Bytes wasted by all groups: every array of a group but one. */
+  wasted_bytes: number;
 }
 
 /**
@@ -328,6 +503,12 @@ export interface ThreadInfo {
   /** MAT's retained size (the dominator tree's). */
   retained_bytes: number;
   shallow_bytes: number;
+  /**
+   * The retained size in the strength-aware dominator tree, when the report's tree is
+   * MAT's and the strength-aware one was computed too (absent otherwise; with
+   * `--tree strength` `retained_bytes` is that tree's).
+   */
+  strength_retained_bytes?: number | null;
 }
 
 export interface TopConsumers {
@@ -360,7 +541,15 @@ export interface Unreachable {
 
 /** The waste report. */
 export interface Waste {
+  /** One row per boxed-number class with kept instances, by wasted bytes, then name. */
+  boxed?: BoxedNumbers[];
+  duplicate_arrays?: DuplicateArrays;
   duplicate_strings: DuplicateStrings;
-  /** Bytes that holding each duplicated value once would save, all kinds together. */
+  /** One row per collection class with kept instances, by wasted bytes, then name. */
+  empty_collections?: CollectionWaste[];
+  /**
+   * Bytes that could be saved, all kinds together: duplicate strings and arrays (each
+   * value held once), empty collections' backing arrays, duplicate boxed numbers.
+   */
   total_wasted_bytes: number;
 }
