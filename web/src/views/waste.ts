@@ -5,10 +5,10 @@
 // queries, which read the dump). The kind, the sort and the open group live in the URL
 // fragment (#view=waste&kind=strings&sort=-count&group=0x…). Values come from the dump:
 // text only.
-import type { Report, StringGroup } from '../generated/report';
+import type { AllocationSite, AllocationSites, ArrayGroup, BoxedNumbers, CollectionWaste, ObjectRef, Report, StringGroup } from '../generated/report';
 import type { GroupMembers } from '../generated/query';
 import { h, replaceChildren, type Child } from '../lib/dom';
-import { formatBytes, formatCount } from '../lib/format';
+import { formatBp, formatBytes, formatCount } from '../lib/format';
 import { navigableRows } from '../lib/keyboard';
 import { objectLink } from '../lib/objects';
 import type { PageState } from '../lib/state';
@@ -65,7 +65,7 @@ export class WasteView {
 
   constructor(private readonly ctx: DumpContext) {
     const w = ctx.report.waste;
-    this.kinds = w ? this.kindsOf(w) : [];
+    this.kinds = w ? this.kindsOf(w, ctx.report.allocation_sites ?? null) : [];
     this.panel = h('div', { class: 'waste-panel', role: 'tabpanel', id: 'waste-panel' });
     this.tabs = this.kinds.map((k) =>
       h('button', { type: 'button', role: 'tab', id: `waste-tab-${k.id}`, 'data-kind': k.id, 'aria-controls': 'waste-panel', 'aria-selected': 'false', tabindex: -1 }, k.title),
@@ -115,6 +115,9 @@ export class WasteView {
   }
 
   private draw<R>(kind: Kind<R>): void {
+    // The table is redrawn: the focus goes back to the same toggle or sort button.
+    const focused = document.activeElement instanceof HTMLElement && this.panel.contains(document.activeElement) ? document.activeElement : null;
+    const again = focused?.dataset.open ? `button[data-open="${focused.dataset.open}"]` : focused?.dataset.sort ? `th button[data-sort="${focused.dataset.sort}"]` : null;
     const sort = kind.columns.some((c) => c.key === (this.state.sort ?? '').replace(/^-/, '')) ? (this.state.sort as string) : kind.sort;
     const desc = sort.startsWith('-');
     const col = kind.columns.find((c) => c.key === sort.replace(/^-/, '')) as Col<R>;
@@ -138,7 +141,7 @@ export class WasteView {
       const cells = kind.columns.map((c, j) => {
         const content = c.cell ? c.cell(r) : String(c.value(r));
         if (j > 0 || open === null) return h('td', { class: c.num ? 'num' : null }, content);
-        const toggle = h('button', { type: 'button', class: 'toggle', 'aria-expanded': String(isOpen), 'aria-label': isOpen ? 'Close this group' : 'Open this group: its members and what holds them' }, isOpen ? '▾' : '▸');
+        const toggle = h('button', { type: 'button', class: 'toggle', 'data-open': open, 'aria-expanded': String(isOpen), 'aria-label': isOpen ? 'Close this group' : 'Open this group: its members and what holds them' }, isOpen ? '▾' : '▸');
         toggle.addEventListener('click', () => this.ctx.store.set({ group: isOpen ? undefined : open }));
         return h('td', { class: 'opens' }, toggle, content);
       });
@@ -157,11 +160,110 @@ export class WasteView {
         ? h('div', { class: 'table-scroll' }, h('table', { class: 'data waste-table', id: `waste-${kind.id}`, 'data-rows': rows.length }, h('thead', null, head), body))
         : h('p', { class: 'placeholder' }, kind.empty),
     );
+    if (again) this.panel.querySelector<HTMLElement>(again)?.focus();
   }
 
-  private kindsOf(w: WasteSection): Kind<any>[] {
+  /** The kinds the report has (an older report has duplicate strings only). */
+  private kindsOf(w: WasteSection, sites: AllocationSites | null): Kind<any>[] {
     const kinds: Kind<any>[] = [this.strings(w)];
+    if (w.duplicate_arrays) kinds.push(this.arrays(w.duplicate_arrays));
+    if (w.empty_collections) kinds.push(this.collections(w.empty_collections));
+    if (w.boxed) kinds.push(this.boxed(w.boxed));
+    if (sites) kinds.push(this.sites(sites));
     return kinds;
+  }
+
+  /** An open row that lists the first objects of its kind (the report's sample). */
+  private sample(what: string): (r: { sample: ObjectRef[] }, box: HTMLElement) => void {
+    return (r, box) =>
+      replaceChildren(box, h('p', { class: 'fine' }, `The first ${what} by address (open one in the inspector to see what holds it):`), h('ul', { class: 'plain sample' }, ...r.sample.map((o) => h('li', null, objectLink(o)))));
+  }
+
+  private arrays(d: NonNullable<WasteSection['duplicate_arrays']>): Kind<ArrayGroup> {
+    return {
+      id: 'arrays',
+      title: 'Duplicate arrays',
+      summary: `${formatCount(d.arrays)} primitive arrays (not backing a string) hold ${formatCount(d.distinct_contents)} distinct contents; ${formatCount(d.duplicated_contents)} contents are held by two or more arrays, wasting ${formatCount(d.wasted_bytes)} bytes (${formatBytes(d.wasted_bytes)}). ${formatCount(d.all_zero_arrays)} arrays (${formatCount(d.all_zero_bytes)} bytes) hold only zeros.`,
+      rows: d.groups,
+      sort: '-wasted_bytes',
+      columns: [
+        { key: 'class_name', label: 'Class', value: (g) => g.class_name },
+        { key: 'length', label: 'Length', num: true, value: (g) => g.length, cell: (g) => formatCount(g.length) },
+        { key: 'count', label: 'Count', num: true, title: 'Arrays with these contents', value: (g) => g.count, cell: (g) => formatCount(g.count) },
+        { key: 'wasted_bytes', label: 'Wasted', num: true, title: 'All the arrays but one', value: (g) => g.wasted_bytes, cell: (g) => bytesCell(g.wasted_bytes) },
+        { key: 'array_shallow_bytes', label: 'Each', num: true, title: 'Shallow bytes of one array', value: (g) => g.array_shallow_bytes, cell: (g) => bytesCell(g.array_shallow_bytes) },
+        { key: 'preview', label: 'Contents', value: (g) => g.preview, cell: (g) => h('span', { class: 'mono preview' }, g.all_zero ? h('strong', null, 'all zero ') : null, g.preview) },
+      ],
+      openKey: (g) => g.sample[0]?.address ?? null,
+      rowData: (g) => ({ 'data-class': g.class_name, 'data-count': String(g.count), 'data-wasted': String(g.wasted_bytes), 'data-first': g.sample[0]?.address ?? '' }),
+      details: this.sample('arrays'),
+      empty: 'No two primitive arrays hold the same contents.',
+    };
+  }
+
+  private collections(rows: CollectionWaste[]): Kind<CollectionWaste> {
+    const empty = rows.reduce((n, r) => n + r.empty, 0);
+    const wasted = rows.reduce((n, r) => n + r.wasted_bytes, 0);
+    return {
+      id: 'collections',
+      title: 'Empty collections',
+      summary: `${formatCount(empty)} collections are empty but have allocated their backing array, wasting ${formatCount(wasted)} bytes (${formatBytes(wasted)}). Fill ratio: size over capacity of the non-empty ones, on average, as Eclipse MAT's collection fill ratio.`,
+      rows,
+      sort: '-wasted_bytes',
+      columns: [
+        { key: 'class_name', label: 'Class', value: (r) => r.class_name },
+        { key: 'kind', label: 'Read as', value: (r) => r.kind },
+        { key: 'total', label: 'Instances', num: true, value: (r) => r.total, cell: (r) => formatCount(r.total) },
+        { key: 'empty', label: 'Empty', num: true, title: 'Size 0 with a backing array', value: (r) => r.empty, cell: (r) => formatCount(r.empty) },
+        { key: 'wasted_bytes', label: 'Wasted', num: true, title: 'The empty ones\u2019 backing arrays', value: (r) => r.wasted_bytes, cell: (r) => bytesCell(r.wasted_bytes) },
+        { key: 'fill_ratio_bp', label: 'Fill ratio', num: true, value: (r) => r.fill_ratio_bp, cell: (r) => (r.non_empty ? formatBp(r.fill_ratio_bp) : '–') },
+        { key: 'unused_slot_bytes', label: 'Unused slots', num: true, title: 'Bytes of the non-empty ones\u2019 slots beyond their size', value: (r) => r.unused_slot_bytes, cell: (r) => bytesCell(r.unused_slot_bytes) },
+      ],
+      openKey: (r) => (r.sample.length ? r.sample[0].address : null),
+      rowData: (r) => ({ 'data-class': r.class_name, 'data-empty': String(r.empty), 'data-wasted': String(r.wasted_bytes) }),
+      details: this.sample('empty ones with a backing array'),
+      empty: 'No collection of the classes heapscope reads (ArrayList, HashMap, …) is kept in this dump.',
+    };
+  }
+
+  private boxed(rows: BoxedNumbers[]): Kind<BoxedNumbers> {
+    const wasted = rows.reduce((n, r) => n + r.wasted_bytes, 0);
+    return {
+      id: 'boxed',
+      title: 'Boxed numbers',
+      summary: `Boxed primitives (Integer, Long, Double, …) by class; one instance per value would save ${formatCount(wasted)} bytes (${formatBytes(wasted)}).`,
+      rows,
+      sort: '-wasted_bytes',
+      columns: [
+        { key: 'class_name', label: 'Class', value: (r) => r.class_name },
+        { key: 'count', label: 'Instances', num: true, value: (r) => r.count, cell: (r) => formatCount(r.count) },
+        { key: 'shallow_bytes', label: 'Shallow', num: true, value: (r) => r.shallow_bytes, cell: (r) => bytesCell(r.shallow_bytes) },
+        { key: 'distinct_values', label: 'Distinct values', num: true, value: (r) => r.distinct_values, cell: (r) => formatCount(r.distinct_values) },
+        { key: 'wasted_bytes', label: 'Wasted', num: true, title: 'Instances beyond one per value', value: (r) => r.wasted_bytes, cell: (r) => bytesCell(r.wasted_bytes) },
+        { key: 'top', label: 'Most held values', value: (r) => r.top_values[0]?.count ?? 0, cell: (r) => h('span', { class: 'mono' }, r.top_values.map((v) => `${v.value} ×${formatCount(v.count)}`).join(', ')) },
+      ],
+      rowData: (r) => ({ 'data-class': r.class_name, 'data-count': String(r.count), 'data-wasted': String(r.wasted_bytes) }),
+      empty: 'This dump keeps no boxed numbers.',
+    };
+  }
+
+  private sites(s: AllocationSites): Kind<AllocationSite> {
+    return {
+      id: 'sites',
+      title: 'Allocation sites',
+      summary: s.recorded
+        ? `${formatCount(s.objects)} objects (${formatCount(s.shallow_bytes)} bytes) carry the stack they were allocated at, in ${formatCount(s.distinct_sites)} distinct sites (by their top frames); ${formatCount(s.objects_without_site)} objects have none.`
+        : 'This dump recorded no allocation sites (HotSpot heap dumps never do; Android dumps do with allocation tracking on).',
+      rows: s.sites,
+      sort: '-shallow_bytes',
+      columns: [
+        { key: 'frames', label: 'Allocated at (top frames)', value: (r) => r.frames[0] ?? '', cell: (r) => h('div', { class: 'mono site-frames' }, ...r.frames.map((f) => h('div', null, f))) },
+        { key: 'objects', label: 'Objects', num: true, value: (r) => r.objects, cell: (r) => formatCount(r.objects) },
+        { key: 'shallow_bytes', label: 'Shallow', num: true, value: (r) => r.shallow_bytes, cell: (r) => bytesCell(r.shallow_bytes) },
+        { key: 'classes', label: 'Classes allocated', value: (r) => r.classes[0]?.class_name ?? '', cell: (r) => r.classes.map((c) => `${c.class_name} (${formatCount(c.objects)})`).join(', ') },
+      ],
+      empty: s.recorded ? 'No site.' : 'This dump recorded no allocation sites.',
+    };
   }
 
   private strings(w: WasteSection): Kind<StringGroup> {
