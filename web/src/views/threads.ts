@@ -151,7 +151,7 @@ export class ThreadsView {
   private row(level: number, kind: Kind, expandable: boolean, cells: Child[]): HTMLTableRowElement {
     const toggle = expandable ? h('button', { type: 'button', class: 'toggle', tabindex: -1, 'aria-hidden': 'true' }, '▸') : null;
     const span = kind === 'frame' || kind === 'note' ? 3 : 1;
-    const first = h('td', { class: 'name', colspan: span > 1 ? span : null }, toggle ?? h('span', { class: 'toggle-space' }), cells[0]);
+    const first = h('td', { class: 'name', colspan: span > 1 ? span : null }, h('div', { class: 'cell-line' }, toggle ?? h('span', { class: 'toggle-space' }), h('div', null, cells[0])));
     first.style.paddingLeft = `${0.4 + (level - 1) * 1.1}rem`;
     const rest = cells.slice(1, COLUMNS).map((c, i) => (i < span - 1 ? null : h('td', { class: i >= 2 ? 'num' : i === 0 ? 'mono' : null }, c)));
     return h('tr', { role: 'row', 'aria-level': level, 'aria-expanded': expandable ? 'false' : null, 'data-kind': kind, tabindex: -1 }, first, ...rest);
