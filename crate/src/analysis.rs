@@ -460,11 +460,20 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     tick_phase(Phase::Strengths, input_bytes, objects, progress)?;
     let strength::walk::Reach { strengths, owned } = strength::walk::strengths(&HeapEdges::new(&heap))?;
 
+    // The waste report's groups, once the walk says which objects are kept (the tree
+    // keeps the same ones): what pass 2 collected for it is freed before the tree's peak.
+    let kept = crate::waste::Kept::new(&heap, &strengths, options.keep_unreachable || options.tree == Reading::Strength)?;
+    let mut collected = std::mem::take(&mut heap.waste);
+    let found = crate::waste::group(&heap, &kept, &mut collected);
+    drop(collected);
+
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
     let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| tick_phase(phase, input_bytes, objects, progress))?;
-    // Strings are grouped once the tree says which are kept; their columns go.
-    let string_groups = crate::waste::strings::group(&heap, &t.idom, &heap.waste, crate::waste::TOP_STRING_GROUPS);
-    heap.waste = Default::default();
+    #[cfg(debug_assertions)]
+    for v in 0..heap.object_count() {
+        debug_assert_eq!(kept.has(v as u32), t.idom[v] != UNREACHABLE && heap.class_of(v as u32) != NO_CLASS, "object {v}: kept by the walk and by the tree differ");
+    }
+    drop(kept);
 
     let mut warnings = heap.index.warnings.clone();
     warnings.extend(heap.warnings.iter().cloned());
@@ -502,7 +511,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         allocation_sites: Default::default(),
     };
     analysis.threads = crate::threads::collect(&mut analysis)?;
-    analysis.waste = crate::waste::build(&mut analysis, string_groups)?;
+    (analysis.waste, analysis.allocation_sites) = crate::waste::build(&mut analysis, found)?;
     Ok(analysis)
 }
 

@@ -184,14 +184,19 @@ impl Pass2<'_> {
     /// dump lacks `java.lang.Class`), and a later duplicate must not redefine it.
     #[inline]
     fn claim(&mut self, id: u64) -> Option<u32> {
-        let obj = self.index.ids.index_of(id)?;
+        let Some(obj) = self.index.ids.index_of(id) else {
+            self.waste.allocated(u32::MAX);
+            return None;
+        };
         let (word, bit) = (obj as usize / 64, 1u64 << (obj % 64));
         if self.claimed[word] & bit != 0 {
+            self.waste.allocated(u32::MAX);
             self.duplicates += 1;
             return None;
         }
         self.claimed[word] |= bit;
         self.heaps.object(obj);
+        self.waste.allocated(obj);
         Some(obj)
     }
 
@@ -287,6 +292,12 @@ impl Visitor for Pass2<'_> {
     const INSTANCE_FIELDS: bool = true;
     const ARRAY_ELEMENTS: bool = true;
     const PRIMITIVE_DATA: bool = true;
+    const ALLOCATION_SERIALS: bool = true;
+
+    #[inline]
+    fn allocation_serial(&mut self, serial: u32) {
+        self.waste.allocation_serial(serial);
+    }
 
     fn heap_dump(&mut self, snapshot: u32) -> bool {
         self.index.snapshot.map_or(true, |s| s == snapshot)
@@ -364,8 +375,8 @@ impl Visitor for Pass2<'_> {
         let info = &table.classes[ci as usize];
         self.classes.set(obj, ci);
         self.sizes.set(obj, info.instance_size);
-        if self.waste.is_string_class(ci) {
-            self.waste.string(obj, ci, fields, &self.index.ids)?;
+        if self.waste.wants(ci) {
+            self.waste.instance(obj, ci, fields, &self.index.ids)?;
         }
         let ids = self.ids;
         let (a, b) = info.refs;
@@ -403,6 +414,7 @@ impl Visitor for Pass2<'_> {
         };
         self.classes.set(obj, ci);
         self.sizes.set(obj, self.index.layout.object_array_size(len as u64));
+        self.waste.object_array(obj, ci, len)?;
         self.array = Some(obj);
         if let Some(v) = &mut self.views {
             v.array(obj, ci);
@@ -485,7 +497,7 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         heaps: Default::default(),
         tick,
         objects: 0,
-        waste: crate::waste::collect::Collector::new(&index),
+        waste: crate::waste::collect::Collector::new(&index)?,
     };
     c.rewind()?;
     crate::records::Header::read(c)?;

@@ -98,7 +98,12 @@ pub trait Visitor {
     const ARRAY_ELEMENTS: bool;
     /// Whether [`Visitor::primitive_array_data`] is called (otherwise the data is skipped).
     const PRIMITIVE_DATA: bool = false;
+    /// Whether [`Visitor::allocation_serial`] is called.
+    const ALLOCATION_SERIALS: bool = false;
 
+    /// The stack-trace serial number of the object record whose callback comes next
+    /// (instance, object or primitive array), when not 0: where it was allocated.
+    fn allocation_serial(&mut self, serial: u32) {}
     fn string(&mut self, id: u64, utf8: &[u8], offset: u64) -> Result<()> {
         Ok(())
     }
@@ -461,6 +466,7 @@ fn walk_segment<V: Visitor>(
                 let id = be_id(w, 1, ids);
                 let class_id = be_id(w, 5 + ids, ids);
                 let n = be_u32(w, 5 + 2 * ids);
+                allocation_serial(v, w, ids);
                 if at + head as u64 + n as u64 > end {
                     return Err(Error::format(
                         at + 5 + 2 * ids as u64,
@@ -489,6 +495,7 @@ fn walk_segment<V: Visitor>(
                 let id = be_id(w, 1, ids);
                 let n = be_u32(w, 5 + ids);
                 let class_id = be_id(w, 9 + ids, ids);
+                allocation_serial(v, w, ids);
                 let bytes = n as u64 * ids as u64;
                 if at + head as u64 + bytes > end {
                     return Err(Error::format(
@@ -522,6 +529,7 @@ fn walk_segment<V: Visitor>(
                 let id = be_id(w, 1, ids);
                 let n = be_u32(w, 5 + ids);
                 let ty = w[9 + ids];
+                allocation_serial(v, w, ids);
                 let Some(size) = basic_type::primitive_size(ty) else {
                     return Err(Error::format(at + 9 + ids as u64, format!("primitive array element type {ty}: expected 4 (boolean) to 11 (long)")));
                 };
@@ -558,6 +566,17 @@ fn walk_segment<V: Visitor>(
         }
     }
     Ok(())
+}
+
+/// Hands an object record's stack-trace serial (right after its id) to the visitor.
+#[inline(always)]
+fn allocation_serial<V: Visitor>(v: &mut V, record: &[u8], ids: usize) {
+    if V::ALLOCATION_SERIALS {
+        let serial = be_u32(record, 1 + ids);
+        if serial != 0 {
+            v.allocation_serial(serial);
+        }
+    }
 }
 
 fn fixed_record_name(sub: u8) -> &'static str {

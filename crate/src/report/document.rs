@@ -214,6 +214,7 @@ pub fn document(r: &Report) -> Document {
         ("Class loaders".into(), format_bytes(o.class_loaders)),
         ("GC roots".into(), format_bytes(o.gc_roots)),
         ("Top-level dominators".into(), format_bytes(o.top_level_dominators)),
+        ("Wasted".into(), format!("{} bytes ({} of the used heap; see Wasted Memory)", format_bytes(r.waste.total_wasted_bytes), format_bp(super::build::basis_points(r.waste.total_wasted_bytes, o.used_heap_bytes)))),
         (
             format!("Unreachable objects ({})", if o.unreachable.discarded { "discarded" } else { "kept" }),
             format!("{} objects, {} bytes", format_bytes(o.unreachable.objects), format_bytes(o.unreachable.shallow_bytes)),
@@ -350,6 +351,7 @@ pub fn document(r: &Report) -> Document {
     b.consumer_table("Biggest Packages", "Package", &t.packages);
 
     b.blocks.extend(crate::threads::document_blocks(&r.threads));
+    b.blocks.extend(crate::waste::document::blocks(r));
 
     if !r.warnings.is_empty() {
         b.heading(2, "Warnings");

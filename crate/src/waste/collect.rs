@@ -70,6 +70,17 @@ pub struct Collected {
     pub pending: Vec<Window>,
     /// (string, array) of the strings whose array other strings share too; by string.
     pub shared: Vec<(u32, u32)>,
+    /// Primitive arrays with data that no String reads, in object order.
+    pub arrays: Vec<super::arrays::Entry>,
+    /// Boxed numbers, per class of [`super::boxed::CLASSES`].
+    pub boxed: [Vec<super::boxed::Entry>; 8],
+    /// Collection instances, and the lengths of the object arrays that may back them.
+    pub collections: Vec<super::collections::Entry>,
+    pub lens: Vec<(u32, u32)>,
+    /// Per class: its collection layout, if any.
+    pub collection_layouts: Vec<Option<super::collections::Layout>>,
+    /// (object, trace position) of the objects allocated at a trace with frames.
+    pub sites: Vec<(u32, u32)>,
 }
 
 /// Key bit of strings whose arrays may differ in length within their group (longer than
@@ -109,7 +120,29 @@ pub struct Collector {
     unresolved: Vec<u32>,
     /// Strings of a class with `offset` and `count`: (string, value id, offset, count).
     windows: Vec<(u32, u64, u32, u32)>,
+    /// Per class: what its instances are to the waste report ([`STRING`], [`BOXED`],
+    /// [`COLLECTION`], or 0).
+    kinds: Vec<u8>,
+    boxed_layouts: Vec<Option<super::boxed::Layout>>,
+    boxed: [Vec<super::boxed::Entry>; 8],
+    collection_layouts: Vec<Option<super::collections::Layout>>,
+    collections: Vec<super::collections::Entry>,
+    /// Per class: whether its object arrays' lengths are kept.
+    backing_classes: Vec<bool>,
+    lens: Vec<(u32, u32)>,
+    /// (serial, trace position) of the traces with frames; the serial of the object
+    /// record being read; (object, trace position) of objects allocated at one.
+    site_traces: Vec<(u32, u32)>,
+    serial: u32,
+    sites: Vec<(u32, u32)>,
+    /// The first allocation that failed (reported by [`Collector::finish`]).
+    failed: Option<Error>,
 }
+
+/// [`Collector`]'s kinds of classes.
+const STRING: u8 = 1;
+const BOXED: u8 = 2;
+const COLLECTION: u8 = 3;
 
 /// Pushes with growth by an eighth (not doubling): these vectors are the largest of
 /// pass 2 and their unused capacity would count at its peak.
@@ -122,7 +155,7 @@ fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
 }
 
 impl Collector {
-    pub fn new(index: &Index) -> Collector {
+    pub fn new(index: &Index) -> Result<Collector> {
         let id_size = index.header.id_size as usize;
         let table = &index.classes;
         let string_classes = table
@@ -161,24 +194,105 @@ impl Collector {
                 }
                 Some(StringLayout { value: value?, coder, window: offset.zip(count) })
             })
+            .collect::<Vec<Option<StringLayout>>>();
+        let boxed_layouts = super::boxed::layouts(index);
+        let collection_layouts = super::collections::layouts(index);
+        let kinds = (0..table.classes.len())
+            .map(|c| {
+                if string_classes[c].is_some() {
+                    STRING
+                } else if boxed_layouts[c].is_some() {
+                    BOXED
+                } else if collection_layouts[c].is_some() {
+                    COLLECTION
+                } else {
+                    0
+                }
+            })
             .collect();
-        Collector {
+        // Sized from pass 1's count: no growth (and no copying) while pass 2 reads.
+        let arrays = index.counts.primitive_arrays as usize;
+        let reserve = |what| Error::memory(format!("out of memory reserving the waste report's {what}"));
+        let mut array_objs = Vec::new();
+        array_objs.try_reserve_exact(arrays).map_err(|_| reserve("array list"))?;
+        let mut array_hashes = Vec::new();
+        array_hashes.try_reserve_exact(arrays).map_err(|_| reserve("array hashes"))?;
+        Ok(Collector {
             id_size,
             string_classes,
             hash: StreamHash::new(),
-            array_objs: Vec::new(),
-            array_hashes: Vec::new(),
+            array_objs,
+            array_hashes,
             long_arrays: Vec::new(),
             strings: Vec::new(),
             unresolved: Vec::new(),
             windows: Vec::new(),
+            kinds,
+            boxed_layouts,
+            boxed: Default::default(),
+            collection_layouts,
+            collections: Vec::new(),
+            backing_classes: super::collections::backing_array_classes(index),
+            lens: Vec::new(),
+            site_traces: super::sites::traces_with_frames(index),
+            serial: 0,
+            sites: Vec::new(),
+            failed: None,
+        })
+    }
+
+    /// Whether instances of `class` matter to the waste report (checked per instance:
+    /// keep it cheap).
+    #[inline]
+    pub fn wants(&self, class: u32) -> bool {
+        self.kinds.get(class as usize).is_some_and(|&k| k != 0)
+    }
+
+    /// An instance of a class it [`Collector::wants`], with its field data.
+    pub fn instance(&mut self, obj: u32, class: u32, fields: &[u8], ids: &IdMap) -> Result<()> {
+        match self.kinds[class as usize] {
+            STRING => self.string(obj, class, fields, ids),
+            BOXED => {
+                let Some(l) = self.boxed_layouts[class as usize] else { return Ok(()) };
+                push(&mut self.boxed[l.which as usize], super::boxed::Entry { value: super::boxed::value(&l, fields), obj })
+            }
+            _ => {
+                let Some(l) = &self.collection_layouts[class as usize] else { return Ok(()) };
+                let e = super::collections::entry(l, obj, fields, ids, self.id_size);
+                push(&mut self.collections, e)
+            }
         }
     }
 
-    /// Whether instances of `class` are Strings (checked per instance: keep it cheap).
+    /// An object array of class `class` (its length is kept when it may back a collection).
     #[inline]
-    pub fn is_string_class(&self, class: u32) -> bool {
-        matches!(self.string_classes.get(class as usize), Some(Some(_)))
+    pub fn object_array(&mut self, obj: u32, class: u32, len: u32) -> Result<()> {
+        if self.backing_classes.get(class as usize).copied().unwrap_or(false) {
+            push(&mut self.lens, (obj, len))?;
+        }
+        Ok(())
+    }
+
+    /// The allocation serial of the next object record (not 0).
+    #[inline]
+    pub fn allocation_serial(&mut self, serial: u32) {
+        self.serial = serial;
+    }
+
+    /// Object `obj` was defined by the record whose serial came last (`u32::MAX`: the
+    /// record defines no object).
+    #[inline]
+    pub fn allocated(&mut self, obj: u32) {
+        let serial = std::mem::take(&mut self.serial);
+        if serial == 0 || obj == u32::MAX || self.site_traces.is_empty() {
+            return;
+        }
+        if let Ok(k) = self.site_traces.binary_search_by_key(&serial, |p| p.0) {
+            let trace = self.site_traces[k].1;
+            if let Err(e) = push(&mut self.sites, (obj, trace)) {
+                self.failed.get_or_insert(e);
+            }
+        }
     }
 
     #[inline]
@@ -197,12 +311,16 @@ impl Collector {
             (None, None)
         };
         // The low bit says "a byte[] of odd length", which MAT cannot read two bytes per
-        // character (such strings are unresolved there).
-        let full = (self.hash.finish_all(ty as u64) & !1) | (ty == basic_type::BYTE && bytes % 2 == 1) as u64;
-        // Only byte[] and char[] back strings.
-        let (Some(obj), true, true) = (obj, has_data, ty == basic_type::BYTE || ty == basic_type::CHAR) else { return Ok(()) };
+        // character (such strings are unresolved there); the next one "all zero".
+        let zero = bytes > 0 && self.hash.all_zero();
+        let full = (self.hash.finish_all(ty as u64) & !3) | (ty == basic_type::BYTE && bytes % 2 == 1) as u64 | if zero { super::arrays::ALL_ZERO } else { 0 };
+        let (Some(obj), true) = (obj, has_data) else { return Ok(()) };
         push(&mut self.array_objs, obj)?;
         push(&mut self.array_hashes, full)?;
+        // Only byte[] and char[] back strings.
+        if ty != basic_type::BYTE && ty != basic_type::CHAR {
+            return Ok(());
+        }
         if let (Some(short), Some(long)) = (short, long) {
             // Two-byte readings are cut at 2048 bytes: up to there the whole content counts.
             push(&mut self.long_arrays, (obj, short, if bytes > HEAD_LONG { long } else { full }))?;
@@ -231,7 +349,10 @@ impl Collector {
 
     /// Replaces each string's array by its value's hash; frees the per-array vectors.
     pub fn finish(self, ids: &IdMap) -> Result<Collected> {
-        let Collector { array_objs, array_hashes, mut long_arrays, mut strings, mut unresolved, windows, .. } = self;
+        let Collector { array_objs, array_hashes, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, .. } = self;
+        if let Some(e) = failed {
+            return Err(e);
+        }
         // Arrays by object index (already so in address-ordered dumps).
         let (array_objs, array_hashes) = if array_objs.windows(2).all(|w| w[0] < w[1]) {
             (array_objs, array_hashes)
@@ -256,7 +377,6 @@ impl Collector {
                 seen[w] |= b;
             }
         }
-        drop(seen);
         let mut shared = Vec::new();
         let mut at = 0usize;
         strings.retain_mut(|e| {
@@ -279,11 +399,10 @@ impl Collector {
             e.key = (mix(content, coder as u64) & !7) | if long.is_some() { LONG } else { 0 } | coder as u64;
             true
         });
-        drop((array_objs, array_hashes, long_arrays, again));
+        drop((long_arrays, again));
         shared.sort_unstable();
+        // Left in object order: the kept ones are picked sequentially before the sort by key.
         strings.shrink_to_fit();
-        // By key only (cheaper than by key and string): a group finds its first members itself.
-        strings.sort_unstable_by_key(|e| e.key());
         let mut pending = Vec::new();
         for (s, value, offset, count) in windows {
             match (value != 0).then(|| ids.index_of(value)).flatten() {
@@ -292,7 +411,24 @@ impl Collector {
             }
         }
         pending.sort_unstable_by_key(|w| w.array);
-        Ok(Collected { strings, unresolved, pending, shared })
+        // Arrays that no String reads (windows' arrays are read too).
+        let mut arrays = Vec::new();
+        let mut w = 0usize;
+        for (at, (&obj, &hash)) in array_objs.iter().zip(&array_hashes).enumerate() {
+            if seen[at / 64] & (1 << (at % 64)) != 0 {
+                continue;
+            }
+            while w < pending.len() && pending[w].array < obj {
+                w += 1;
+            }
+            if w < pending.len() && pending[w].array == obj {
+                continue;
+            }
+            push(&mut arrays, super::arrays::Entry { hash, obj })?;
+        }
+        drop((seen, array_objs, array_hashes));
+        arrays.shrink_to_fit();
+        Ok(Collected { strings, unresolved, pending, shared, arrays, boxed, collections, lens, collection_layouts, sites })
     }
 }
 
@@ -368,7 +504,6 @@ pub fn resolve_windows(c: &mut Collected, index: &Index, source: Box<dyn ByteSou
         let reading = if unit == 2 { reading::NO_CODER } else { reading::LATIN1 };
         c.strings.push(StringEntry { key: (mix(content, reading as u64) & !7) | LONG | reading as u64, string: w.string });
     }
-    c.strings.sort_unstable_by_key(|e| e.key());
     Ok(source)
 }
 

@@ -44,6 +44,8 @@ pub struct StreamHash {
     /// States after exactly [`HEAD_SHORT`] and [`HEAD_LONG`] bytes (when reached).
     short: u64,
     long: u64,
+    /// The words fed, or'ed together (all zero: every byte was zero).
+    ored: u64,
 }
 
 impl StreamHash {
@@ -53,6 +55,7 @@ impl StreamHash {
 
     #[inline]
     fn word(&mut self, w: u64) {
+        self.ored |= w;
         self.h = mum(self.h ^ w, K1);
         self.len += 8;
         // Both heads are multiples of 8, so they fall between words.
@@ -92,6 +95,11 @@ impl StreamHash {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Whether every byte fed so far is zero (true when none was fed).
+    pub fn all_zero(&self) -> bool {
+        self.ored == 0 && self.tail[..self.tail_len].iter().all(|&b| b == 0)
     }
 
     /// The hash of everything fed, tagged; the hasher is reset for the next array.

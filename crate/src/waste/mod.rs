@@ -1,16 +1,28 @@
 //! Memory that holds nothing new: duplicate strings (the same value in several
-//! `java.lang.String` objects, as Eclipse MAT groups them).
+//! `java.lang.String` objects, as Eclipse MAT groups them), duplicate primitive arrays,
+//! empty and sparse collections, boxed numbers; and the allocation sites where a dump
+//! records them.
 //!
 //! Computed in the existing passes: pass 2 hashes every primitive array as it streams by
-//! and notes every String's value array ([`collect`]); after the dominator tree (which
-//! says what is kept) the strings are grouped by value ([`strings::group`]); at the end
-//! the texts of the groups reported are read back from the dump. Extra memory: about 12
-//! bytes per primitive array and 13 per String during pass 2, 16 per String until the
-//! groups are formed, nothing per object after that.
+//! and notes every String's value array, every boxed value, every collection's size and
+//! backing array, and the allocation stack of objects whose dump records one
+//! ([`collect`]). Once the reachability walk says which objects are kept (before the
+//! dominator tree, so nothing of this is alive at the analysis's peak), each kind is
+//! grouped ([`strings`], [`arrays`], [`collections`], [`boxed`], [`sites`]) and only
+//! the top groups are kept ([`Found`]); at the end the texts of the groups reported are
+//! read back from the dump in one forward walk. Extra memory: about 12 bytes per primitive
+//! array, String, boxed number and collection during pass 2 and until the grouping,
+//! nothing per object after that.
 
+pub mod arrays;
+pub mod boxed;
 pub mod collect;
+pub mod collections;
+pub mod document;
 pub mod hash;
 pub mod model;
+pub mod sites;
+pub mod sort;
 pub mod strings;
 
 pub use model::*;
@@ -20,8 +32,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
 use crate::error::Result;
+use crate::graph::{Heap, NO_CLASS};
 use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
+use crate::report::model::{ClassCount, ObjectRef};
 
 /// Duplicate string groups listed in the report (MAT's report lists 200).
 pub const TOP_STRING_GROUPS: usize = 100;
@@ -81,10 +94,76 @@ pub struct StringGroup {
     pub sample: Vec<ObjectRef>,
 }
 
-/// The waste report from the string groups formed during the analysis (reads each
-/// listed group's text back from the dump).
-pub fn build(a: &mut Analysis, groups: strings::Groups) -> Result<Waste> {
-    let mut arrays: Vec<u32> = groups.top.iter().map(|g| g.first_array).collect();
+/// Which objects the report counts: kept objects (with a class), known before the
+/// dominator tree from the reachability walk. One bit per object.
+pub struct Kept {
+    bits: Vec<u64>,
+}
+
+impl Kept {
+    /// The objects kept in the reading: reachable ones, or every object with a class
+    /// when unreachable ones are kept (`all`: MAT's keep-unreachable, or the
+    /// strength-aware tree, which holds the garbage too).
+    pub fn new(heap: &Heap, strengths: &[u8], all: bool) -> Result<Kept> {
+        let n = heap.object_count();
+        let mut bits = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the waste report's kept objects")?;
+        for (w, word) in bits.iter_mut().enumerate() {
+            let base = w * 64;
+            for b in 0..64.min(n - base) {
+                let v = base + b;
+                let keep = heap.class_of(v as u32) != NO_CLASS && (all || strengths[v] != crate::strength::UNREACHABLE);
+                *word |= (keep as u64) << b;
+            }
+        }
+        Ok(Kept { bits })
+    }
+
+    #[inline]
+    pub fn has(&self, v: u32) -> bool {
+        self.bits.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+    }
+
+    /// Kept objects.
+    pub fn count(&self) -> u64 {
+        self.bits.iter().map(|w| w.count_ones() as u64).sum()
+    }
+}
+
+/// What the grouping found, before the report describes it (object indices, numbers).
+#[derive(Debug, Default)]
+pub struct Found {
+    pub strings: strings::Groups,
+    pub arrays: arrays::Groups,
+    pub collections: Vec<collections::Row>,
+    pub boxed: Vec<boxed::Row>,
+    pub sites: sites::Sites,
+}
+
+/// Groups everything pass 2 collected, counting the kept objects only; `collected` is
+/// emptied (its per-object vectors freed).
+pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Found {
+    let shallow = |v: u32| heap.shallow(v);
+    let has = |v: u32| kept.has(v);
+    let strings = strings::group(heap, kept, collected, TOP_STRING_GROUPS);
+    let arrays = arrays::group(&mut collected.arrays, has, shallow, arrays::TOP_GROUPS);
+    let ref_size = heap.index.layout.ref_size as u64;
+    let collections = collections::group(&mut collected.collections, &mut collected.lens, &collected.collection_layouts, |v| heap.class_of(v), shallow, has, ref_size);
+    let boxed = boxed::group(&mut collected.boxed, has, shallow);
+    // A site is a trace's top frames: traces that share them are one site.
+    let traces = &heap.index.stacks.traces;
+    let mut canonical: std::collections::HashMap<&[u64], u32> = std::collections::HashMap::new();
+    let site_of: Vec<u32> = traces.iter().enumerate().map(|(k, t)| *canonical.entry(&t.frames[..t.frames.len().min(sites::FRAMES)]).or_insert(k as u32)).collect();
+    let sites = sites::group(&collected.sites, |t| site_of.get(t as usize).copied().unwrap_or(t), has, |v| heap.class_of(v), shallow, if collected.sites.is_empty() { 0 } else { kept.count() });
+    *collected = Default::default();
+    Found { strings, arrays, collections, boxed, sites }
+}
+
+/// The waste report and the allocation sites from what [`group`] found (reads the texts
+/// of the listed strings and the first elements of the listed arrays back from the dump,
+/// in one forward walk).
+pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)> {
+    let Found { strings: groups, arrays: array_groups, collections, boxed, sites } = found;
+    let mut arrays: Vec<u32> = groups.top.iter().map(|g| g.first_array).chain(array_groups.top.iter().map(|g| g.sample[0])).collect();
     arrays.sort_unstable();
     arrays.dedup();
     let data = match a.source.take() {
@@ -95,11 +174,11 @@ pub fn build(a: &mut Analysis, groups: strings::Groups) -> Result<Waste> {
         }
         None => vec![None; arrays.len()],
     };
+    let read = |obj: u32| arrays.binary_search(&obj).ok().and_then(|k| data[k].as_ref());
     let mut out = Vec::with_capacity(groups.top.len());
     for g in &groups.top {
-        let array = arrays.binary_search(&g.first_array).ok().and_then(|k| data[k].as_ref());
         out.push(StringGroup {
-            value: array.map(|d| strings::value_text(d, g.reading)).unwrap_or_default(),
+            value: read(g.first_array).map(|d| strings::value_text(d, g.reading)).unwrap_or_default(),
             count: g.count,
             wasted_bytes: g.wasted,
             strings_shallow_bytes: g.strings_shallow,
@@ -110,8 +189,79 @@ pub fn build(a: &mut Analysis, groups: strings::Groups) -> Result<Waste> {
     }
     // MAT's order; ties of waste and count by value.
     out.sort_by(|x, y| y.wasted_bytes.cmp(&x.wasted_bytes).then(y.count.cmp(&x.count)).then(x.value.cmp(&y.value)));
-    Ok(Waste {
-        total_wasted_bytes: groups.total_wasted,
+    let mut array_out: Vec<ArrayGroup> = array_groups
+        .top
+        .iter()
+        .map(|g| {
+            let d = read(g.sample[0]);
+            ArrayGroup {
+                class_name: a.class_name(a.class_of(g.sample[0])).to_string(),
+                length: d.map_or(0, |d| d.len as u64),
+                count: g.count,
+                wasted_bytes: g.wasted,
+                all_zero: g.all_zero,
+                array_shallow_bytes: g.array_shallow,
+                preview: d.map(arrays::preview).unwrap_or_default(),
+                sample: g.sample.iter().map(|&s| object_ref(a, s)).collect(),
+            }
+        })
+        .collect();
+    array_out.sort_by(|x, y| y.wasted_bytes.cmp(&x.wasted_bytes).then(y.count.cmp(&x.count)).then(x.class_name.cmp(&y.class_name)).then(x.length.cmp(&y.length)).then(x.sample[0].address.cmp(&y.sample[0].address)));
+    let mut empty_collections: Vec<CollectionWaste> = collections
+        .iter()
+        .map(|r| CollectionWaste {
+            class_name: a.class_name(r.class).to_string(),
+            kind: r.kind.map(|k| k.name()).unwrap_or_default().to_string(),
+            total: r.total,
+            empty: r.empty,
+            wasted_bytes: r.wasted,
+            empty_unallocated: r.empty_unallocated,
+            non_empty: r.non_empty,
+            fill_ratio_bp: if r.non_empty == 0 { 0 } else { (r.fill_bp_sum / r.non_empty) as u32 },
+            fill_ratio_histogram: r.histogram.to_vec(),
+            unused_slot_bytes: r.unused_slot_bytes,
+            size_unknown: r.size_unknown,
+            shallow_bytes: r.shallow,
+            backing_bytes: r.backing,
+            sample: r.sample.iter().map(|&s| object_ref(a, s)).collect(),
+        })
+        .collect();
+    empty_collections.sort_by(|x, y| y.wasted_bytes.cmp(&x.wasted_bytes).then(x.class_name.cmp(&y.class_name)));
+    let boxed_out: Vec<BoxedNumbers> = boxed
+        .iter()
+        .map(|r| BoxedNumbers {
+            class_name: boxed::CLASSES[r.which as usize].0.to_string(),
+            count: r.count,
+            shallow_bytes: r.shallow,
+            distinct_values: r.distinct,
+            duplicates: r.count - r.distinct,
+            wasted_bytes: r.wasted,
+            top_values: r.top.iter().map(|&(v, n)| BoxedValue { value: boxed::text(r.which, v), count: n }).collect(),
+        })
+        .collect();
+    let total = groups.total_wasted + array_groups.wasted + collections.iter().map(|r| r.wasted).sum::<u64>() + boxed.iter().map(|r| r.wasted).sum::<u64>();
+    let traces = &a.heap.index.stacks.traces;
+    let site_out: Vec<AllocationSite> = sites
+        .top
+        .iter()
+        .map(|s| AllocationSite {
+            frames: traces
+                .get(s.trace as usize)
+                .map(|t| {
+                    t.frames
+                        .iter()
+                        .take(sites::FRAMES)
+                        .map(|f| a.heap.index.stacks.frames.get(f).map(|fr| crate::threads::frame_text(a, fr)).unwrap_or_else(|| format!("<unknown frame 0x{f:x}>")))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            objects: s.objects,
+            shallow_bytes: s.shallow,
+            classes: s.classes.iter().map(|&(c, n, b)| ClassCount { class_name: a.class_name(c).to_string(), objects: n, shallow_bytes: b }).collect(),
+        })
+        .collect();
+    let waste = Waste {
+        total_wasted_bytes: total,
         duplicate_strings: DuplicateStrings {
             strings: groups.strings,
             unresolved: groups.unresolved,
@@ -120,6 +270,25 @@ pub fn build(a: &mut Analysis, groups: strings::Groups) -> Result<Waste> {
             wasted_bytes: groups.total_wasted,
             groups: out,
         },
-        ..Waste::default()
-    })
+        duplicate_arrays: DuplicateArrays {
+            arrays: array_groups.arrays,
+            distinct_contents: array_groups.distinct,
+            duplicated_contents: array_groups.duplicated,
+            wasted_bytes: array_groups.wasted,
+            all_zero_arrays: array_groups.all_zero_arrays,
+            all_zero_bytes: array_groups.all_zero_bytes,
+            groups: array_out,
+        },
+        empty_collections,
+        boxed: boxed_out,
+    };
+    let allocation_sites = AllocationSites {
+        recorded: sites.recorded,
+        objects: sites.objects,
+        shallow_bytes: sites.shallow,
+        objects_without_site: sites.without,
+        distinct_sites: sites.distinct,
+        sites: site_out,
+    };
+    Ok((waste, allocation_sites))
 }

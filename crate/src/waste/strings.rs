@@ -4,15 +4,17 @@
 //! distinct value arrays (strings sharing one array add it once), and the bytes wasted:
 //! all of that minus one String and its array (those of the lowest-address instance).
 //!
-//! The strings arrive sorted by key ([`super::collect::Collected`]); one walk over them
-//! groups (reading a bitset of the kept objects, not the per-object columns), keeping the `limit` groups that waste the most: linear in the strings plus a
-//! sort of each group's arrays. Texts are read back from the dump for the kept groups only.
+//! The strings arrive in object order ([`super::collect::Collected`]); the kept ones are
+//! picked in that order (reading a bitset of the kept objects sequentially), sorted by key
+//! ([`super::sort::by_hash`]), and one walk over them groups, keeping the `limit` groups
+//! that waste the most: linear in the strings plus the sort and a sort of each group's
+//! arrays. Texts are read back from the dump for the kept groups only.
 
-use crate::dominators::UNREACHABLE;
 use crate::graph::{Heap, NO_CLASS};
 use crate::records::basic_type;
 
 use super::collect::{reading, ArrayData, Collected, LONG};
+use super::Kept;
 
 /// Characters of a value MAT shows (and groups by).
 pub const MAX_VALUE_CHARS: usize = 1024;
@@ -52,19 +54,14 @@ fn order(x: &Group, y: &Group) -> std::cmp::Ordering {
     y.wasted.cmp(&x.wasted).then(y.count.cmp(&x.count)).then(x.first.cmp(&y.first))
 }
 
-/// Groups the kept strings by value; `idom` says which objects are kept.
-pub fn group(heap: &Heap, idom: &[u32], collected: &Collected, limit: usize) -> Groups {
-    // Entries come by key, objects in random order: a bitset of the kept objects (one
-    // bit per object, built in one sequential scan) stays in cache where the columns
-    // would not.
-    let mut kept_bits = vec![0u64; idom.len().div_ceil(64)];
-    for (w, chunk) in kept_bits.iter_mut().zip(idom.chunks(64)) {
-        for (b, &d) in chunk.iter().enumerate() {
-            *w |= ((d != UNREACHABLE) as u64) << b;
-        }
-    }
-    // Every entry is a String instance, which has a class: the bit alone says kept.
-    let kept = |v: u32| kept_bits[v as usize / 64] & (1 << (v % 64)) != 0;
+/// Groups the kept strings by value (sorting `collected.strings` by key, the others
+/// dropped).
+pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) -> Groups {
+    // Entries come in object order: the kept ones are picked sequentially, then sorted by key.
+    let kept = |v: u32| kept.has(v);
+    collected.strings.retain(|e| kept(e.string()));
+    super::sort::by_hash(&mut collected.strings, |e| e.key());
+    let collected: &Collected = collected;
     // With one String class (the usual case) every string has its instance size.
     let string_classes: Vec<&crate::index::classes::ClassInfo> = heap.index.classes.classes.iter().filter(|c| c.name == "java.lang.String").collect();
     let one_size = match string_classes[..] {
@@ -103,9 +100,6 @@ pub fn group(heap: &Heap, idom: &[u32], collected: &Collected, limit: usize) -> 
         while j < entries.len() && entries[j].key() == key {
             let string = entries[j].string();
             j += 1;
-            if !kept(string) {
-                continue;
-            }
             count += 1;
             strings_shallow += shallow_of_string(string);
             // The lowest addresses (entries of a group come in no particular order).

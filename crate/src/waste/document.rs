@@ -1,0 +1,153 @@
+//! The waste and allocation-site sections of the report for people (Markdown and HTML
+//! through the shared document model, which escapes every text from the dump).
+
+use crate::report::build::{format_bp, format_bytes};
+use crate::report::document::{Align, Block, Inline};
+use crate::report::model::{ObjectRef, Report};
+
+/// Rows listed per table.
+const ROWS: usize = 20;
+
+fn cols(spec: &[(&str, Align)]) -> Vec<(String, Align)> {
+    spec.iter().map(|&(n, a)| (n.to_string(), a)).collect()
+}
+
+fn text(s: impl Into<String>) -> Block {
+    Block::Paragraph(vec![Inline::Text(s.into())])
+}
+
+fn first(sample: &[ObjectRef]) -> String {
+    sample.first().map(|o| format!("{} @ {}", o.class_name, o.address)).unwrap_or_default()
+}
+
+/// The "Wasted memory" and "Allocation sites" sections.
+pub fn blocks(r: &Report) -> Vec<Block> {
+    use Align::*;
+    let w = &r.waste;
+    let mut b = vec![Block::Heading(2, "Wasted Memory".into())];
+    b.push(Block::Paragraph(vec![
+        Inline::Strong("Wasted:".into()),
+        Inline::Text(format!(
+            " {} bytes could be saved: duplicate strings {}, duplicate arrays {}, empty collections {}, duplicate boxed numbers {}.",
+            format_bytes(w.total_wasted_bytes),
+            format_bytes(w.duplicate_strings.wasted_bytes),
+            format_bytes(w.duplicate_arrays.wasted_bytes),
+            format_bytes(w.empty_collections.iter().map(|c| c.wasted_bytes).sum()),
+            format_bytes(w.boxed.iter().map(|c| c.wasted_bytes).sum()),
+        )),
+    ]));
+
+    let s = &w.duplicate_strings;
+    b.push(Block::Heading(3, "Duplicate Strings".into()));
+    b.push(text(format!(
+        "{} strings, {} distinct values, {} of them held by more than one string, wasting {} bytes.",
+        format_bytes(s.strings),
+        format_bytes(s.distinct_values),
+        format_bytes(s.duplicated_values),
+        format_bytes(s.wasted_bytes)
+    )));
+    if !s.groups.is_empty() {
+        b.push(Block::Table {
+            columns: cols(&[("Value", Left), ("Strings", Right), ("Wasted", Right), ("First", Left)]),
+            rows: s.groups.iter().take(ROWS).map(|g| vec![g.value.chars().take(120).collect(), format_bytes(g.count), format_bytes(g.wasted_bytes), first(&g.sample)]).collect(),
+        });
+    }
+
+    let d = &w.duplicate_arrays;
+    b.push(Block::Heading(3, "Duplicate Arrays".into()));
+    b.push(text(format!(
+        "{} primitive arrays (not String values), {} distinct contents, {} of them held by more than one array, wasting {} bytes. All-zero arrays: {} ({} bytes).",
+        format_bytes(d.arrays),
+        format_bytes(d.distinct_contents),
+        format_bytes(d.duplicated_contents),
+        format_bytes(d.wasted_bytes),
+        format_bytes(d.all_zero_arrays),
+        format_bytes(d.all_zero_bytes)
+    )));
+    if !d.groups.is_empty() {
+        b.push(Block::Table {
+            columns: cols(&[("Array", Left), ("Length", Right), ("Arrays", Right), ("Wasted", Right), ("Contents", Left), ("First", Left)]),
+            rows: d
+                .groups
+                .iter()
+                .take(ROWS)
+                .map(|g| {
+                    let contents = if g.all_zero { format!("all zero ({})", g.preview) } else { g.preview.clone() };
+                    vec![g.class_name.clone(), format_bytes(g.length), format_bytes(g.count), format_bytes(g.wasted_bytes), contents, first(&g.sample)]
+                })
+                .collect(),
+        });
+    }
+
+    b.push(Block::Heading(3, "Empty and Sparse Collections".into()));
+    if w.empty_collections.is_empty() {
+        b.push(text("No collections of the kinds read (ArrayList, Vector, ArrayDeque, HashMap, HashSet, Hashtable, ConcurrentHashMap, WeakHashMap, IdentityHashMap)."));
+    } else {
+        b.push(text("Empty: size 0 with an allocated backing array, whose bytes are wasted. Fill ratio: size / capacity of the others, on average."));
+        b.push(Block::Table {
+            columns: cols(&[("Class", Left), ("Instances", Right), ("Empty", Right), ("Wasted", Right), ("Non-empty", Right), ("Fill ratio", Right), ("Unused slots", Right)]),
+            rows: w
+                .empty_collections
+                .iter()
+                .take(ROWS)
+                .map(|c| {
+                    vec![
+                        c.class_name.clone(),
+                        format_bytes(c.total),
+                        format_bytes(c.empty),
+                        format_bytes(c.wasted_bytes),
+                        format_bytes(c.non_empty),
+                        if c.non_empty == 0 { String::new() } else { format_bp(c.fill_ratio_bp) },
+                        format_bytes(c.unused_slot_bytes),
+                    ]
+                })
+                .collect(),
+        });
+    }
+
+    b.push(Block::Heading(3, "Boxed Numbers".into()));
+    if w.boxed.is_empty() {
+        b.push(text("No boxed numbers."));
+    } else {
+        b.push(Block::Table {
+            columns: cols(&[("Class", Left), ("Instances", Right), ("Shallow Heap", Right), ("Distinct values", Right), ("Duplicates", Right), ("Wasted", Right), ("Most common", Left)]),
+            rows: w
+                .boxed
+                .iter()
+                .map(|c| {
+                    let top = c.top_values.iter().take(3).map(|v| format!("{} ×{}", v.value, format_bytes(v.count))).collect::<Vec<_>>().join(", ");
+                    vec![c.class_name.clone(), format_bytes(c.count), format_bytes(c.shallow_bytes), format_bytes(c.distinct_values), format_bytes(c.duplicates), format_bytes(c.wasted_bytes), top]
+                })
+                .collect(),
+        });
+    }
+
+    let a = &r.allocation_sites;
+    b.push(Block::Heading(2, "Allocation Sites".into()));
+    if !a.recorded {
+        b.push(text("This dump recorded no allocation sites (no object carries an allocation stack with frames)."));
+    } else {
+        b.push(text(format!(
+            "{} objects ({} bytes) with a recorded allocation stack, at {} sites; {} objects without one.",
+            format_bytes(a.objects),
+            format_bytes(a.shallow_bytes),
+            format_bytes(a.distinct_sites),
+            format_bytes(a.objects_without_site)
+        )));
+        if !a.sites.is_empty() {
+            b.push(Block::Table {
+                columns: cols(&[("Allocated at", Left), ("Objects", Right), ("Shallow Heap", Right), ("Classes", Left)]),
+                rows: a
+                    .sites
+                    .iter()
+                    .take(ROWS)
+                    .map(|s| {
+                        let classes = s.classes.iter().map(|c| format!("{} ({})", c.class_name, format_bytes(c.shallow_bytes))).collect::<Vec<_>>().join(", ");
+                        vec![s.frames.first().cloned().unwrap_or_else(|| "(no frames)".into()), format_bytes(s.objects), format_bytes(s.shallow_bytes), classes]
+                    })
+                    .collect(),
+            });
+        }
+    }
+    b
+}
