@@ -43,6 +43,8 @@ async function viewReady(page, id) {
     treemap: '#treemap-canvas[data-items]',
     inspector: '#inspector-body .details',
     path: '#gc-path',
+    threads: '#threads-summary',
+    waste: '#waste-panel > *',
   }[id];
   if (id === 'compare') {
     await page.setInputFiles('#compare-input', SAMPLE);
@@ -83,12 +85,25 @@ describe('accessibility', () => {
         const first = page.locator('#dominator-tree tbody tr[data-address]').first();
         await first.waitFor();
         await first.locator('td.name').click();
-        const views = await page.$$eval('#results [role="tab"]', (tabs) => tabs.map((t) => t.dataset.view));
+        const views = await page.$$eval('#results [role="tab"][data-view]', (tabs) => tabs.map((t) => t.dataset.view));
         for (const id of KNOWN_VIEWS) assert.ok(views.includes(id), `view ${id} is on the page`);
         for (const id of views) {
           await showTab(page, id);
           await viewReady(page, id);
+          // Threads: with a thread open (its frames and locals are rows too).
+          if (id === 'threads') await page.locator('#threads-tree tr[data-kind="thread"] button.toggle').first().click();
           found[id] = await violations(page);
+        }
+        // Waste: every kind's tab, the first duplicate string group open.
+        await showTab(page, 'waste');
+        for (const kind of await page.$$eval('.subtabs [role="tab"]', (tabs) => tabs.map((t) => t.dataset.kind).filter(Boolean))) {
+          await page.click(`#waste-tab-${kind}`);
+          await page.waitForFunction((k) => document.getElementById('waste-panel').getAttribute('aria-labelledby') === `waste-tab-${k}`, kind);
+          if (kind === 'strings' && (await page.locator('#waste-strings button.toggle').count())) {
+            await page.locator('#waste-strings button.toggle').first().click();
+            await page.waitForSelector('#waste-strings .group-members[data-total]');
+          }
+          found[`waste ${kind}`] = await violations(page);
         }
         assert.deepEqual(Object.fromEntries(Object.entries(found).filter(([, v]) => v.length)), {}, 'serious or critical violations, by view');
       });
@@ -134,7 +149,8 @@ describe('accessibility', () => {
 
       // Dominator tree (treegrid): one tab stop, Right expands, Down/Left move, Enter selects.
       await page.focus('#tab-histogram');
-      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+      // Past the views between (leak suspects, top consumers, threads, waste…).
+      for (let i = 0; i < 12 && (await page.evaluate(() => document.activeElement?.id)) !== 'tab-dominators'; i++) await page.keyboard.press('ArrowRight');
       await page.waitForFunction(() => document.activeElement?.id === 'tab-dominators');
       await page.waitForSelector('#dominator-tree tbody tr[data-address]');
       await tabTo(page, 'the dominator tree', () => document.activeElement?.matches('#dominator-tree tr[data-address]'));

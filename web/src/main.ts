@@ -31,7 +31,9 @@ import { confirmReplace } from './views/replace';
 import { ProgressView } from './views/progress';
 import { onTabClick, renderShell, setMode, setNotice, setVersion, showView, viewBody } from './views/shell';
 import { renderConsumers, renderSuspects } from './views/suspects';
+import { ThreadsView } from './views/threads';
 import { TreemapView } from './views/treemap';
+import { WasteView } from './views/waste';
 import { setTreeStatus, treeSwitch, type Tree } from './views/strength';
 
 installTrustedTypesPolicy();
@@ -53,6 +55,8 @@ interface Open {
   path: PathView;
   classes: ClassesUpView;
   compare: CompareView;
+  threads: ThreadsView;
+  waste: WasteView;
   /** The file and what the worker answered, to redraw after a mapping is applied. */
   file: File;
   opened: Opened;
@@ -133,7 +137,7 @@ async function openFile(file: File, mapping: File | null = null, snapshot: numbe
     progress.stop();
     showResults(file, opened, mappingText === null ? null : mapping!.name, mappingText === null ? null : mapping);
     setMode('done');
-    announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and seven other views are below.`);
+    announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and the other views are below.`);
   } catch (e) {
     if (id !== runId) return;
     progress.stop();
@@ -234,6 +238,10 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
     histogram.reveal(name, address);
     store.set({ view: 'histogram' });
   });
+  const threads = new ThreadsView(ctx);
+  const waste = new WasteView(ctx);
+  replaceChildren(viewBody('threads'), threads.root);
+  replaceChildren(viewBody('waste'), waste.root);
   replaceChildren(viewBody('overview'), renderOverview(ctx));
   replaceChildren(viewBody('histogram'), histogram.root);
   replaceChildren(viewBody('suspects'), renderSuspects(ctx));
@@ -244,7 +252,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('path'), path.root);
   replaceChildren(viewBody('classes'), classes.root);
   replaceChildren(viewBody('compare'), compare.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, file, opened, mappingName, mapping, tree };
+  open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, threads, waste, file, opened, mappingName, mapping, tree };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -295,6 +303,12 @@ function update(state: PageState): void {
       break;
     case 'compare':
       open.compare.show(state);
+      break;
+    case 'threads':
+      open.threads.show(state.threads ?? []);
+      break;
+    case 'waste':
+      open.waste.show(state);
       break;
     default:
       break;

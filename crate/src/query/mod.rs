@@ -13,10 +13,11 @@
 //! [`grouped`] (the dominator tree grouped by class at every level),
 //! [`object`] (an object's fields read back from the dump), [`paths`] (a path from a GC
 //! root), [`referrers`] (incoming references), [`grouping`] (histogram groups and a
-//! class's instances), [`holders`] (the leak trace with its dominators marked, the other
+//! class's instances), [`duplicates`] (a duplicate-string group's members and their holders), [`holders`] (the leak trace with its dominators marked, the other
 //! ways of holding an object, the classes-up rows). Every answer is bounded: a page of children, the first elements of
 //! an array, the first characters of a string.
 
+pub mod duplicates;
 pub mod grouped;
 pub mod grouping;
 pub mod holders;
@@ -34,6 +35,7 @@ use crate::holders::Tree;
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
 
+pub use duplicates::{GroupMember, GroupMembers, Holder};
 pub use grouped::{DominatorGroup, DominatorGroups};
 pub use grouping::{HistogramGroup, HistogramGrouping, Instances};
 pub use holders::{ClassRow, ClassesUp, Paths, Stretch, TraceStep, WayStep};
@@ -134,6 +136,17 @@ pub enum Query {
     PathToRoot { object: String },
     /// The kept object at `object`, if there is one.
     Find { object: String },
+    /// The strings of the duplicate-string group of `object` (a `java.lang.String`: the
+    /// report's groups name theirs in `sample`), by address from `offset`, at most
+    /// `limit`, each with its `holders` (at most 20) retaining the most.
+    DuplicateStringMembers {
+        object: String,
+        #[serde(default)]
+        offset: u32,
+        limit: u32,
+        #[serde(default)]
+        holders: u32,
+    },
 }
 
 /// The answer to a [`Query`], under the same name. (One answer exists at a time, on its
@@ -154,6 +167,7 @@ pub enum Answer {
     Object(ObjectDetails),
     PathToRoot(Vec<PathStep>),
     Find(Option<ObjectRef>),
+    DuplicateStringMembers(GroupMembers),
 }
 
 /// Answers `q` about the dump analyzed in `a`. Reading records back needs the dump's
@@ -211,6 +225,10 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
         Query::PathToRoot { object: o } => {
             let obj = object(a, o)?;
             Answer::PathToRoot(paths::path_to_root(a, obj)?)
+        }
+        Query::DuplicateStringMembers { object: o, offset, limit, holders } => {
+            let obj = object(a, o)?;
+            Answer::DuplicateStringMembers(duplicates::group_members(a, obj, *offset as usize, page(*limit), (*holders).min(duplicates::MAX_HOLDERS) as usize)?)
         }
         Query::Find { object: o } => Answer::Find(parse_address(o).and_then(|addr| find(a, addr)).map(|v| object_ref(a, v))),
     })

@@ -540,11 +540,20 @@ pub struct ArrayData {
 /// (through a gzip stream, at most one more decompression instead of one per array).
 /// Returns the source and each array's data (None when it was not found).
 pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, arrays: &[u32], max_bytes: usize) -> Result<ReadBack> {
-    let ids: Vec<u64> = arrays.iter().map(|&a| index.ids.id(a)).collect();
+    let (source, found, _) = read_records::<false>(index, source, arrays, max_bytes)?;
+    Ok((source, found))
+}
+
+/// [`read_arrays`] for any objects (ascending indices): each primitive array's first
+/// `max_bytes` bytes and, when `FIELDS`, each instance's field bytes.
+#[allow(clippy::type_complexity)]
+pub fn read_records<const FIELDS: bool>(index: &Index, source: Box<dyn ByteSource>, objects: &[u32], max_bytes: usize) -> Result<(Box<dyn ByteSource>, Vec<Option<ArrayData>>, Vec<Option<Vec<u8>>>)> {
+    let ids: Vec<u64> = objects.iter().map(|&a| index.ids.id(a)).collect();
     let mut spans: Vec<Span> = ids.iter().flat_map(|&id| index.locator.candidates(id).copied()).collect();
     spans.sort_unstable_by_key(|s| (s.start, s.end));
     spans.dedup();
-    let mut sweep = Sweep { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()] };
+    let fields = if FIELDS { vec![None; ids.len()] } else { Vec::new() };
+    let mut sweep = Sweep::<FIELDS> { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()], fields };
     let mut cursor = Cursor::with_window(source, 1 << 20);
     cursor.rewind()?;
     for span in spans {
@@ -560,10 +569,10 @@ pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, arrays: &[u32], m
             _ => {}
         }
     }
-    Ok((cursor.into_source(), sweep.found))
+    Ok((cursor.into_source(), sweep.found, sweep.fields))
 }
 
-struct Sweep<'a> {
+struct Sweep<'a, const FIELDS: bool> {
     /// Addresses wanted, ascending.
     ids: &'a [u64],
     max_bytes: usize,
@@ -571,9 +580,11 @@ struct Sweep<'a> {
     /// Where the span being walked ends.
     end: u64,
     found: Vec<Option<ArrayData>>,
+    /// Instances' field bytes (when `FIELDS`).
+    fields: Vec<Option<Vec<u8>>>,
 }
 
-impl Sweep<'_> {
+impl<const FIELDS: bool> Sweep<'_, FIELDS> {
     fn past_span(&self, offset: u64) -> Result<()> {
         if offset > self.end {
             return Err(Error { kind: ErrorKind::Cancelled, offset: None, message: "span read".into() });
@@ -582,8 +593,8 @@ impl Sweep<'_> {
     }
 }
 
-impl Visitor for Sweep<'_> {
-    const INSTANCE_FIELDS: bool = false;
+impl<const FIELDS: bool> Visitor for Sweep<'_, FIELDS> {
+    const INSTANCE_FIELDS: bool = FIELDS;
     const ARRAY_ELEMENTS: bool = false;
     const PRIMITIVE_DATA: bool = true;
 
@@ -604,8 +615,14 @@ impl Visitor for Sweep<'_> {
         Ok(())
     }
 
-    fn instance(&mut self, _id: u64, _class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
-        self.past_span(offset)
+    fn instance(&mut self, id: u64, _class_id: u64, _n: u32, fields: &[u8], offset: u64) -> Result<()> {
+        self.past_span(offset)?;
+        if FIELDS {
+            if let Ok(k) = self.ids.binary_search(&id) {
+                self.fields[k].get_or_insert_with(|| fields.to_vec());
+            }
+        }
+        Ok(())
     }
 
     fn object_array(&mut self, _id: u64, _class_id: u64, _len: u32, offset: u64) -> Result<()> {

@@ -51,6 +51,9 @@ export type Answer = {
 } | {
   answer: ObjectRef | null;
   query: "find";
+} | {
+  answer: GroupMembers;
+  query: "duplicate_string_members";
 };
 
 /** A page of a node's children in the dominator tree, largest retained first. */
@@ -135,6 +138,29 @@ export interface FieldValue {
   value: string;
 }
 
+/** One string of a duplicate group. */
+export interface GroupMember {
+  /** The holders retaining the most (at most the number asked for), largest first. */
+  holders: Holder[];
+  /** Kept objects referencing the string (each counted once). */
+  holders_total: number;
+  object: ObjectRef;
+}
+
+/** A page of the members of the duplicate-string group of one string. */
+export interface GroupMembers {
+  /**
+   * Members from `offset`, by address (the first of the group is the one not counted as
+   * waste).
+   */
+  members: GroupMember[];
+  offset: number;
+  /** Every member of the group (the report's `count`). */
+  total: number;
+  /** The group's value as MAT shows it. */
+  value: string;
+}
+
 /** Classes of the histogram taken together: one package or one class loader. */
 export interface HistogramGroup {
   classes: number;
@@ -154,6 +180,13 @@ export interface HistogramGroup {
 
 /** What the histogram's classes are grouped by. */
 export type HistogramGrouping = "package" | "class_loader";
+
+/** An object holding a string, and how. */
+export interface Holder {
+  object: ObjectRef;
+  /** The fields (or `[index]`, `<class>`…) by which it references the string. */
+  via: string[];
+}
 
 /** A page of a class's instances, largest retained first. */
 export interface Instances {
@@ -276,6 +309,12 @@ export type Query = {
 } | {
   object: string;
   query: "find";
+} | {
+  holders?: number;
+  limit: number;
+  object: string;
+  offset?: number;
+  query: "duplicate_string_members";
 };
 
 /** The objects that reference one object ("incoming references"). */

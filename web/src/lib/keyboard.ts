@@ -33,3 +33,49 @@ export function navigableRows(tbody: HTMLTableSectionElement): void {
     e.preventDefault();
   });
 }
+
+/** One row of an ARIA treegrid, as the arrow keys see it. */
+export interface TreeRowKeys {
+  row: HTMLTableRowElement;
+  expandable: boolean;
+  expanded: boolean;
+  toggle(): void;
+  firstChild(): HTMLTableRowElement | undefined;
+  parent(): HTMLTableRowElement | undefined;
+  /** Enter (and Space): what the row does when chosen. */
+  choose(key: 'Enter' | ' '): void;
+}
+
+/**
+ * The treegrid keys of a row (the dominator tree, the threads): Up/Down move between the
+ * visible rows, Home/End to the first/last, Right opens a row (or moves to its first
+ * child), Left closes it (or moves to its parent), Enter and Space choose it. A link or
+ * button inside the row keeps its own keys.
+ */
+export function treeRowKeydown(e: KeyboardEvent, rows: HTMLTableRowElement[], r: TreeRowKeys): void {
+  if (e.target !== r.row) return;
+  const i = rows.indexOf(r.row);
+  const go = (row: HTMLTableRowElement | undefined): void => row?.focus();
+  if (e.key === 'ArrowRight') {
+    if (r.expandable && !r.expanded) r.toggle();
+    else if (r.expanded) go(r.firstChild());
+  } else if (e.key === 'ArrowLeft') {
+    if (r.expanded) r.toggle();
+    else go(r.parent());
+  } else if (e.key === 'ArrowDown') go(rows[i + 1]);
+  else if (e.key === 'ArrowUp') go(rows[i - 1]);
+  else if (e.key === 'Home') go(rows[0]);
+  else if (e.key === 'End') go(rows[rows.length - 1]);
+  else if (e.key === 'Enter' || e.key === ' ') r.choose(e.key);
+  else return;
+  e.preventDefault();
+}
+
+/** The nearest row before `row` whose node `isParent` accepts (a treegrid row's parent). */
+export function parentRow<N>(row: HTMLTableRowElement, nodes: Map<HTMLTableRowElement, N>, isParent: (n: N) => boolean): N | null {
+  for (let r = row.previousElementSibling; r; r = r.previousElementSibling) {
+    const n = nodes.get(r as HTMLTableRowElement);
+    if (n !== undefined && isParent(n)) return n;
+  }
+  return null;
+}

@@ -4,7 +4,7 @@
 // overview and an object must be a hex address.
 
 export const VIEW_IDS = [
-  'overview', 'histogram', 'suspects', 'consumers', 'dominators', 'classes', 'treemap', 'inspector', 'path', 'compare',
+  'overview', 'histogram', 'suspects', 'consumers', 'threads', 'waste', 'dominators', 'classes', 'treemap', 'inspector', 'path', 'compare',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
@@ -15,8 +15,9 @@ export interface PageState {
   /** Classes up: the rows open, each a column of class object addresses from the bottom
    * up (`rows=0x1,0x2;0x3`); empty when none. */
   rows?: string[][];
-  /** Comparison: the class table's sort column (`delta.retained_bytes_min`, `class_name`…;
-   * the view checks it) and order (`asc`/`desc`); absent: the default. */
+  /** The sort of the comparison's class table (`delta.retained_bytes_min`, `class_name`…)
+   * or of the waste view (`count`, `-count` for descending); each view checks it. `order`
+   * (`asc`/`desc`): the comparison's order; absent: the default. */
   sort?: string;
   order?: 'asc' | 'desc';
   /** The dominator tree shown: absent for MAT's (the default), `strength` for the
@@ -29,12 +30,18 @@ export interface PageState {
   open?: string[];
   /** Treemap: the objects zoomed into, outermost first (`zoom=0x1,0x2`). */
   zoom?: string[];
+  /** Threads: the threads open (`threads=0x1,0x2`). */
+  threads?: string[];
+  /** Waste: the kind shown (`kind=strings`) and the duplicate group open (`dup=0x…`, its
+   * first member's address). */
+  kind?: string;
+  dup?: string;
 }
 
 export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
 
 const OBJECT_RE = /^0x[0-9a-f]{1,16}$/;
-const SORT_RE = /^[a-z_.]{1,40}$/;
+const SORT_RE = /^-?[a-z0-9_.]{1,40}$/;
 
 /** At most this many open rows are kept in the URL. */
 const MAX_OPEN_ROWS = 50;
@@ -53,6 +60,14 @@ const OPEN_RE = /^0x[0-9a-f]{1,16}(\/0x[0-9a-f]{1,16}){0,63}$/;
 function parseOpen(text: string | null): string[] {
   if (!text) return [];
   return text.toLowerCase().split(',').filter((k) => OPEN_RE.test(k)).slice(0, MAX_OPEN_ROWS);
+}
+
+/** A short word of letters, digits and underscores, optionally after a "-". */
+const WORD_RE = /^-?[a-z_][a-z0-9_]{0,40}$/;
+
+function parseAddresses(text: string | null): string[] {
+  if (!text) return [];
+  return text.split(',').slice(0, MAX_OPEN_ROWS).map((a) => a.toLowerCase()).filter((a) => OBJECT_RE.test(a));
 }
 
 export function parseFragment(hash: string): PageState {
@@ -75,6 +90,12 @@ export function parseFragment(hash: string): PageState {
   if (open.length) state.open = open;
   const zoom = (params.get('zoom') ?? '').toLowerCase().split(',').filter((a) => OBJECT_RE.test(a)).slice(0, MAX_OPEN_ROWS);
   if (zoom.length) state.zoom = zoom;
+  const threads = parseAddresses(params.get('threads'));
+  if (threads.length) state.threads = threads;
+  const kind = params.get('kind');
+  if (kind !== null && WORD_RE.test(kind)) state.kind = kind;
+  const dup = params.get('dup')?.toLowerCase();
+  if (dup && OBJECT_RE.test(dup)) state.dup = dup;
   return state;
 }
 
@@ -89,6 +110,9 @@ export function formatFragment(state: PageState): string {
   if (state.group) params.set('group', 'class');
   if (state.open?.length) params.set('open', state.open.join(','));
   if (state.zoom?.length) params.set('zoom', state.zoom.join(','));
+  if (state.threads?.length) params.set('threads', state.threads.join(','));
+  if (state.kind) params.set('kind', state.kind);
+  if (state.dup) params.set('dup', state.dup);
   const s = params.toString();
   return s ? `#${s}` : '';
 }

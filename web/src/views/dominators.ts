@@ -176,11 +176,7 @@ export class DominatorTreeView {
 
   /** The node whose children list holds `node` (null at the top level). */
   private parentOf(node: Node): Node | null {
-    for (let row = node.row.previousElementSibling; row; row = row.previousElementSibling) {
-      const n = this.nodes.get(row as HTMLTableRowElement);
-      if (n && n.depth < node.depth) return n;
-    }
-    return null;
+    return parentRow(node.row, this.nodes, (n) => n.depth < node.depth);
   }
 
   /** Puts `node`'s row (alone) in the tab order. */

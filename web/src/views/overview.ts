@@ -1,11 +1,12 @@
 // The overview: MAT's heap summary, GC roots by type (heapscope's name beside MAT's), the
 // objects discarded as unreachable, the dump's facts and the warnings. All from the report.
-import { h } from '../lib/dom';
+import { h, type Child } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
+import { formatFragment } from '../lib/state';
 import { facts, table, type DumpContext } from './common';
 import { biggestObjectsChart, viewLink } from './overview-links';
 
-type Fact = [key: string, label: string, value: string, exact: string];
+type Fact = [key: string, label: string, value: Child, exact: string | number];
 
 export function renderOverview(ctx: DumpContext): HTMLElement {
   const r = ctx.report;
@@ -22,6 +23,9 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
     ['class-loaders', 'Class loaders', viewLink('consumers', formatCount(o.class_loaders), 'Top consumers: the biggest class loaders'), o.class_loaders],
     ['gc-roots', 'GC roots', formatCount(o.gc_roots), o.gc_roots],
     ['top-level-dominators', 'Top-level dominators', ctx.hasDump ? viewLink('dominators', formatCount(o.top_level_dominators), 'The dominator tree') : formatCount(o.top_level_dominators), o.top_level_dominators],
+    ...(r.waste
+      ? [['wasted', 'Wasted', h('a', { href: formatFragment({ view: 'waste', object: null }), id: 'overview-wasted', title: 'Duplicate strings and the other kinds of waste' }, bytes(r.waste.total_wasted_bytes)), r.waste.total_wasted_bytes] as Fact]
+      : []),
     ['suspects', 'Leak suspects', viewLink('suspects', formatCount(r.leak_suspects.suspects.length), 'The leak suspects'), r.leak_suspects.suspects.length],
     [
       'unreachable',

@@ -15,6 +15,8 @@ export const VIEWS: readonly ViewInfo[] = [
   { id: 'histogram', title: 'Histogram' },
   { id: 'suspects', title: 'Leak suspects' },
   { id: 'consumers', title: 'Top consumers' },
+  { id: 'threads', title: 'Threads' },
+  { id: 'waste', title: 'Waste' },
   { id: 'dominators', title: 'Dominator tree', needsDump: true },
   { id: 'classes', title: 'Classes up', needsDump: true },
   { id: 'treemap', title: 'Treemap', needsDump: true },
