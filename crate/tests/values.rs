@@ -60,14 +60,22 @@ fn s02_map_values_and_entries_match_the_construction() {
     keys.sort();
     let want: Vec<String> = (0..300).map(|i| format!("key-{i:04}")).collect();
     assert_eq!(keys, want);
+    let mut sum = 0;
     for x in &e.entries {
+        sum += x.retained_bytes;
         let v = x.value.as_ref().unwrap().reference.as_ref().unwrap();
         assert_eq!(v.class_name, "byte[]");
         assert!(v.shallow_bytes >= 100_000);
-        // The node retains its key and its 100,000-byte value.
-        assert!(x.retained_bytes > v.shallow_bytes, "{x:?}");
+        // The entry retains its node, key and 100,000-byte value, and not the rest of its
+        // chain (each value is held by one entry only).
+        assert!(x.retained_bytes > v.shallow_bytes && x.retained_bytes < 2 * v.shallow_bytes, "{x:?}");
         assert_eq!(x.node.as_ref().unwrap().class_name, "java.util.HashMap$Node");
     }
+    // The entries split the map's table's retained size (MANIFEST: the map retains the
+    // 30,000,000 bytes of values; the table retains every node).
+    let Answer::Object(m) = ask(&mut a, Query::Object { object: map.clone() }) else { panic!() };
+    let table = m.fields.iter().find(|f| f.name == "table").unwrap().reference.clone().unwrap();
+    assert_eq!(sum, table.retained_bytes - table.shallow_bytes);
     // Paged: the same entries in the same order.
     let p = entries(&mut a, &map, 290, 50);
     assert_eq!((p.total, p.offset, p.entries.len()), (300, 290, 10));

@@ -26,6 +26,8 @@ import { HistogramView } from './views/histogram';
 import { ClassesUpView } from './views/classes-up';
 import { CompareView } from './views/compare';
 import { InspectorView, PathView } from './views/inspector';
+import { MergePathsView } from './views/merge-paths';
+import { ValueDecorator } from './lib/values';
 import { renderOverview } from './views/overview';
 import { ProgressView } from './views/progress';
 import { onTabClick, renderShell, setMode, setNotice, setVersion, showView, viewBody } from './views/shell';
@@ -49,8 +51,10 @@ interface Open {
   treemap: TreemapView;
   inspector: InspectorView;
   path: PathView;
+  merge: MergePathsView;
   classes: ClassesUpView;
   compare: CompareView;
+  values: ValueDecorator | null;
   /** The file and what the worker answered, to redraw after a mapping is applied. */
   file: File;
   opened: Opened;
@@ -226,6 +230,9 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
     histogram.reveal(name, address);
     store.set({ view: 'histogram' });
   });
+  const merge = new MergePathsView(ctx);
+  open?.values?.stop();
+  const values = opened.hasDump ? new ValueDecorator(ctx.q, byId('results')) : null;
   replaceChildren(viewBody('overview'), renderOverview(ctx));
   replaceChildren(viewBody('histogram'), histogram.root);
   replaceChildren(viewBody('suspects'), renderSuspects(ctx));
@@ -234,9 +241,10 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('treemap'), treemap.root);
   replaceChildren(viewBody('inspector'), inspector.root);
   replaceChildren(viewBody('path'), path.root);
+  replaceChildren(viewBody('merge'), merge.root);
   replaceChildren(viewBody('classes'), classes.root);
   replaceChildren(viewBody('compare'), compare.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, file, opened };
+  open = { ctx, histogram, dominators, treemap, inspector, path, merge, classes, compare, values, file, opened };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -276,6 +284,9 @@ function update(state: PageState): void {
       break;
     case 'path':
       open.path.show(state.object);
+      break;
+    case 'merge':
+      open.merge.show(state.object);
       break;
     case 'classes':
       open.classes.show(state.rows ?? []);

@@ -79,7 +79,8 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<Slot>,
     /// What the entry retains in the dominator tree shown: its node's retained size (maps,
-    /// sets), else its element's.
+    /// sets) less what the next node of its chain retains when the node dominates it, else
+    /// its element's.
     pub retained_bytes: u64,
 }
 
@@ -111,6 +112,8 @@ struct Raw {
     node: u64,
     key: Option<FieldVal>,
     value: Option<FieldVal>,
+    /// The next node of its chain (0: none).
+    next: u64,
 }
 
 /// The walk's result.
@@ -184,12 +187,18 @@ pub fn entries(a: &mut Analysis, obj: u32, offset: usize, limit: usize) -> Resul
         .iter()
         .map(|r| {
             let holder = if r.node != 0 { Some(r.node) } else { match r.value { Some(FieldVal::Ref(id)) => Some(id), _ => None } };
+            // A chain's node dominates the rest of its chain: that part is the next
+            // entry's, not this one's.
+            let own = |a: &Analysis, h: u32| {
+                let next = kept(a, r.next).filter(|&n| r.next != 0 && a.immediate_dominator(n) == Some(Some(h)));
+                a.retained(h) - next.map_or(0, |n| a.retained(n))
+            };
             Entry {
                 index: r.index,
                 node: (r.node != 0).then(|| kept(a, r.node).map(|o| object_ref(a, o))).flatten(),
                 key: slot(a, r.key),
                 value: slot(a, r.value),
-                retained_bytes: holder.and_then(|h| kept(a, h)).map_or(0, |o| a.retained(o)),
+                retained_bytes: holder.and_then(|h| kept(a, h)).map_or(0, |o| own(a, o)),
             }
         })
         .collect();
@@ -329,8 +338,9 @@ fn table(a: &mut Analysis, reader: &mut Reader, inst: &Instance, key: &str, valu
                 w.note = Some(format!("a node of class {} has no field {key}", names.first().copied().unwrap_or("?")));
                 return Ok(w);
             }
-            w.entries.push(Raw { index: w.entries.len() as u64, node, key: n.get(key), value: n.get(value) });
-            node = n.reference("next").unwrap_or(0);
+            let next = n.reference("next").unwrap_or(0);
+            w.entries.push(Raw { index: w.entries.len() as u64, node, key: n.get(key), value: n.get(value), next });
+            node = next;
         }
     }
     Ok(w)
@@ -357,7 +367,7 @@ fn tree(a: &mut Analysis, reader: &mut Reader, root: Option<u64>) -> Result<Walk
             w.complete = false;
             break;
         };
-        w.entries.push(Raw { index: w.entries.len() as u64, node, key: n.get("key"), value: n.get("value") });
+        w.entries.push(Raw { index: w.entries.len() as u64, node, key: n.get("key"), value: n.get("value"), next: 0 });
         cur = n.reference("right").unwrap_or(0);
     }
     Ok(w)
@@ -376,7 +386,7 @@ fn pairs(a: &mut Analysis, reader: &mut Reader, array: Option<u64>, size: Option
         if i % 2 == 0 {
             key = e;
         } else if key != 0 || size.is_some() {
-            w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: Some(FieldVal::Ref(key)), value: Some(FieldVal::Ref(e)) });
+            w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: Some(FieldVal::Ref(key)), value: Some(FieldVal::Ref(e)), next: 0 });
             if w.entries.len() >= MAX_WALK {
                 full = true;
                 return ControlFlow::Break(());
@@ -413,7 +423,7 @@ fn linked(a: &mut Analysis, reader: &mut Reader, inst: &Instance) -> Result<Walk
             w.complete = false;
             break;
         };
-        w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: None, value: n.get(item) });
+        w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: None, value: n.get(item), next: 0 });
         node = n.reference("next").unwrap_or(0);
     }
     Ok(w)
@@ -452,7 +462,7 @@ fn list(a: &mut Analysis, reader: &mut Reader, inst: &Instance, names: &[String]
             continue;
         }
         reader.elements(a, array, from, n, |_, e| {
-            w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: None, value: Some(FieldVal::Ref(e)) });
+            w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: None, value: Some(FieldVal::Ref(e)), next: 0 });
             ControlFlow::Continue(())
         })?;
     }
@@ -465,7 +475,7 @@ fn array_entries(a: &mut Analysis, reader: &mut Reader, id: u64) -> Result<Walk>
     let mut full = false;
     reader.elements(a, id, 0, u64::MAX, |i, e| {
         if e != 0 {
-            w.entries.push(Raw { index: i, node: 0, key: None, value: Some(FieldVal::Ref(e)) });
+            w.entries.push(Raw { index: i, node: 0, key: None, value: Some(FieldVal::Ref(e)), next: 0 });
             if w.entries.len() >= MAX_WALK {
                 full = true;
                 return ControlFlow::Break(());

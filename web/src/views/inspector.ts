@@ -11,6 +11,7 @@ import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatOffset } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
+import { entriesSection } from './entries';
 
 /** The address box: select any object by its address. */
 function addressForm(ctx: DumpContext, id: string): HTMLElement {
@@ -92,7 +93,10 @@ export class InspectorView extends ObjectView<ObjectDetails> {
       'inspector',
       'object inspector',
       (address) => ({ waiting: `Reading ${address} from the dump…`, answer: ctx.q.objectDetails(address) }),
-      (address, d) => [renderDetails(d), referrersSection(ctx, address)],
+      (address, d) => {
+        const details = renderDetails(d);
+        return [details, entriesSection(ctx, address, details), referrersSection(ctx, address)];
+      },
     );
   }
 }
@@ -293,7 +297,7 @@ function renderDetails(d: ObjectDetails): HTMLElement {
       fact('depth', 'Depth in the dominator tree', formatCount(d.depth), d.depth),
       d.record_offset !== null && d.record_offset !== undefined ? fact('record-offset', 'Record at byte', formatOffset(d.record_offset), d.record_offset) : null,
     ),
-    h('p', null, objectLink(o, 'path', 'Show the path from a GC root to this object')),
+    h('p', null, objectLink(o, 'path', 'Show the path from a GC root to this object'), ' · ', objectLink(o, 'merge', o.class_of_object ? 'Merge paths to GC roots of its instances' : 'Merge paths to GC roots')),
     d.text !== null && d.text !== undefined ? h('div', null, h('h4', null, 'Text'), h('pre', { class: 'string-text', id: 'inspector-text' }, d.text)) : null,
     h('h4', null, fieldsTitle),
     d.fields.length
