@@ -43,6 +43,7 @@ async function viewReady(page, id) {
     treemap: '#treemap-canvas[data-items]',
     inspector: '#inspector-body .details',
     path: '#gc-path',
+    merge: '#merge-paths',
   }[id];
   if (id === 'compare') {
     await page.setInputFiles('#compare-input', SAMPLE);
