@@ -136,7 +136,8 @@ export interface Entry {
   node?: ObjectRef | null;
   /**
    * What the entry retains in the dominator tree shown: its node's retained size (maps,
-   * sets), else its element's.
+   * sets) less what the next node of its chain retains when the node dominates it, else
+   * its element's.
    */
   retained_bytes: number;
   /** Maps: the value; lists and arrays: the element. */
