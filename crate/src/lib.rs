@@ -28,6 +28,7 @@ pub mod mapping;
 pub mod heaps;
 pub mod threads;
 pub mod waste;
+pub mod values;
 pub mod compare;
 
 #[cfg(target_arch = "wasm32")]

@@ -45,6 +45,7 @@ async function viewReady(page, id) {
     path: '#gc-path',
     threads: '#threads-summary',
     waste: '#waste-panel > *',
+    merge: '#merge-paths',
   }[id];
   if (id === 'compare') {
     await page.setInputFiles('#compare-input', SAMPLE);

@@ -26,6 +26,8 @@ import { HistogramView } from './views/histogram';
 import { ClassesUpView } from './views/classes-up';
 import { CompareView } from './views/compare';
 import { InspectorView, PathView } from './views/inspector';
+import { MergePathsView } from './views/merge-paths';
+import { ValueDecorator } from './lib/values';
 import { renderOverview } from './views/overview';
 import { confirmReplace } from './views/replace';
 import { ProgressView } from './views/progress';
@@ -53,10 +55,12 @@ interface Open {
   treemap: TreemapView;
   inspector: InspectorView;
   path: PathView;
+  merge: MergePathsView;
   classes: ClassesUpView;
   compare: CompareView;
   threads: ThreadsView;
   waste: WasteView;
+  values: ValueDecorator | null;
   /** The file and what the worker answered, to redraw after a mapping is applied. */
   file: File;
   opened: Opened;
@@ -242,6 +246,9 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   const waste = new WasteView(ctx);
   replaceChildren(viewBody('threads'), threads.root);
   replaceChildren(viewBody('waste'), waste.root);
+  const merge = new MergePathsView(ctx);
+  open?.values?.stop();
+  const values = opened.hasDump ? new ValueDecorator(ctx.q, byId('results')) : null;
   replaceChildren(viewBody('overview'), renderOverview(ctx));
   replaceChildren(viewBody('histogram'), histogram.root);
   replaceChildren(viewBody('suspects'), renderSuspects(ctx));
@@ -250,9 +257,10 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('treemap'), treemap.root);
   replaceChildren(viewBody('inspector'), inspector.root);
   replaceChildren(viewBody('path'), path.root);
+  replaceChildren(viewBody('merge'), merge.root);
   replaceChildren(viewBody('classes'), classes.root);
   replaceChildren(viewBody('compare'), compare.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, classes, compare, threads, waste, file, opened, mappingName, mapping, tree };
+  open = { ctx, histogram, dominators, treemap, inspector, path, merge, classes, compare, threads, waste, values, file, opened, mappingName, mapping, tree };
   byId('results').hidden = false;
   update(store.get());
 }
@@ -297,6 +305,9 @@ function update(state: PageState): void {
       break;
     case 'path':
       open.path.show(state.object);
+      break;
+    case 'merge':
+      open.merge.show(state.object);
       break;
     case 'classes':
       open.classes.show(state.rows ?? []);

@@ -21,6 +21,7 @@ pub mod duplicates;
 pub mod grouped;
 pub mod grouping;
 pub mod holders;
+pub mod merge_paths;
 pub mod object;
 pub mod paths;
 pub mod referrers;
@@ -43,6 +44,9 @@ pub use object::{FieldValue, ObjectDetails};
 pub use paths::PathStep;
 pub use referrers::Referrers;
 pub use tree::{Children, ClassGroup, TreeNode};
+pub use merge_paths::{MergedNode, MergedPaths};
+pub use crate::values::entries::{Entries, EntriesKind, Entry, Slot};
+pub use crate::values::ObjectValue;
 
 /// The most one answer may list (a page of children, instances, referrers).
 pub const MAX_PAGE: u32 = 10_000;
@@ -147,6 +151,27 @@ pub enum Query {
         #[serde(default)]
         holders: u32,
     },
+    /// The text each object shows beside a reference to it, as MAT's name resolvers give
+    /// it (a String's value, a boxed number, a class's, thread's or enum's name, a
+    /// collection's size, a map node's key): the first 500 objects, in order.
+    Values { objects: Vec<String> },
+    /// A page of the entries of a collection (key → value, index → element), each with
+    /// its retained size; a non-collection answers with no `kind`.
+    Entries {
+        object: String,
+        #[serde(default)]
+        offset: u32,
+        limit: u32,
+    },
+    /// The shortest paths from the GC roots to the instances of `class` (its class
+    /// object's address) or to `objects`, merged by prefix, at most `limit` nodes.
+    MergePaths {
+        #[serde(default)]
+        class: Option<String>,
+        #[serde(default)]
+        objects: Vec<String>,
+        limit: u32,
+    },
 }
 
 /// The answer to a [`Query`], under the same name. (One answer exists at a time, on its
@@ -168,6 +193,9 @@ pub enum Answer {
     PathToRoot(Vec<PathStep>),
     Find(Option<ObjectRef>),
     DuplicateStringMembers(GroupMembers),
+    Values(Vec<ObjectValue>),
+    Entries(Entries),
+    MergePaths(MergedPaths),
 }
 
 /// Answers `q` about the dump analyzed in `a`. Reading records back needs the dump's
@@ -231,6 +259,21 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
             Answer::DuplicateStringMembers(duplicates::group_members(a, obj, *offset as usize, page(*limit), (*holders).min(duplicates::MAX_HOLDERS) as usize)?)
         }
         Query::Find { object: o } => Answer::Find(parse_address(o).and_then(|addr| find(a, addr)).map(|v| object_ref(a, v))),
+        Query::Values { objects } => Answer::Values(crate::values::values(a, &objects.iter().map(|o| parse_address(o).unwrap_or(0)).collect::<Vec<_>>())?),
+        Query::Entries { object: o, offset, limit } => {
+            let obj = object(a, o)?;
+            Answer::Entries(crate::values::entries::entries(a, obj, *offset as usize, page(*limit))?)
+        }
+        Query::MergePaths { class: c, objects, limit } => {
+            let mut set = match c {
+                Some(c) => merge_paths::instances_of(a, class(a, c)?),
+                None => Vec::new(),
+            };
+            for o in objects {
+                set.push(object(a, o)?);
+            }
+            Answer::MergePaths(merge_paths::merge_paths(a, &set, page(*limit))?)
+        }
     })
 }
 

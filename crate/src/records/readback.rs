@@ -44,86 +44,130 @@ pub struct Record {
     /// Byte offset of the record in the decoded dump.
     pub offset: u64,
     pub head: RecordHead,
+    /// A primitive array's first bytes, when they were asked for ([`locate_many`]'s
+    /// `max_data`); empty otherwise.
+    pub data: Vec<u8>,
 }
 
 /// Finds the record of object `id` in the candidate `spans`. `Ok(None)` when no span
 /// holds it (the pseudo object 0x0, or an object whose record is past a break).
 pub fn locate<'s>(source: Box<dyn ByteSource>, spans: impl IntoIterator<Item = &'s Span>, id: u64, id_size: u32) -> (Box<dyn ByteSource>, Result<Option<Record>>) {
+    let (source, found) = locate_many(source, spans, &[id], id_size, 0);
+    (source, found.map(|mut f| f.pop().flatten()))
+}
+
+/// Finds the records of the objects `ids` (ascending, distinct) in the candidate `spans`
+/// (of all of them, in the order they are given: ascending offsets make one forward
+/// walk, which through a gzip stream inflates each part at most once). Each span is
+/// walked once whatever the number of objects it holds; the walk stops once every
+/// object is found. `found[i]` is the record of `ids[i]`; a primitive array's comes with
+/// its first `max_data` bytes.
+pub fn locate_many<'s>(source: Box<dyn ByteSource>, spans: impl IntoIterator<Item = &'s Span>, ids: &[u64], id_size: u32, max_data: usize) -> (Box<dyn ByteSource>, Result<Vec<Option<Record>>>) {
     let mut cursor = Cursor::with_window(source, 1 << 20);
-    let mut result = Ok(None);
+    let mut f = Finder { targets: ids, last_offset: 0, id_size, found: vec![None; ids.len()], missing: ids.len(), past: false, max_data, data: Vec::new() };
+    let mut result = Ok(());
     for span in spans {
+        if f.missing == 0 {
+            break;
+        }
         if let Err(e) = cursor.seek(span.start) {
             result = Err(e);
             break;
         }
-        let mut f = Finder { target: id, last_offset: span.end, id_size, found: None, past: false };
-        let walked = walk_span(&mut cursor, id_size, span.segment_end, &mut f);
-        if let Some(found) = f.found {
-            result = Ok(Some(found));
-            break;
-        }
-        if let Err(e) = walked {
-            result = Err(e);
+        f.last_offset = span.end;
+        f.past = false;
+        if let Err(e) = walk_span(&mut cursor, id_size, span.segment_end, &mut f) {
+            // A damaged part of the dump is an error only when nothing was found before it.
+            if f.missing == ids.len() {
+                result = Err(e);
+            }
             break;
         }
     }
-    (cursor.into_source(), result)
+    let found = f.found;
+    (cursor.into_source(), result.map(|()| found))
 }
 
-struct Finder {
-    target: u64,
-    /// Offset of the last record of the span: the search ends after it.
+struct Finder<'t> {
+    /// Identifiers wanted, ascending.
+    targets: &'t [u64],
+    /// Offset of the last record of the span: the walk of the span ends after it.
     last_offset: u64,
     id_size: u32,
-    found: Option<Record>,
+    found: Vec<Option<Record>>,
+    missing: usize,
     past: bool,
+    /// Bytes of a primitive array's data kept, and those of the array being walked.
+    max_data: usize,
+    data: Vec<u8>,
 }
 
-impl Finder {
-    fn at(&mut self, offset: u64) -> bool {
+impl Finder<'_> {
+    /// Where `id` goes in `found`, if it is wanted, not found yet, and the record at
+    /// `offset` is still in the span.
+    fn at(&mut self, offset: u64, id: u64) -> Option<usize> {
         if offset > self.last_offset {
             self.past = true;
         }
-        !self.past && self.found.is_none()
+        if self.past || self.missing == 0 {
+            return None;
+        }
+        let k = self.targets.binary_search(&id).ok()?;
+        self.found[k].is_none().then_some(k)
+    }
+
+    fn put(&mut self, k: usize, offset: u64, head: RecordHead) {
+        self.found[k] = Some(Record { offset, head, data: Vec::new() });
+        self.missing -= 1;
     }
 }
 
-impl Visitor for Finder {
+impl Visitor for Finder<'_> {
     const INSTANCE_FIELDS: bool = true;
     const ARRAY_ELEMENTS: bool = false;
+    const PRIMITIVE_DATA: bool = true;
 
     fn flow(&self) -> ControlFlow<()> {
-        if self.past || self.found.is_some() {
+        if self.past || self.missing == 0 {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     }
     fn class_dump(&mut self, c: &ClassDump, offset: u64) -> Result<()> {
-        if self.at(offset) && c.id == self.target {
-            self.found = Some(Record { offset, head: RecordHead::Class(Box::new(c.clone())) });
+        if let Some(k) = self.at(offset, c.id) {
+            self.put(k, offset, RecordHead::Class(Box::new(c.clone())));
         }
         Ok(())
     }
     fn instance(&mut self, id: u64, class_id: u64, _n: u32, fields: &[u8], offset: u64) -> Result<()> {
-        if self.at(offset) && id == self.target {
-            self.found = Some(Record { offset, head: RecordHead::Instance { class_id, fields: fields.to_vec() } });
+        if let Some(k) = self.at(offset, id) {
+            self.put(k, offset, RecordHead::Instance { class_id, fields: fields.to_vec() });
         }
         Ok(())
     }
     fn object_array(&mut self, id: u64, class_id: u64, len: u32, offset: u64) -> Result<()> {
-        if self.at(offset) && id == self.target {
+        if let Some(k) = self.at(offset, id) {
             // tag, id, u4 stack serial, u4 length, class id, then the elements.
             let elements_at = offset + 1 + 2 * self.id_size as u64 + 8;
-            self.found = Some(Record { offset, head: RecordHead::ObjectArray { class_id, len, elements_at } });
+            self.put(k, offset, RecordHead::ObjectArray { class_id, len, elements_at });
         }
         Ok(())
     }
+    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
+        let room = self.max_data.saturating_sub(self.data.len());
+        self.data.extend_from_slice(&data[..data.len().min(room)]);
+        Ok(())
+    }
     fn primitive_array(&mut self, id: u64, elem_type: u8, len: u32, has_data: bool, offset: u64) -> Result<()> {
-        if self.at(offset) && id == self.target {
+        let data = std::mem::take(&mut self.data);
+        if let Some(k) = self.at(offset, id) {
             // tag, id, u4 stack serial, u4 length, u1 type, then the data.
             let data_at = offset + 1 + self.id_size as u64 + 9;
-            self.found = Some(Record { offset, head: RecordHead::PrimitiveArray { elem_type, len, data_at, has_data } });
+            self.put(k, offset, RecordHead::PrimitiveArray { elem_type, len, data_at, has_data });
+            if let Some(r) = self.found[k].as_mut() {
+                r.data = data;
+            }
         }
         Ok(())
     }

@@ -19,7 +19,15 @@ export function objectLabel(o: ObjectRef): string {
 export function objectLink(o: ObjectRef, view: ViewId = 'inspector', text?: string): HTMLAnchorElement {
   return h(
     'a',
-    { href: formatFragment({ view, object: o.address }) || '#', class: 'obj', 'data-address': o.address, title: `${objectLabel(o)} (open in the ${view === 'path' ? 'path view' : 'inspector'})` },
+    {
+      href: formatFragment({ view, object: o.address }) || '#',
+      class: 'obj',
+      'data-address': o.address,
+      // Links to other views are actions, and a class object is already named by its
+      // title: no value beside them (lib/values.ts).
+      'data-no-value': view === 'inspector' && !o.class_of_object ? null : '',
+      title: `${objectLabel(o)} (open in the ${view === 'path' ? 'path view' : view === 'merge' ? 'merged paths view' : 'inspector'})`,
+    },
     text ?? shortClassName(objectTitle(o)),
     text === undefined ? h('span', { class: 'addr' }, ` @ ${o.address}`) : null,
   );

@@ -383,7 +383,7 @@ export class HistogramView {
     this.draw();
     const row = this.classRows.find((r) => r.class_address === classAddress);
     if (!row) return;
-    const title = h('h3', null, `Objects of ${row.class_name}`);
+    const title = h('h3', null, `Objects of ${row.class_name}`, this.ctx.hasDump ? h('a', { class: 'merge-link small', href: `#view=merge&object=${classAddress}`, 'data-merge': classAddress }, ' · merge paths to GC roots') : null);
     if (!this.ctx.hasDump) {
       replaceChildren(this.instances, title, needsDump(this.ctx, 'list of a class\'s objects'));
       return;

@@ -12,6 +12,7 @@ import { formatBp, formatCount, formatOffset } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
 import { strengthLabel, strengthMark, strengthMeaning } from './strength';
+import { entriesSection } from './entries';
 
 /** The address box: select any object by its address. */
 function addressForm(ctx: DumpContext, id: string): HTMLElement {
@@ -93,7 +94,10 @@ export class InspectorView extends ObjectView<ObjectDetails> {
       'inspector',
       'object inspector',
       (address) => ({ waiting: `Reading ${address} from the dump…`, answer: ctx.q.objectDetails(address) }),
-      (address, d) => [renderDetails(d), referrersSection(ctx, address)],
+      (address, d) => {
+        const details = renderDetails(d);
+        return [details, entriesSection(ctx, address, details), referrersSection(ctx, address)];
+      },
     );
   }
 }
@@ -309,7 +313,7 @@ function renderDetails(d: ObjectDetails): HTMLElement {
       fact('strength', 'Reachability', h('span', null, strengthMark(d.strength), `${strengthLabel(d.strength)}: ${strengthMeaning(d.strength)}`), d.strength),
       d.record_offset !== null && d.record_offset !== undefined ? fact('record-offset', 'Record at byte', formatOffset(d.record_offset), d.record_offset) : null,
     ),
-    h('p', null, objectLink(o, 'path', 'Show the path from a GC root to this object')),
+    h('p', null, objectLink(o, 'path', 'Show the path from a GC root to this object'), ' · ', objectLink(o, 'merge', o.class_of_object ? 'Merge paths to GC roots of its instances' : 'Merge paths to GC roots')),
     d.text !== null && d.text !== undefined ? h('div', null, h('h4', null, 'Text'), h('pre', { class: 'string-text', id: 'inspector-text' }, d.text)) : null,
     h('h4', null, fieldsTitle),
     d.fields.length

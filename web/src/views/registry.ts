@@ -22,5 +22,6 @@ export const VIEWS: readonly ViewInfo[] = [
   { id: 'treemap', title: 'Treemap', needsDump: true },
   { id: 'inspector', title: 'Inspector', needsDump: true, usesSelection: true },
   { id: 'path', title: 'Path to GC roots', needsDump: true, usesSelection: true },
+  { id: 'merge', title: 'Merge paths', needsDump: true, usesSelection: true },
   { id: 'compare', title: 'Compare' },
 ];

@@ -48,7 +48,7 @@ function suspect(ctx: DumpContext, s: Suspect, i: number): HTMLElement {
             'div',
             { class: 'fact', 'data-accumulation-point': s.accumulation_point.address },
             h('dt', null, 'Accumulation point'),
-            h('dd', null, objectLink(s.accumulation_point), ` — retains ${sizeText(s.accumulation_point.retained_bytes, s.accumulation_point.retained_bp)}`, ' · ', objectLink(s.accumulation_point, 'path', 'path from a GC root')),
+            h('dd', null, objectLink(s.accumulation_point), ` — retains ${sizeText(s.accumulation_point.retained_bytes, s.accumulation_point.retained_bp)}`, ' · ', objectLink(s.accumulation_point, 'path', 'path from a GC root'), ' · ', objectLink(s.accumulation_point, 'merge', 'merge paths to GC roots')),
           )
         : h('div', { class: 'fact' }, h('dt', null, 'Accumulation point'), h('dd', null, 'none: no single object holds most of it')),
     ),

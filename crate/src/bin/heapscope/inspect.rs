@@ -42,6 +42,8 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
     let Answer::PathToRoot(path) = answer(analysis, &Query::PathToRoot { object: object.clone() })? else { unreachable!("answers match queries") };
     let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Some(tree) })? else { unreachable!("answers match queries") };
     let mut json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
+    // The texts MAT shows beside references: the object's own and its fields' targets.
+    heapscope::values::annotate_inspect(&mut done.analysis, &mut json)?;
     if let Some(obj) = done.analysis.object_at(address) {
         heapscope::strength::annotate_inspect(&done.analysis, obj, &mut json);
     }

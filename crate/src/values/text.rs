@@ -1,0 +1,281 @@
+//! The text an object shows beside its reference, as Eclipse MAT's name resolvers give
+//! it: a String's value, a boxed number's value, a class's name, a thread's or an enum's
+//! name, a collection's size, a map node's key.
+//!
+//! Texts are resolved in rounds: each round resolves what the objects read so far allow
+//! and names the objects still missing (a String's value array, a node's key), which the
+//! next round reads together ([`Reader::fetch`]). A text needs at most [`ROUNDS`] rounds
+//! (a node → its key, an enum → its name → the name's characters), so a batch of objects
+//! costs a few walks of the dump, whatever its size.
+
+use crate::analysis::Analysis;
+use crate::error::Result;
+use crate::query::object::primitive_text;
+use crate::records::basic_type;
+use crate::waste::collect::{reading, ArrayData};
+use crate::waste::strings::value_text;
+
+use super::read::{class_chain, FieldVal, Instance, Obj, Reader};
+
+/// Characters of a text shown at most (then "...").
+pub const MAX_CHARS: usize = 100;
+/// Reading rounds per batch.
+pub const ROUNDS: usize = 6;
+
+/// What resolving a text found: the text (None: the object has none), or the objects
+/// to read first.
+enum Step {
+    Done(Option<String>),
+    Need(Vec<u64>),
+}
+
+use Step::{Done, Need};
+
+/// Nesting followed at most (a node's key's name's characters).
+const MAX_NESTING: u8 = 4;
+
+/// The texts of the objects `ids` (addresses), read with `reader`: None for an object
+/// without one, or when the reader's budget ran out first.
+pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<Option<String>>> {
+    let mut out: Vec<Option<Option<String>>> = vec![None; ids.len()];
+    for _ in 0..ROUNDS {
+        let mut need = Vec::new();
+        for (i, &id) in ids.iter().enumerate() {
+            if out[i].is_some() {
+                continue;
+            }
+            match resolve(a, reader, id, 0) {
+                Done(t) => out[i] = Some(t),
+                Need(ids) => need.extend(ids),
+            }
+        }
+        if need.is_empty() {
+            break;
+        }
+        need.retain(|&n| !reader.has(n));
+        if need.is_empty() || reader.exhausted {
+            // Nothing more can be read: the rest have no text.
+            break;
+        }
+        reader.fetch(a, need)?;
+    }
+    Ok(out.into_iter().map(|t| t.flatten()).collect())
+}
+
+/// The text of the object at `id` from what `reader` holds.
+fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8) -> Step {
+    if id == 0 {
+        return Done(Some("null".into()));
+    }
+    let Some(obj) = a.object_at(id) else { return Done(None) };
+    if let Some(c) = a.class_represented_by(obj) {
+        return Done(Some(a.class_name(c).to_string()));
+    }
+    if nesting > MAX_NESTING {
+        return Done(None);
+    }
+    if !reader.has(id) {
+        return Need(vec![id]);
+    }
+    match reader.get(id) {
+        Some(Obj::Instance(inst)) => instance_text(a, reader, inst, nesting),
+        Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => Done(Some(chars(basic_type::CHAR, reading::NO_CODER, *len as u64, 0, *len as u64, data).unwrap_or_default())),
+        _ => Done(None),
+    }
+}
+
+/// Boxed values and atomics: their `value` field as Java prints it.
+const BOXED: [&str; 11] = [
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Short",
+    "java.lang.Byte",
+    "java.lang.Character",
+    "java.lang.Boolean",
+    "java.lang.Float",
+    "java.lang.Double",
+    "java.util.concurrent.atomic.AtomicInteger",
+    "java.util.concurrent.atomic.AtomicLong",
+    "java.util.concurrent.atomic.AtomicBoolean",
+];
+
+/// Collections and the field holding their size (`None`: a wrapper, whose size is the
+/// size of the collection in the field named second).
+const SIZES: [(&str, &str, bool); 22] = [
+    ("java.util.HashMap", "size", true),
+    ("java.util.Hashtable", "count", true),
+    ("java.util.TreeMap", "size", true),
+    ("java.util.WeakHashMap", "size", true),
+    ("java.util.IdentityHashMap", "size", true),
+    ("java.util.ArrayList", "size", true),
+    ("java.util.LinkedList", "size", true),
+    ("java.util.Vector", "elementCount", true),
+    ("java.util.PriorityQueue", "size", true),
+    ("java.util.concurrent.ArrayBlockingQueue", "count", true),
+    ("java.util.concurrent.LinkedBlockingQueue", "count", false),
+    ("java.util.HashSet", "map", false),
+    ("java.util.TreeSet", "m", false),
+    ("java.util.concurrent.CopyOnWriteArraySet", "al", false),
+    ("java.util.Collections$SetFromMap", "m", false),
+    ("java.util.Collections$SynchronizedMap", "m", false),
+    ("java.util.Collections$UnmodifiableMap", "m", false),
+    ("java.util.Collections$SynchronizedCollection", "c", false),
+    ("java.util.Collections$UnmodifiableCollection", "c", false),
+    ("android.util.ArrayMap", "mSize", true),
+    ("android.util.SparseArray", "mSize", true),
+    ("androidx.collection.SimpleArrayMap", "mSize", true),
+];
+
+/// Map nodes, whose text is their key's.
+const NODES: [&str; 8] = [
+    "java.util.HashMap$Node",
+    "java.util.HashMap$HashMapEntry",
+    "java.util.Hashtable$Entry",
+    "java.util.Hashtable$HashtableEntry",
+    "java.util.concurrent.ConcurrentHashMap$Node",
+    "java.util.TreeMap$Entry",
+    "java.util.TreeMap$TreeMapEntry",
+    "java.util.WeakHashMap$Entry",
+];
+
+fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) -> Step {
+    for name in class_chain(a, inst.class) {
+        match name {
+            "java.lang.String" => return string_text(reader, inst),
+            "java.lang.AbstractStringBuilder" => return builder_text(reader, inst),
+            "java.lang.Thread" | "java.lang.Enum" => {
+                return match inst.get("name") {
+                    Some(FieldVal::Ref(0)) | None => Done(None),
+                    Some(FieldVal::Ref(n)) => resolve(a, reader, n, nesting + 1),
+                    Some(_) => Done(None),
+                };
+            }
+            _ => {}
+        }
+        if BOXED.contains(&name) {
+            return Done(inst.get("value").and_then(|v| match v {
+                FieldVal::Prim(..) if name.ends_with("AtomicBoolean") => Some((v.int() != Some(0)).to_string()),
+                FieldVal::Prim(basic_type::CHAR, _) => Some(primitive_text(basic_type::CHAR, v.bytes()).trim_matches('\'').to_string()),
+                FieldVal::Prim(ty, _) => Some(primitive_text(ty, v.bytes())),
+                FieldVal::Ref(_) => None,
+            }));
+        }
+        if let Some(&(_, field, direct)) = SIZES.iter().find(|s| s.0 == name) {
+            return match (direct, inst.get(field)) {
+                (true, Some(v)) => Done(v.int().map(|n| format!("size={n}"))),
+                (false, Some(FieldVal::Ref(inner))) if inner != 0 => {
+                    if nesting >= MAX_NESTING {
+                        return Done(None);
+                    }
+                    // The inner collection's size, or an AtomicInteger's value.
+                    match resolve(a, reader, inner, nesting + 1) {
+                        Done(Some(t)) if t.starts_with("size=") => Done(Some(t)),
+                        Done(Some(t)) if t.parse::<i64>().is_ok() => Done(Some(format!("size={t}"))),
+                        Done(_) => Done(None),
+                        need => need,
+                    }
+                }
+                _ => Done(None),
+            };
+        }
+        if name == "java.util.concurrent.CopyOnWriteArrayList" || name == "java.util.ArrayDeque" || name == "java.util.concurrent.ConcurrentHashMap" {
+            return array_backed_size(reader, inst, name);
+        }
+        if NODES.contains(&name) {
+            let key = if name == "java.util.WeakHashMap$Entry" { inst.get("referent") } else { inst.get("key") };
+            return match key {
+                Some(FieldVal::Ref(0)) => Done(Some("null".into())),
+                Some(FieldVal::Ref(k)) => match resolve(a, reader, k, nesting + 1) {
+                    Done(None) => Done(a.object_at(k).map(|o| format!("{} @ 0x{k:x}", a.class_name(a.class_of(o))))),
+                    step => step,
+                },
+                _ => Done(None),
+            };
+        }
+    }
+    Done(None)
+}
+
+/// Sizes read from a backing array: CopyOnWriteArrayList (its array's length),
+/// ArrayDeque (`tail - head` around the array), ConcurrentHashMap (`baseCount` when no
+/// counter cells are in use; else none: the cells are summed only when entries are listed).
+fn array_backed_size(reader: &Reader, inst: &Instance, name: &str) -> Step {
+    if name == "java.util.concurrent.ConcurrentHashMap" {
+        return Done(match (inst.get("counterCells"), inst.int("baseCount")) {
+            (Some(FieldVal::Ref(0)), Some(n)) => Some(format!("size={n}")),
+            _ => None,
+        });
+    }
+    let field = if name == "java.util.ArrayDeque" { "elements" } else { "array" };
+    let Some(array) = inst.reference(field) else { return Done(None) };
+    if !reader.has(array) {
+        return Need(vec![array]);
+    }
+    let Some(&Obj::ObjectArray { len, .. }) = reader.get(array) else { return Done(None) };
+    if name == "java.util.ArrayDeque" {
+        let (Some(head), Some(tail)) = (inst.int("head"), inst.int("tail")) else { return Done(None) };
+        if len == 0 {
+            return Done(Some("size=0".into()));
+        }
+        return Done(Some(format!("size={}", (tail - head).rem_euclid(len as i64))));
+    }
+    Done(Some(format!("size={len}")))
+}
+
+/// A String's value: JDK 9+ (`byte[]` and `coder`), JDK 8 (`char[]`), JDK ≤ 6 and old
+/// Android (`offset` and `count` into a shared `char[]`), Android (`byte[]` or `char[]`).
+fn string_text(reader: &Reader, inst: &Instance) -> Step {
+    let Some(array) = inst.reference("value") else { return Done(None) };
+    let coder = match inst.get("coder") {
+        Some(v @ FieldVal::Prim(basic_type::BYTE, _)) => (v.int().unwrap_or(0) as u8).min(reading::UTF16),
+        _ => reading::NO_CODER,
+    };
+    let window = match (inst.int("offset"), inst.int("count")) {
+        (Some(o), Some(c)) => Some((o.max(0) as u64, c.max(0) as u64)),
+        _ => None,
+    };
+    array_text(reader, array, coder, window)
+}
+
+/// StringBuilder/StringBuffer: the first `count` characters of `value`.
+fn builder_text(reader: &Reader, inst: &Instance) -> Step {
+    let Some(array) = inst.reference("value") else { return Done(None) };
+    let coder = match inst.get("coder") {
+        Some(v @ FieldVal::Prim(basic_type::BYTE, _)) => (v.int().unwrap_or(0) as u8).min(reading::UTF16),
+        _ => reading::NO_CODER,
+    };
+    let count = inst.int("count").unwrap_or(0).max(0) as u64;
+    array_text(reader, array, coder, Some((0, count)))
+}
+
+fn array_text(reader: &Reader, array: u64, coder: u8, window: Option<(u64, u64)>) -> Step {
+    if !reader.has(array) {
+        return Need(vec![array]);
+    }
+    let Some(Obj::PrimitiveArray { ty, len, data, has_data: true }) = reader.get(array) else { return Done(None) };
+    let (ty, len) = (*ty, *len as u64);
+    if ty != basic_type::CHAR && ty != basic_type::BYTE {
+        return Done(None);
+    }
+    let two = ty == basic_type::CHAR || coder == reading::UTF16;
+    let units = if two && ty == basic_type::BYTE { len / 2 } else { len };
+    let (from, count) = window.map_or((0, units), |(o, c)| (o.min(units), c.min(units.saturating_sub(o.min(units)))));
+    Done(chars(ty, coder, units, from, count, data))
+}
+
+/// `count` characters from `from` of an array of `units` characters whose first bytes
+/// are `data`, as MAT shows them, cut at [`MAX_CHARS`] (then "..."). None when the
+/// characters asked for are past the bytes read.
+fn chars(ty: u8, coder: u8, units: u64, from: u64, count: u64, data: &[u8]) -> Option<String> {
+    let unit = if ty == basic_type::CHAR || coder == reading::UTF16 { 2 } else { 1 };
+    let shown = count.min(MAX_CHARS as u64);
+    let start = (from.min(units) * unit) as usize;
+    let end = start + (shown * unit) as usize;
+    let bytes = data.get(start..end)?;
+    let len = if ty == basic_type::CHAR { shown } else { shown * unit };
+    let mut text = value_text(&ArrayData { ty, len: len as u32, data: bytes.to_vec() }, coder);
+    if count > shown {
+        text.push_str("...");
+    }
+    Some(text)
+}
