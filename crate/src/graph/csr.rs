@@ -89,7 +89,10 @@ impl CsrBuilder {
 
     /// The lists in index order.
     pub fn finish(self) -> Result<Csr> {
-        let CsrBuilder { start, data: old, edges, .. } = self;
+        let CsrBuilder { start, data: mut old, edges, .. } = self;
+        // The stream grew by doubling: give back its spare capacity before the copy
+        // (a shrink in place, where the copy would otherwise add to the peak).
+        old.shrink_to_fit();
         let n = start.len();
         let alloc = || Error::memory(format!("out of memory for the references of {n} objects"));
         let mut lens = Vec::new();
