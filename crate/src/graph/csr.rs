@@ -52,7 +52,7 @@ pub struct CsrBuilder {
 }
 
 /// Bytes per chunk of [`CsrBuilder`]'s stream.
-const CHUNK: usize = 4 << 20;
+const CHUNK: usize = 1 << 20;
 
 fn too_big() -> Error {
     Error::memory("more than 4 GiB of compressed references: too large for this build")
@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn lists_longer_than_a_chunk() {
-        // 2.5 M targets 1,000 apart: 2 bytes each, over a chunk; lists before and after it
+        // 2.5 M targets 1,000 apart: 2 bytes each, over several chunks; lists before and after it
         // in other chunks, and one given after the long one but numbered before it.
         let long: Vec<u32> = (0..2_500_000u32).map(|k| 10 + k * 1000).collect();
         let mut b = CsrBuilder::new(8).unwrap();
