@@ -43,8 +43,12 @@ async function benchOne(browser, url, file) {
       const el = document.getElementById('progress');
       if (!el) return;
       const phase = el.dataset.phase;
-      if (phase && w.__phases[w.__phases.length - 1]?.phase !== phase) w.__phases.push({ phase, t: performance.now() });
-      w.__peak = Math.max(w.__peak, Number(el.dataset.memoryBytes || 0));
+      const memory = Number(el.dataset.memoryBytes || 0);
+      if (phase && w.__phases[w.__phases.length - 1]?.phase !== phase) w.__phases.push({ phase, t: performance.now(), memory });
+      // The memory a phase ends with: the last figure seen while it ran.
+      const last = w.__phases[w.__phases.length - 1];
+      if (last) last.memory = Math.max(last.memory, memory);
+      w.__peak = Math.max(w.__peak, memory);
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-phase', 'data-memory-bytes'] });
   });
   await page.goto(url);
@@ -58,7 +62,7 @@ async function benchOne(browser, url, file) {
     const mode = document.getElementById('main').dataset.mode;
     const facts = document.getElementById('run-facts');
     const end = performance.now();
-    const phases = window.__phases.map((p, i, all) => ({ phase: p.phase, seconds: ((all[i + 1]?.t ?? end) - p.t) / 1000 }));
+    const phases = window.__phases.map((p, i, all) => ({ phase: p.phase, seconds: ((all[i + 1]?.t ?? end) - p.t) / 1000, memory: p.memory }));
     const firstPhase = window.__phases[0]?.t ?? end;
     const objects = document.querySelector('#view-overview [data-fact="objects"]')?.dataset.value;
     return {
@@ -96,7 +100,7 @@ try {
     } else {
       console.log(`${r.error?.kind} error after ${r.wall.toFixed(1)} s, wasm memory ${fmt(r.peakMemory)}: ${r.error?.text}`);
     }
-    for (const p of r.phases) console.log(`    ${p.phase.padEnd(30)} ${p.seconds.toFixed(1).padStart(7)} s`);
+    for (const p of r.phases) console.log(`    ${p.phase.padEnd(30)} ${p.seconds.toFixed(1).padStart(7)} s   wasm memory by its end ${fmt(p.memory)}`);
     if (r.foreign.length) console.log(`    REQUESTS TO OTHER ORIGINS: ${r.foreign.join(', ')}`);
     if (withCli && fs.existsSync(CLI)) {
       console.log(`    native CLI: ${cliRun(file)}`);

@@ -11,8 +11,9 @@
 //! reference on a large dump): ≈ 3 bytes per object.
 //!
 //! Pass 2 meets objects in file order, not index order, so it appends each list to a
-//! [`CsrBuilder`] stream with a 4-byte start per object; [`CsrBuilder::finish`] then
-//! copies the lists into index order and drops the builder.
+//! [`CsrBuilder`] stream (in fixed-size chunks, never reallocated) with a 4-byte start per
+//! object; [`CsrBuilder::finish`] then copies the lists into index order and drops the
+//! builder.
 
 use crate::error::{Error, Result};
 
@@ -31,13 +32,27 @@ pub struct Csr {
 }
 
 /// Collects the lists in any order (once per object).
+///
+/// The stream is kept in chunks of [`CHUNK`] bytes allocated at their full size, never
+/// grown: a growing vector moves when it cannot grow in place, and in a wasm instance
+/// (whose memory never shrinks) each move leaves a hole the size of the old vector. A
+/// list never straddles two chunks; one longer than a chunk gets a chunk of its own,
+/// spanning several chunk numbers.
 pub struct CsrBuilder {
-    /// Offset of each object's entry in `data` (its byte length, then its list).
+    /// Offset of each object's entry in the stream (its byte length, then its list): chunk
+    /// number × [`CHUNK`] + offset in the chunk.
     start: Vec<u32>,
-    data: Vec<u8>,
+    /// Chunk `k` holds stream offsets `k × CHUNK ..`; the chunk numbers an oversized chunk
+    /// spans after its own are empty.
+    chunks: Vec<Vec<u8>>,
     scratch: Vec<u8>,
     edges: u64,
+    /// Bytes the lists will take in the [`Csr`].
+    bytes: usize,
 }
+
+/// Bytes per chunk of [`CsrBuilder`]'s stream.
+const CHUNK: usize = 1 << 20;
 
 fn too_big() -> Error {
     Error::memory("more than 4 GiB of compressed references: too large for this build")
@@ -48,7 +63,7 @@ impl CsrBuilder {
         let mut start = Vec::new();
         start.try_reserve_exact(nodes).map_err(|_| Error::memory(format!("out of memory for the reference index of {nodes} objects")))?;
         start.resize(nodes, NO_EDGES);
-        Ok(CsrBuilder { start, data: Vec::new(), scratch: Vec::new(), edges: 0 })
+        Ok(CsrBuilder { start, chunks: Vec::new(), scratch: Vec::new(), edges: 0, bytes: 0 })
     }
 
     /// Stores the references of `node` (once per node).
@@ -56,29 +71,46 @@ impl CsrBuilder {
         if targets.is_empty() {
             return Ok(());
         }
-        let at = self.data.len();
-        if at >= NO_EDGES as usize {
-            return Err(too_big());
-        }
-        // At most 5 bytes per delta, and the length in front.
-        self.data.try_reserve(targets.len() * 5 + 5).map_err(|_| Error::memory("out of memory while storing references"))?;
-        self.start[node as usize] = at as u32;
-        // A one-byte length, patched below: lists shorter than 128 bytes are the rule.
-        self.data.push(0);
+        // The entry: the list's byte length, then the list.
+        self.scratch.clear();
         let mut prev = node as i64;
         for &t in targets {
             let d = t as i64 - prev;
-            put_varint(&mut self.data, ((d << 1) ^ (d >> 63)) as u64);
+            put_varint(&mut self.scratch, ((d << 1) ^ (d >> 63)) as u64);
             prev = t as i64;
         }
-        let len = self.data.len() - at - 1;
-        if len < 0x80 {
-            self.data[at] = len as u8;
-        } else {
-            self.scratch.clear();
-            put_varint(&mut self.scratch, len as u64);
-            self.data.splice(at..at + 1, self.scratch.iter().copied());
+        let len = self.scratch.len();
+        let (mut prefix, mut plen, mut rest) = ([0u8; 10], 0, len);
+        while rest >= 0x80 {
+            prefix[plen] = (rest as u8) | 0x80;
+            rest >>= 7;
+            plen += 1;
         }
+        prefix[plen] = rest as u8;
+        plen += 1;
+        let need = plen + len;
+        // Only a chunk of exactly CHUNK bytes takes several lists, so that every list
+        // starts below CHUNK in its chunk (see `finish`'s lookup).
+        let fits = self.chunks.last().is_some_and(|c| c.capacity() == CHUNK && c.capacity() - c.len() >= need);
+        if !fits {
+            // A new chunk after the last one (and the chunk numbers it spans).
+            let first = self.chunks.last().map_or(0, |c| self.chunks.len() - 1 + c.capacity().div_ceil(CHUNK));
+            let size = need.div_ceil(CHUNK).max(1) * CHUNK;
+            if first as u64 * CHUNK as u64 + size as u64 >= NO_EDGES as u64 {
+                return Err(too_big());
+            }
+            let mut chunk = Vec::new();
+            chunk.try_reserve_exact(size).map_err(|_| Error::memory("out of memory while storing references"))?;
+            self.chunks.resize_with(first, Vec::new);
+            self.chunks.push(chunk);
+        }
+        let k = self.chunks.len() - 1;
+        let chunk = &mut self.chunks[k];
+        self.start[node as usize] = (k * CHUNK + chunk.len()) as u32;
+        chunk.extend_from_slice(&prefix[..plen]);
+        chunk.extend_from_slice(&self.scratch);
+        // In the final stream a short list loses its length prefix (see `finish`).
+        self.bytes += if len < LONG as usize { len } else { need };
         self.edges += targets.len() as u64;
         Ok(())
     }
@@ -89,16 +121,15 @@ impl CsrBuilder {
 
     /// The lists in index order.
     pub fn finish(self) -> Result<Csr> {
-        let CsrBuilder { start, data: old, edges, .. } = self;
+        let CsrBuilder { start, chunks, bytes, edges, .. } = self;
         let n = start.len();
         let alloc = || Error::memory(format!("out of memory for the references of {n} objects"));
         let mut lens = Vec::new();
         lens.try_reserve_exact(n).map_err(|_| alloc())?;
         let mut blocks = Vec::new();
         blocks.try_reserve_exact(n.div_ceil(BLOCK) + 1).map_err(|_| alloc())?;
-        // Same size as the old stream, minus the length prefixes of the short lists.
         let mut data = Vec::new();
-        data.try_reserve_exact(old.len()).map_err(|_| alloc())?;
+        data.try_reserve_exact(bytes).map_err(|_| alloc())?;
         for (v, &s) in start.iter().enumerate() {
             if v % BLOCK == 0 {
                 blocks.push(u32::try_from(data.len()).map_err(|_| too_big())?);
@@ -107,8 +138,9 @@ impl CsrBuilder {
                 lens.push(0);
                 continue;
             }
-            let mut p = s as usize;
-            let len = get_varint(&old, &mut p) as usize;
+            let old = &chunks[s as usize / CHUNK];
+            let mut p = s as usize % CHUNK;
+            let len = get_varint(old, &mut p) as usize;
             if len < LONG as usize {
                 lens.push(len as u8);
             } else {
@@ -118,9 +150,9 @@ impl CsrBuilder {
             data.extend_from_slice(&old[p..p + len]);
         }
         blocks.push(u32::try_from(data.len()).map_err(|_| too_big())?);
-        drop(old);
+        drop(chunks);
         drop(start);
-        data.shrink_to_fit();
+        debug_assert_eq!(data.len(), bytes);
         Ok(Csr { lens, blocks, data, edges })
     }
 }
@@ -320,6 +352,27 @@ fn get_varint(d: &[u8], p: &mut usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_longer_than_a_chunk() {
+        // 2.5 M targets 1,000 apart: 2 bytes each, over several chunks; lists before and after it
+        // in other chunks, and one given after the long one but numbered before it.
+        let long: Vec<u32> = (0..2_500_000u32).map(|k| 10 + k * 1000).collect();
+        let mut b = CsrBuilder::new(8).unwrap();
+        b.set(2, &[1, 7]).unwrap();
+        b.set(5, &long).unwrap();
+        b.set(6, &[0]).unwrap();
+        b.set(1, &[3, 2, 1]).unwrap();
+        let g = b.finish().unwrap();
+        let get = |v| {
+            let mut out = vec![];
+            g.for_each(v, |t| out.push(t));
+            out
+        };
+        assert_eq!((get(1), get(2), get(6), get(0)), (vec![3, 2, 1], vec![1, 7], vec![0], vec![]));
+        assert_eq!(get(5), long);
+        assert_eq!(g.edge_count(), 2 + 2_500_000 + 1 + 3);
+    }
 
     #[test]
     fn round_trip() {

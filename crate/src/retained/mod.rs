@@ -76,9 +76,18 @@ impl DomTree {
     #[inline]
     pub fn child_range(&self, node: u32) -> (usize, usize) {
         let v = node as usize;
-        let mut a = self.blocks[v / BLOCK] as usize;
-        for q in v & !(BLOCK - 1)..v {
-            a += self.count(q);
+        let first = v & !(BLOCK - 1);
+        // The usual case, no count in the side table before `v`: a plain byte sum.
+        let (mut a, mut many) = (self.blocks[v / BLOCK] as usize, false);
+        for &c in &self.counts[first..v] {
+            a += c as usize;
+            many |= c == MANY;
+        }
+        if many {
+            a = self.blocks[v / BLOCK] as usize;
+            for q in first..v {
+                a += self.count(q);
+            }
         }
         (a, a + self.count(v))
     }
@@ -87,6 +96,13 @@ impl DomTree {
     #[inline]
     pub fn child(&self, k: usize) -> u32 {
         self.children[k]
+    }
+
+    /// Whether `node` dominates nothing (most nodes: a cheap test before
+    /// [`DomTree::child_range`]).
+    #[inline]
+    pub fn is_leaf(&self, node: u32) -> bool {
+        self.counts[node as usize] == 0
     }
 
     pub fn memory_bytes(&self) -> usize {
@@ -200,6 +216,27 @@ impl Sums {
     }
 }
 
+/// Children per node of the tree (the virtual root, node `n`, included), and how many
+/// nodes are reachable.
+fn count_children(idom: &[u32]) -> Result<(Counts, usize)> {
+    let n = idom.len();
+    let mut counts = Counts { small: crate::alloc::try_filled(n + 1, 0u8, "the dominator tree")?, large: NodeMap::default() };
+    let mut reachable = 0usize;
+    for v in 0..n as u32 {
+        if let Some(p) = tree_parent(idom, v) {
+            let c = &mut counts.small[p as usize];
+            if *c < MANY - 1 {
+                *c += 1;
+            } else {
+                let c = counts.get(p);
+                counts.set(p, c + 1);
+            }
+            reachable += 1;
+        }
+    }
+    Ok((counts, reachable))
+}
+
 /// Builds the tree and computes retained sizes. `shallow(v)` must be a multiple of
 /// `align` (MAT's sizes are aligned).
 pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result<(DomTree, Retained)> {
@@ -211,22 +248,15 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
     let align = align.max(1) as u64;
 
     // Children per node (the virtual root included).
-    let mut counts = Counts { small: crate::alloc::try_filled(n + 1, 0u8, "the dominator tree")?, large: NodeMap::default() };
-    let mut reachable = 0usize;
-    for v in 0..n as u32 {
-        if let Some(p) = tree_parent(idom, v) {
-            let c = counts.get(p);
-            counts.set(p, c + 1);
-            reachable += 1;
-        }
-    }
+    let (mut counts, reachable) = count_children(idom)?;
 
     // Retained sizes: after each finished node, climb to its parent while that finishes
-    // it. `pending` counts unfinished children; DONE marks the finished nodes, so that
-    // the scan does not finish again a node that a climb finished.
+    // it. The child counts serve as the counts of unfinished children (counted again
+    // afterwards: cheaper than a copy of a byte per node); DONE marks the finished nodes,
+    // so that the scan does not finish again a node that a climb finished.
     let mut sums = Sums { units: crate::alloc::try_filled(n + 1, 0u16, "retained sizes")?, big: NodeMap::default() };
     {
-        let mut pending = Counts { small: counts.small.clone(), large: counts.large.clone() };
+        let pending = &mut counts;
         for v in 0..n as u32 {
             if pending.small[v as usize] != 0 || idom[v as usize] == UNREACHABLE {
                 continue;
@@ -249,6 +279,8 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
             }
         }
     }
+    drop(counts);
+    let counts = count_children(idom)?.0;
     let mut big: Vec<(u32, u64)> = sums.big.into_iter().collect();
     big.sort_unstable();
     let retained = Retained(SizeColumn::from_units(sums.units, big, align));
@@ -323,11 +355,18 @@ pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn
             top.1 += 1;
             let x = tree.child(next);
             // Objects without a class have no histogram row.
-            if let Some(c) = class(x) {
+            let c = class(x);
+            if let Some(c) = c {
                 if active[c] == 0 {
                     sum[c] += retained.get(x);
                 }
+                if tree.is_leaf(x) {
+                    // Entered and left at once (most nodes): no frame.
+                    continue;
+                }
                 active[c] += 1;
+            } else if tree.is_leaf(x) {
+                continue;
             }
             let (a, b) = tree.child_range(x);
             stack.push((x, a, b));
