@@ -54,6 +54,15 @@ export type Answer = {
 } | {
   answer: GroupMembers;
   query: "duplicate_string_members";
+} | {
+  answer: ObjectValue[];
+  query: "values";
+} | {
+  answer: Entries;
+  query: "entries";
+} | {
+  answer: MergedPaths;
+  query: "merge_paths";
 };
 
 /** A page of a node's children in the dominator tree, largest retained first. */
@@ -126,6 +135,46 @@ export interface DominatorGroups {
   total: number;
 }
 
+/** A page of a collection's entries. */
+export interface Entries {
+  /**
+   * False when the walk stopped early (too many entries, a damaged or unexpected
+   * structure): `total` is then a lower bound.
+   */
+  complete: boolean;
+  entries: Entry[];
+  /** None: not a collection read as entries (see `note`); its raw fields are the view. */
+  kind?: EntriesKind | null;
+  note?: string | null;
+  object: ObjectRef;
+  offset: number;
+  /** The size the collection records (its `size` field), when it has one. */
+  size?: number | null;
+  /** Entries found (at most `MAX_WALK`). */
+  total: number;
+}
+
+/** How a collection's entries read. */
+export type EntriesKind = "map" | "set" | "list" | "array";
+
+/** One entry of a collection. */
+export interface Entry {
+  /** Position in iteration order (for arrays: the element's index). */
+  index: number;
+  /** Maps and sets: the key. */
+  key?: Slot | null;
+  /** The map's node holding the entry (HashMap$Node, TreeMap$Entry, …), if any. */
+  node?: ObjectRef | null;
+  /**
+   * What the entry retains in the dominator tree shown: its node's retained size (maps,
+   * sets) less what the next node of its chain retains when the node dominates it, else
+   * its element's.
+   */
+  retained_bytes: number;
+  /** Maps: the value; lists and arrays: the element. */
+  value?: Slot | null;
+}
+
 /** A field (or static field, or array element) and its value, for display. */
 export interface FieldValue {
   is_static: boolean;
@@ -196,6 +245,47 @@ export interface Instances {
   total: number;
 }
 
+/** One node of the merged paths: an object on the shortest paths of `count` of the objects. */
+export interface MergedNode {
+  /** Nodes directly below it in the merged tree (all, listed or not). */
+  children: number;
+  /** Objects of the set whose shortest path goes through it (itself included). */
+  count: number;
+  /** 0 for a GC root. */
+  depth: number;
+  /** GC root kinds, for roots. */
+  gc_root?: string[];
+  object: ObjectRef;
+  /** Index in `nodes` of the node above it (None: a GC root). */
+  parent?: number | null;
+  /** Whether it is one of the objects of the set. */
+  target: boolean;
+  /**
+   * How the node above references it: field names, `[index]`, `<class>`… (empty for
+   * roots and past the first nodes).
+   */
+  via: string[];
+}
+
+/** The merged shortest paths from the GC roots to a set of objects. */
+export interface MergedPaths {
+  /** Whether the set was cut to the objects considered. */
+  capped: boolean;
+  /** Objects whose paths were merged (at most 100,000). */
+  considered: number;
+  /** The tree in depth-first order, children by count (then address). */
+  nodes: MergedNode[];
+  /** Objects in the set asked for. */
+  objects: number;
+  /** Whether nodes were left out (beyond `limit`, or beyond 50 children of one node). */
+  truncated: boolean;
+  /**
+   * Objects considered that no path reaches without weak, soft or phantom references
+   * or finalizer links (not in the tree).
+   */
+  unreached: number;
+}
+
 /** Everything about one object. */
 export interface ObjectDetails {
   /** For arrays: the length, and how many elements `fields` shows. */
@@ -227,6 +317,13 @@ export interface ObjectDetails {
    */
   strength: StrengthName;
   /** For java.lang.String (and char[]/byte[] values of strings): the text, cut at 2000 chars. */
+  text?: string | null;
+}
+
+/** An object's text. */
+export interface ObjectValue {
+  address: string;
+  /** The text shown beside a reference to it (None: it has none). */
   text?: string | null;
 }
 
@@ -315,6 +412,19 @@ export type Query = {
   object: string;
   offset?: number;
   query: "duplicate_string_members";
+} | {
+  objects: string[];
+  query: "values";
+} | {
+  limit: number;
+  object: string;
+  offset?: number;
+  query: "entries";
+} | {
+  class?: string | null;
+  limit: number;
+  objects?: string[];
+  query: "merge_paths";
 };
 
 /** The objects that reference one object ("incoming references"). */
@@ -323,6 +433,16 @@ export interface Referrers {
   largest: ObjectRef[];
   /** Every kept object with at least one reference to the object (counted once each). */
   total: number;
+}
+
+/** A key, a value or an element. */
+export interface Slot {
+  /** The referenced object, when it is a kept object of the dump. */
+  reference?: ObjectRef | null;
+  /** The referenced object's text (a String's value, a number, …; see `values`). */
+  text?: string | null;
+  /** "null", a primitive's value, or the referenced object's address. */
+  value: string;
 }
 
 /** The independent ways through one stretch of unmarked steps. */

@@ -9,6 +9,7 @@ import type { TreeNode } from '../generated/query';
 import { h, setText } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
 import { className, objectLink, objectTitle } from '../lib/objects';
+import { parentRow } from '../lib/keyboard';
 import { loading, needsDump, queryFailed, type DumpContext } from './common';
 import { Dock } from './dock';
 import { GroupedTree } from './dominator-groups';
