@@ -26,6 +26,12 @@ const SHOTS = [
   }],
   ['suspects', async () => {}],
   ['consumers', async () => {}],
+  ['threads', async (page) => {
+    await page.waitForSelector('#threads-summary');
+  }],
+  ['waste', async (page) => {
+    await page.waitForSelector('#waste-panel > *');
+  }],
   ['dominators', async (page) => {
     await page.waitForSelector('#dominator-tree tbody tr[data-address]');
     await page.locator('#dominator-tree tbody tr[data-address] button.toggle').first().click();
@@ -53,6 +59,10 @@ const SHOTS = [
   ['path', async (page) => {
     await page.waitForSelector('#gc-path', { timeout: 60_000 });
   }],
+  ['merge', async (page) => {
+    await page.waitForSelector('#merge-paths');
+    await page.waitForTimeout(500);
+  }],
 ];
 
 const server = await startServer();
@@ -65,10 +75,10 @@ try {
     await page.goto(server.url);
     await page.setInputFiles('#file-input', dump);
     await page.waitForSelector('#main[data-mode="done"]', { timeout: 120_000 });
-    // The inspector and the path show the first suspect's accumulation point.
+    // The inspector, the path and the merged paths show the first suspect's accumulation point.
     const ap = await page.locator('[data-accumulation-point]').first().getAttribute('data-accumulation-point').catch(() => null);
     for (const [name, prepare, tab] of SHOTS) {
-      if ((name === 'inspector' || name === 'path') && ap) {
+      if ((name === 'inspector' || name === 'path' || name === 'merge') && ap) {
         await page.evaluate(([v, a]) => { location.hash = `#view=${v}&object=${a}`; }, [name, ap]);
       } else {
         await page.click(`#tab-${tab ?? name}`);

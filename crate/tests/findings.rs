@@ -85,7 +85,7 @@ fn group_suspect_lists_its_biggest_members() {
     for s in r.leak_suspects.suspects.iter().filter(|s| s.kind == SuspectKind::GroupOfObjects) {
         let mut members: Vec<&MatObject> = mat.iter().filter(|o| o.dominator == "root" && o.class == s.class_name).collect();
         assert_eq!(members.len() as u64, s.instances, "{}", s.class_name);
-        members.sort_by(|x, y| y.retained.cmp(&x.retained));
+        members.sort_by_key(|m| std::cmp::Reverse(m.retained));
         assert_eq!(s.biggest_members.len(), 20.min(members.len()));
         for (m, e) in s.biggest_members.iter().zip(&members) {
             // Ties may come in another order: the sizes match position by position.

@@ -107,9 +107,12 @@ fn value_array(a: &Analysis, s: u32) -> Option<u32> {
     found
 }
 
+/// Per object asked: its field bytes (instances) and its first bytes (primitive arrays).
+type ReadBack = (Vec<Option<Vec<u8>>>, Vec<Option<ArrayData>>);
+
 /// Reads the records of `objects` (ascending indices) in one forward walk: instances'
 /// field bytes and primitive arrays' first `max_bytes` bytes.
-fn read_back(a: &mut Analysis, objects: &[u32], max_bytes: usize) -> Result<(Vec<Option<Vec<u8>>>, Vec<Option<ArrayData>>)> {
+fn read_back(a: &mut Analysis, objects: &[u32], max_bytes: usize) -> Result<ReadBack> {
     let Some(source) = a.source.take() else { return Ok((vec![None; objects.len()], vec![None; objects.len()])) };
     let (source, arrays, fields) = read_records::<true>(&a.heap.index, source, objects, max_bytes)?;
     a.source = Some(source);
