@@ -89,7 +89,8 @@ describe('values, entries, merged paths', { skip: CORPUS_MISSING }, () => {
       assert.equal(await openFile(page, file), 'done');
       await showTab(page, 'histogram');
       await page.fill('#histogram-filter', 'S07WideArray$Shared');
-      const row = page.locator('#histogram-body .vrow:not([hidden])').first();
+      // The filter applies after typing settles: wait for the class's own row.
+      const row = page.locator('#histogram-body .vrow:not([hidden])').filter({ hasText: 'S07WideArray$Shared' }).first();
       await row.waitFor();
       await row.click();
       const link = page.locator('#histogram-instances a.merge-link');
