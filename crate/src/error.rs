@@ -31,20 +31,32 @@ pub struct Error {
 impl Error {
     /// A format error at `offset`: `message` says what was expected there.
     pub fn format(offset: u64, message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Format, offset: Some(offset), message: message.into() }
+        Error { kind: ErrorKind::Format, offset: Some(offset), message: one_line(message.into()) }
     }
 
     pub fn io(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Io, offset: None, message: message.into() }
+        Error { kind: ErrorKind::Io, offset: None, message: one_line(message.into()) }
     }
 
     pub fn memory(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Memory, offset: None, message: message.into() }
+        Error { kind: ErrorKind::Memory, offset: None, message: one_line(message.into()) }
     }
 
     pub fn cancelled() -> Error {
         Error { kind: ErrorKind::Cancelled, offset: None, message: "cancelled".into() }
     }
+}
+
+/// `s` with control characters and line separators escaped. Messages quote class names
+/// and strings from the dump, which may hold newlines or terminal escapes, yet every
+/// message must stay on one line and must not move a terminal's cursor.
+pub fn one_line(s: impl Into<String>) -> String {
+    let s = s.into();
+    let unsafe_char = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    if !s.chars().any(unsafe_char) {
+        return s;
+    }
+    s.chars().map(|c| if unsafe_char(c) { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 impl fmt::Display for Error {
@@ -65,3 +77,17 @@ impl From<std::io::Error> for Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_quoting_dump_text_stays_on_one_line() {
+        let e = Error::format(7, "class a\nb\u{1b}[2J\u{2028}c");
+        let text = e.to_string();
+        assert_eq!(text, "at byte 7 (0x7): class a\\nb\\u{1b}[2J\\u{2028}c");
+        assert!(!text.chars().any(|c| c.is_control()));
+        assert_eq!(one_line("plain"), "plain");
+    }
+}

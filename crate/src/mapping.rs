@@ -41,7 +41,7 @@ pub struct Mapping {
 }
 
 fn error(line: u64, message: impl std::fmt::Display) -> Error {
-    Error { kind: ErrorKind::Format, offset: None, message: format!("mapping file, line {line}: {message}") }
+    Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(format!("mapping file, line {line}: {message}")) }
 }
 
 impl Mapping {

@@ -253,7 +253,7 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
 
 /// `s` with control characters escaped (a name from the dump cannot move the cursor).
 fn printable(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+    crate::error::one_line(s)
 }
 
 fn printable_ref(o: &ObjectRef) -> ObjectRef {

@@ -47,7 +47,7 @@ impl Default for Options {
 }
 
 fn mismatch(message: String) -> Error {
-    Error { kind: ErrorKind::Format, offset: None, message }
+    Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(message) }
 }
 
 /// A report read back from JSON, refusing other schema versions before reading the rest

@@ -308,11 +308,7 @@ pub fn write_stdout(bytes: &[u8]) {
     let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
 }
 
-/// `s` with control characters escaped: messages quote class names and strings from the
-/// dump, which may hold newlines, yet each message must stay on one line.
+/// `s` with control characters escaped (see [`heapscope::error::one_line`]).
 pub fn one_line(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_string();
-    }
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+    heapscope::error::one_line(s)
 }
