@@ -24,6 +24,9 @@ pub struct Options {
     pub keep_unreachable: bool,
     /// Refuse to start the memory-heavy phases when their estimated peak exceeds this.
     pub memory_limit: Option<u64>,
+    /// The peak per object that estimate uses (default [`PEAK_BYTES_PER_OBJECT`], what the
+    /// allocator holds; the page gives its own, what the wasm memory grows to).
+    pub peak_bytes_per_object: Option<u64>,
     /// Which exact algorithm computes the dominator tree (both give the same tree).
     pub dominators: DominatorAlgorithm,
     /// Which dominator tree the analysis computes first (the other on request, see
@@ -767,7 +770,7 @@ pub const PEAK_BYTES_PER_OBJECT: u64 = 21;
 
 fn check_memory(options: &Options, objects: u64) -> Result<()> {
     if let Some(limit) = options.memory_limit {
-        let need = objects * PEAK_BYTES_PER_OBJECT;
+        let need = objects * options.peak_bytes_per_object.unwrap_or(PEAK_BYTES_PER_OBJECT);
         if need > limit {
             return Err(Error::memory(format!(
                 "this dump has {objects} objects; analyzing it needs about {} MiB, more than the {} MiB available here",
