@@ -23,7 +23,7 @@ const withCli = args.includes('--cli');
 // --log FILE: write the worker's log of large allocations (heap_stats.rs) there.
 const logAt = args.indexOf('--log');
 const logFile = logAt >= 0 ? args[logAt + 1] : null;
-const dumps = args.filter((a, i) => !a.startsWith('--') && i !== logAt + 1);
+const dumps = args.filter((a, i) => !a.startsWith('--') && (logAt < 0 || i !== logAt + 1));
 if (!dumps.length) dumps.push('/work/big/big-1g.hprof');
 for (const d of dumps) if (!fs.existsSync(d)) throw new Error(`${d} not found (make it with tests/bench/make-big.sh)`);
 
