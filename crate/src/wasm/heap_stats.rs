@@ -112,11 +112,6 @@ pub fn take_peak() -> usize {
     PEAK.swap(now, Relaxed).max(now)
 }
 
-/// Puts back a peak [`take_peak`] returned (after allocations that should not count).
-pub fn restore_peak(peak: usize) {
-    PEAK.store(peak.max(allocated()), Relaxed);
-}
-
 /// The log as JSON: `{"dropped": n, "entries": [[op, ptr, old, size, pages], …]}`.
 pub fn heap_log() -> String {
     let n = LOGGED_COUNT.load(Relaxed);

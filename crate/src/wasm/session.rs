@@ -70,46 +70,6 @@ pub fn memory_limit(requested: Option<u64>) -> u64 {
     requested.map_or(available, |r| r.min(available))
 }
 
-/// Grows the linear memory to about `total` bytes in one go, by allocating the difference
-/// (in blocks of at most 1 GiB: no array over 2 GiB) and freeing it: the allocator keeps
-/// it as free memory at the top, where the next allocations come from. Memory the browser
-/// will not give fails here, as a memory error, instead of aborting a later allocation.
-/// The allocator's free holes below are not counted, so the memory ends a little below
-/// `total` when it had some.
-pub fn grow_memory_to(total: u64) -> crate::error::Result<()> {
-    const BLOCK: u64 = 1 << 30;
-    let have = memory_bytes();
-    let mut left = total.saturating_sub(have);
-    // The blocks are not the analysis' memory: the phase's peak is kept as it was.
-    let _restore = Restore(super::heap_stats::take_peak());
-    // Room for every block first: allocated later, this list could land above them.
-    let mut blocks: Vec<Vec<u8>> = Vec::with_capacity(4);
-    while left > 0 {
-        let n = left.min(BLOCK);
-        let mut block = Vec::new();
-        block.try_reserve_exact(n as usize).map_err(|_| {
-            Error::memory(format!(
-                "out of memory: this dump needs about {} MiB and the browser gave this tab only {} MiB",
-                total >> 20,
-                memory_bytes() >> 20
-            ))
-        })?;
-        blocks.push(block);
-        left -= n;
-    }
-    Ok(())
-}
-
-/// Puts the allocator's peak back once the blocks are freed (declared before them, so
-/// dropped after).
-struct Restore(usize);
-
-impl Drop for Restore {
-    fn drop(&mut self) {
-        super::heap_stats::restore_peak(self.0);
-    }
-}
-
 #[wasm_bindgen]
 pub struct Session {
     /// None for a report opened from its JSON, without the dump.

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use heapscope::analysis::{self, Options};
 use heapscope::report::{self, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, MemorySource};
-use heapscope::wasm::{grow_memory_to, memory_bytes, memory_limit, BlobSource, Session, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
+use heapscope::wasm::{memory_bytes, memory_limit, BlobSource, Session, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -503,23 +503,6 @@ fn the_page_estimates_the_wasm_memory_peak_not_the_allocators() {
     let err = open(low * WASM_PEAK_BYTES_PER_OBJECT - 1).err().expect("refused");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
     assert!(open(high * WASM_PEAK_BYTES_PER_OBJECT).is_ok());
-}
-
-#[wasm_bindgen_test]
-fn the_memory_grows_to_the_estimate_in_one_step_and_is_used_after() {
-    const MIB: u64 = 1 << 20;
-    // Far more than earlier tests can have left free at the top of the heap.
-    let before = memory_bytes();
-    grow_memory_to(before + 512 * MIB).unwrap();
-    let grown = memory_bytes();
-    assert!(grown <= before + 514 * MIB, "{before} -> {grown}: more than asked");
-    // What later allocations take comes out of it: the memory does not grow again.
-    let big: Vec<u8> = Vec::with_capacity((500 * MIB) as usize);
-    assert_eq!(memory_bytes(), grown);
-    drop(big);
-    // Asking for less than there is changes nothing.
-    grow_memory_to(grown / 2).unwrap();
-    assert_eq!(memory_bytes(), grown);
 }
 
 #[wasm_bindgen_test]
