@@ -760,10 +760,11 @@ fn garbage_forest(heap: &Heap, strengths: &[u8], filter: bool) -> Result<Vec<u32
 /// it: measured 20.3 on the `make-big.sh` 1 GB dump (2026-12-01,
 /// `examples/memory_profile.rs`; at the retained-size phase, pass 2 a close second at
 /// 19.6); `tests/memory_estimate.rs` keeps it within 10% of the peak measured on a
-/// mid-size dump. A wasm instance needs more than the allocator holds (32 bytes per
-/// object on the 1 GB dump in the page: pass 2's growing vectors leave holes behind
-/// them), so a dump near the limit can pass this estimate and still fail later, with a
-/// memory error (the big allocations are fallible). The dominator search can need more on
+/// mid-size dump. A wasm instance needs more than the allocator holds (freed temporaries
+/// leave holes in a memory that never shrinks, and the allocator grows it by a whole
+/// request when its free top is short): the page estimates with its own figure,
+/// `wasm::WASM_PEAK_BYTES_PER_OBJECT`, through [`Options::peak_bytes_per_object`]. The
+/// dominator search can need more on
 /// a graph where few objects are private (up to ~16 bytes per object on top of the
 /// graph).
 pub const PEAK_BYTES_PER_OBJECT: u64 = 21;
