@@ -24,6 +24,9 @@ pub struct Options {
     pub keep_unreachable: bool,
     /// Refuse to start the memory-heavy phases when their estimated peak exceeds this.
     pub memory_limit: Option<u64>,
+    /// The peak per object that estimate uses (default [`PEAK_BYTES_PER_OBJECT`], what the
+    /// allocator holds; the page gives its own, what the wasm memory grows to).
+    pub peak_bytes_per_object: Option<u64>,
     /// Which exact algorithm computes the dominator tree (both give the same tree).
     pub dominators: DominatorAlgorithm,
     /// Which dominator tree the analysis computes first (the other on request, see
@@ -757,17 +760,18 @@ fn garbage_forest(heap: &Heap, strengths: &[u8], filter: bool) -> Result<Vec<u32
 /// it: measured 20.3 on the `make-big.sh` 1 GB dump (2026-12-01,
 /// `examples/memory_profile.rs`; at the retained-size phase, pass 2 a close second at
 /// 19.6); `tests/memory_estimate.rs` keeps it within 10% of the peak measured on a
-/// mid-size dump. A wasm instance needs more than the allocator holds (32 bytes per
-/// object on the 1 GB dump in the page: pass 2's growing vectors leave holes behind
-/// them), so a dump near the limit can pass this estimate and still fail later, with a
-/// memory error (the big allocations are fallible). The dominator search can need more on
+/// mid-size dump. A wasm instance needs more than the allocator holds (freed temporaries
+/// leave holes in a memory that never shrinks, and the allocator grows it by a whole
+/// request when its free top is short): the page estimates with its own figure,
+/// `wasm::WASM_PEAK_BYTES_PER_OBJECT`, through [`Options::peak_bytes_per_object`]. The
+/// dominator search can need more on
 /// a graph where few objects are private (up to ~16 bytes per object on top of the
 /// graph).
 pub const PEAK_BYTES_PER_OBJECT: u64 = 21;
 
 fn check_memory(options: &Options, objects: u64) -> Result<()> {
     if let Some(limit) = options.memory_limit {
-        let need = objects * PEAK_BYTES_PER_OBJECT;
+        let need = objects * options.peak_bytes_per_object.unwrap_or(PEAK_BYTES_PER_OBJECT);
         if need > limit {
             return Err(Error::memory(format!(
                 "this dump has {objects} objects; analyzing it needs about {} MiB, more than the {} MiB available here",

@@ -6,6 +6,7 @@
 //   npm run build
 //   node tests/bench/browser-bench.mjs DUMP...            (default: /work/big/big-1g.hprof)
 //   node tests/bench/browser-bench.mjs --cli DUMP...      (also time the native CLI on each)
+//   node tests/bench/browser-bench.mjs --log FILE DUMP    (write the large allocations' log)
 //
 // Make dumps with tests/bench/make-big.sh SIZE_GB DIR (e.g. 1, 2, 3, 4; needs SIZE_GB of free
 // disk each; ../shared/corpus/make-big.sh caps them at 2 GiB). Prints one line per dump,
@@ -19,7 +20,10 @@ import { startServer } from '../e2e/helpers/server.mjs';
 
 const args = process.argv.slice(2);
 const withCli = args.includes('--cli');
-const dumps = args.filter((a) => !a.startsWith('--'));
+// --log FILE: write the worker's log of large allocations (heap_stats.rs) there.
+const logAt = args.indexOf('--log');
+const logFile = logAt >= 0 ? args[logAt + 1] : null;
+const dumps = args.filter((a, i) => !a.startsWith('--') && (logAt < 0 || i !== logAt + 1));
 if (!dumps.length) dumps.push('/work/big/big-1g.hprof');
 for (const d of dumps) if (!fs.existsSync(d)) throw new Error(`${d} not found (make it with tests/bench/make-big.sh)`);
 
@@ -58,6 +62,21 @@ async function benchOne(browser, url, file) {
   await page.setInputFiles('#file-input', file);
   await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('main').dataset.mode) && document.getElementById('progress').hidden, null, { timeout: 60 * 60_000, polling: 250 });
   const wall = (Date.now() - t0) / 1000;
+  // The worker's own record of each phase (wall time, bytes read from the file, what the
+  // allocator held at most and at the end, the linear memory at the end), and the log of
+  // large allocations, when the analysis finished.
+  let records = null;
+  let heapLog = null;
+  for (const w of page.workers()) {
+    const got = await w.evaluate(() => {
+      const h = self.__heapscope;
+      return h?.session ? { records: h.session.phase_stats(), log: h.heapLog() } : null;
+    }).catch(() => null);
+    if (got) {
+      records = JSON.parse(got.records);
+      heapLog = JSON.parse(got.log);
+    }
+  }
   const result = await page.evaluate((startMs) => {
     const mode = document.getElementById('main').dataset.mode;
     const facts = document.getElementById('run-facts');
@@ -76,7 +95,7 @@ async function benchOne(browser, url, file) {
     };
   }, start);
   await context.close();
-  return { file, bytes: fs.statSync(file).size, wall, foreign, ...result };
+  return { file, bytes: fs.statSync(file).size, wall, foreign, records, heapLog, ...result };
 }
 
 /** The native CLI on the same dump: exit status, wall seconds, peak RSS (GNU time). */
@@ -100,7 +119,15 @@ try {
     } else {
       console.log(`${r.error?.kind} error after ${r.wall.toFixed(1)} s, wasm memory ${fmt(r.peakMemory)}: ${r.error?.text}`);
     }
-    for (const p of r.phases) console.log(`    ${p.phase.padEnd(30)} ${p.seconds.toFixed(1).padStart(7)} s   wasm memory by its end ${fmt(p.memory)}`);
+    if (r.records) {
+      // The worker's records: exact phase boundaries, bytes read, allocator vs linear memory.
+      for (const p of r.records) {
+        console.log(`    ${p.phase.padEnd(30)} ${((p.endMs - p.startMs) / 1000).toFixed(1).padStart(7)} s   read ${fmt(p.bytesRead).padStart(9)}   allocator peak ${fmt(p.peakAllocated).padStart(9)}, at end ${fmt(p.allocated).padStart(9)}   wasm memory at end ${fmt(p.memory)}`);
+      }
+      if (logFile) fs.writeFileSync(logFile, JSON.stringify(r.heapLog));
+    } else {
+      for (const p of r.phases) console.log(`    ${p.phase.padEnd(30)} ${p.seconds.toFixed(1).padStart(7)} s   wasm memory by its end ${fmt(p.memory)}`);
+    }
     if (r.foreign.length) console.log(`    REQUESTS TO OTHER ORIGINS: ${r.foreign.join(', ')}`);
     if (withCli && fs.existsSync(CLI)) {
       console.log(`    native CLI: ${cliRun(file)}`);
@@ -110,4 +137,4 @@ try {
   await chromium.close();
   await server.stop();
 }
-console.log(JSON.stringify(results.map(({ file, bytes, wall, workerSeconds, peakMemory, objects, mode, error, phases }) => ({ file, bytes, mode, wall, workerSeconds, peakMemory, objects, error, phases })), null, 1));
+console.log(JSON.stringify(results.map(({ file, bytes, wall, workerSeconds, peakMemory, objects, mode, error, phases, records }) => ({ file, bytes, mode, wall, workerSeconds, peakMemory, objects, error, phases, records })), null, 1));

@@ -7,7 +7,7 @@
 // memory never shrinks, so each dump starts on a clean heap). A wasm trap (a failed
 // allocation aborts; a panic) leaves the instance unusable: it is reported as such, never
 // swallowed, and later queries are refused with the same message.
-import init, { Session, memoryLimit, version } from '../pkg/heapscope.js';
+import init, { Session, heapLog, memoryLimit, version } from '../pkg/heapscope.js';
 import { cliCommand } from './lib/cli';
 import type { AnalysisError, FromWorker, OpenOptions, Progress, Request, ToWorker } from './protocol';
 import { internalError } from './protocol';
@@ -15,7 +15,7 @@ import { internalError } from './protocol';
 interface WorkerScope {
   postMessage(message: FromWorker): void;
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
-  __heapscope?: { memory: WebAssembly.Memory | null; session: Session | null };
+  __heapscope?: { memory: WebAssembly.Memory | null; session: Session | null; heapLog: () => string };
 }
 const scope = self as unknown as WorkerScope;
 const post = (message: FromWorker): void => scope.postMessage(message);
@@ -31,8 +31,9 @@ let dead: AnalysisError | null = null;
 let ready: Promise<void> | null = null;
 let fileName = 'DUMP';
 
-// Diagnostics from the devtools console (and the tests): the wasm memory and the session.
-scope.__heapscope = { memory: null, session: null };
+// Diagnostics from the devtools console (and the tests, the benchmark): the wasm memory,
+// the session (its phase_stats()) and the log of large allocations.
+scope.__heapscope = { memory: null, session: null, heapLog };
 
 const memoryBytes = (): number => memory?.buffer.byteLength ?? 0;
 

@@ -5,6 +5,14 @@
 //! blocks). Sequential reads go through one reusable buffer of `chunk_size` bytes: the file
 //! is never held whole, in JS or in wasm memory. `skip`, `rewind` and `read_at` are real
 //! seeks: they only move the offset the next slice starts at.
+//!
+//! Read-ahead adapts to the access pattern: a read that lands far from where the last
+//! slice ended (a seek, a long skip) takes a slice of [`SEEK_FETCH`] bytes, and each
+//! slice that continues the one before doubles, up to `chunk_size`. A pass over the file
+//! reads 16 MiB slices after the first few; a walk that reads a span here and there
+//! (reading strings back for the waste report) no longer reads 16 MiB for each span.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use js_sys::Uint8Array;
 use web_sys::{Blob, FileReaderSync};
@@ -18,6 +26,17 @@ use super::progress::ProgressHandle;
 /// small enough that the JS `ArrayBuffer` + the wasm copy stay a small part of memory
 /// (`tests/bench/read-speed.mjs`: 16 MiB reads were as fast as 32 or 64 MiB, 8 MiB slower).
 pub const DEFAULT_CHUNK_SIZE: usize = 16 << 20;
+
+/// Bytes read from blobs so far by this instance (every slice, sequential or not): how
+/// much of the file each pass really read (see [`super::progress`]'s phase records).
+pub static FETCHED: AtomicU64 = AtomicU64::new(0);
+
+/// The slice read after a seek, before the read-ahead grows again.
+pub const SEEK_FETCH: usize = 1 << 20;
+
+/// A skip forward of at most this much from where the last slice ended still counts as
+/// sequential reading (a pass skipping an array's elements).
+const NEAR: u64 = 1 << 20;
 
 /// Smallest accepted chunk size (tests use odd tiny sizes; the page never goes below 64 KiB).
 pub const MIN_CHUNK_SIZE: usize = 1;
@@ -33,6 +52,10 @@ pub struct BlobSource {
     buf_start: u64,
     buf_len: usize,
     chunk_size: usize,
+    /// Where the last slice read for sequential reading ended, and its size: the next
+    /// slice's size follows from them (see the module docs).
+    last_end: u64,
+    last_size: usize,
     /// Told how far the sequential reading got after each chunk.
     progress: Option<ProgressHandle>,
 }
@@ -61,6 +84,8 @@ impl BlobSource {
             buf_start: 0,
             buf_len: 0,
             chunk_size: chunk_size.max(MIN_CHUNK_SIZE),
+            last_end: 0,
+            last_size: chunk_size.max(MIN_CHUNK_SIZE),
             progress: None,
         })
     }
@@ -103,7 +128,21 @@ impl BlobSource {
             )));
         }
         bytes.copy_to(dst);
+        FETCHED.fetch_add(dst.len() as u64, Relaxed);
         Ok(())
+    }
+
+    /// How much to read at `pos` for sequential reading: up to `chunk_size` when it
+    /// continues the last slice (doubling), [`SEEK_FETCH`] after a seek.
+    fn next_size(&mut self) -> usize {
+        let size = if self.pos >= self.last_end && self.pos - self.last_end <= NEAR {
+            self.last_size.saturating_mul(2)
+        } else {
+            SEEK_FETCH
+        };
+        let size = size.min(self.chunk_size);
+        self.last_size = size;
+        size
     }
 
     /// The buffered bytes from `offset` on, if `offset` falls inside the buffer.
@@ -137,15 +176,17 @@ impl ByteSource for BlobSource {
             return Ok(n);
         }
         let left = self.len - self.pos;
-        if out.len() >= self.chunk_size {
+        let size = self.next_size();
+        if out.len() >= size {
             // A caller with a big buffer of its own: read straight into it, no second copy.
-            let n = (self.chunk_size as u64).min(left) as usize;
+            let n = (size as u64).min(left) as usize;
             self.fetch(self.pos, &mut out[..n])?;
             self.pos += n as u64;
+            self.last_end = self.pos;
             self.report()?;
             return Ok(n);
         }
-        let n = (self.chunk_size as u64).min(left) as usize;
+        let n = (size as u64).min(left) as usize;
         if self.buf.len() < n {
             // Allocated once (at most one chunk), then reused for every later chunk.
             self.buf.resize(n, 0);
@@ -159,6 +200,7 @@ impl ByteSource for BlobSource {
         }
         self.buf_start = self.pos;
         self.buf_len = n;
+        self.last_end = self.pos + n as u64;
         let k = n.min(out.len());
         out[..k].copy_from_slice(&self.buf[..k]);
         self.pos += k as u64;
@@ -173,7 +215,10 @@ impl ByteSource for BlobSource {
     }
 
     fn rewind(&mut self) -> Result<()> {
+        // A new pass: read ahead at full size from the start.
         self.pos = 0;
+        self.last_end = 0;
+        self.last_size = self.chunk_size;
         Ok(())
     }
 

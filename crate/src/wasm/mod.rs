@@ -16,14 +16,26 @@
 //! `{kind: "format"|"io"|"memory"|"cancelled", offset, message, text}`.
 
 mod blob_source;
+pub mod heap_stats;
 mod progress;
 mod session;
 
-pub use blob_source::{BlobSource, DEFAULT_CHUNK_SIZE};
+pub use blob_source::{BlobSource, DEFAULT_CHUNK_SIZE, FETCHED, SEEK_FETCH};
 pub use progress::{JsProgress, ProgressHandle};
-pub use session::{memory_bytes, memory_limit, OpenOptions, Session, MEMORY_MARGIN, WASM_MAX_MEMORY};
+pub use session::{memory_bytes, memory_limit, OpenOptions, Session, MEMORY_MARGIN, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
 
 use wasm_bindgen::prelude::*;
+
+// Counted, so the page's benchmark can tell what the allocator holds from what the
+// linear memory grew to (the difference: holes).
+#[global_allocator]
+static ALLOCATOR: heap_stats::Counting = heap_stats::Counting;
+
+/// The large allocations so far, as JSON (see [`heap_stats::heap_log`]): diagnostics.
+#[wasm_bindgen(js_name = heapLog)]
+pub fn heap_log() -> String {
+    heap_stats::heap_log()
+}
 
 /// The crate version, for the page's footer and bug reports.
 #[wasm_bindgen]

@@ -26,6 +26,8 @@ const INTERVAL_MS: f64 = 100.0;
 
 pub struct JsProgress {
     callback: Option<Function>,
+    /// One record per phase, in order (see [`PhaseRecord`]).
+    records: Vec<PhaseRecord>,
     last_ms: f64,
     phase: &'static str,
     bytes_done: u64,
@@ -35,7 +37,7 @@ pub struct JsProgress {
 
 impl JsProgress {
     pub fn new(callback: Option<Function>) -> JsProgress {
-        JsProgress { callback, last_ms: f64::NEG_INFINITY, phase: "", bytes_done: 0, bytes_total: None, objects: 0 }
+        JsProgress { callback, records: Vec::new(), last_ms: f64::NEG_INFINITY, phase: "", bytes_done: 0, bytes_total: None, objects: 0 }
     }
 
     /// Sends the current state unless one went out less than [`INTERVAL_MS`] ago
@@ -67,11 +69,47 @@ impl JsProgress {
     }
 }
 
+/// What one phase cost: wall time, bytes read from the file, the allocator's bytes at its
+/// end and their peak during it, the linear memory at its end.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PhaseRecord {
+    pub phase: &'static str,
+    pub start_ms: f64,
+    pub end_ms: f64,
+    pub bytes_read: u64,
+    pub allocated: u64,
+    pub peak_allocated: u64,
+    pub memory: u64,
+}
+
+impl JsProgress {
+    /// Ends the current phase's record and starts `next`'s ("" to end the last).
+    fn close_phase(&mut self, next: &'static str) {
+        let now = js_sys::Date::now();
+        let read = super::blob_source::FETCHED.load(std::sync::atomic::Ordering::Relaxed);
+        let peak = super::heap_stats::take_peak() as u64;
+        if let Some(last) = self.records.last_mut() {
+            last.end_ms = now;
+            last.bytes_read = read - last.bytes_read;
+            last.allocated = super::heap_stats::allocated() as u64;
+            last.peak_allocated = peak;
+            last.memory = super::session::memory_bytes();
+        }
+        if !next.is_empty() {
+            self.records.push(PhaseRecord { phase: next, start_ms: now, end_ms: now, bytes_read: read, allocated: 0, peak_allocated: 0, memory: 0 });
+        }
+    }
+}
+
 /// The analysis core reports through this (phase names from `Phase::name`).
 impl Progress for JsProgress {
     fn update(&mut self, p: &ProgressInfo) -> Result<()> {
         let phase = p.phase.name();
         let new_phase = phase != self.phase;
+        if new_phase {
+            self.close_phase(phase);
+        }
         self.phase = phase;
         // Within a phase the position only moves forward (the source reads ahead of the
         // core's cursor; a new pass starts again from 0).
@@ -93,6 +131,13 @@ impl ProgressHandle {
 
     /// The source has read the input up to `pos` (of `total` bytes): report it within the
     /// current phase, once a phase has started.
+    /// Ends the last phase's record and returns them all.
+    pub fn finish(&self) -> Vec<PhaseRecord> {
+        let mut p = self.0.borrow_mut();
+        p.close_phase("");
+        std::mem::take(&mut p.records)
+    }
+
     pub fn input_read(&self, pos: u64, total: u64) -> Result<()> {
         let Ok(mut p) = self.0.try_borrow_mut() else { return Ok(()) };
         if p.phase.is_empty() || pos <= p.bytes_done {

@@ -32,6 +32,14 @@ pub const WASM_MAX_MEMORY: u64 = 4 << 30;
 /// its JSON and Markdown, query answers.
 pub const MEMORY_MARGIN: u64 = 160 << 20;
 
+/// The analysis' peak per object as the wasm memory grows to it, for the estimate after
+/// pass 1 (the core's [`analysis::PEAK_BYTES_PER_OBJECT`] is what the allocator holds;
+/// the linear memory also keeps the holes freed temporaries leave, since it never
+/// shrinks). Measured with `tests/bench/browser-bench.mjs` on the 1 GB benchmark dump
+/// (22.1 M objects): 672 MiB at the end of the report, 31.9 B/object, of which a few MiB do
+/// not grow with the dump (the module, the read buffers).
+pub const WASM_PEAK_BYTES_PER_OBJECT: u64 = 32;
+
 /// Options the page passes to [`Session::open`] (camelCase keys; all optional).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
@@ -70,6 +78,8 @@ pub struct Session {
     info: SourceInfo,
     report: Report,
     report_json: String,
+    /// The phases of the analysis as JSON (see [`super::progress::PhaseRecord`]).
+    phases: String,
 }
 
 #[wasm_bindgen]
@@ -104,6 +114,7 @@ impl Session {
         let core_options = Options {
             keep_unreachable: options.keep_unreachable,
             memory_limit: Some(memory_limit(options.memory_limit)),
+            peak_bytes_per_object: Some(WASM_PEAK_BYTES_PER_OBJECT),
             snapshot: options.snapshot,
             ..Options::default()
         };
@@ -117,7 +128,8 @@ impl Session {
         let info = SourceInfo { file_name, file_bytes, gzip };
         let report = crate::compare::keys::annotated_report(&mut analysis, &info)?;
         let report_json = report::to_json(&report);
-        Ok(Session { analysis: Some(analysis), info, report, report_json })
+        let phases = serde_json::to_string(&progress.finish()).unwrap_or_default();
+        Ok(Session { analysis: Some(analysis), info, report, report_json, phases })
     }
 
     /// A report saved as JSON (by the page or `heapscope analyze --format json`), opened
@@ -142,7 +154,7 @@ impl Session {
             .into());
         }
         let report_json = report::to_json(&report);
-        Ok(Session { analysis: None, info: SourceInfo::default(), report, report_json })
+        Ok(Session { analysis: None, info: SourceInfo::default(), report, report_json, phases: "[]".into() })
     }
 
     /// Applies the ProGuard/R8 mapping `text` (replacing one applied before) and returns
@@ -197,6 +209,13 @@ impl Session {
     /// Whether the dump is here (false for a report opened from JSON).
     pub fn has_dump(&self) -> bool {
         self.analysis.is_some()
+    }
+
+    /// What each phase of the analysis cost (JSON array: `phase`, `startMs`, `endMs`,
+    /// `bytesRead`, `allocated`, `peakAllocated`, `memory`), for the benchmark; `[]`
+    /// for a report opened from its JSON.
+    pub fn phase_stats(&self) -> String {
+        self.phases.clone()
     }
 
     /// The report as `report::to_json` writes it (byte-identical to the CLI's JSON).

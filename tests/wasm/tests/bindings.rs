@@ -13,7 +13,7 @@ use std::rc::Rc;
 use heapscope::analysis::{self, Options};
 use heapscope::report::{self, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, MemorySource};
-use heapscope::wasm::{memory_bytes, memory_limit, BlobSource, Session, MEMORY_MARGIN, WASM_MAX_MEMORY};
+use heapscope::wasm::{memory_bytes, memory_limit, BlobSource, Session, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -181,6 +181,32 @@ fn tiny_hprof(id_size: u32) -> Vec<u8> {
 
 fn js_field(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(key)).expect("property")
+}
+
+#[wasm_bindgen_test]
+fn blob_source_reads_small_slices_after_a_seek_and_whole_chunks_when_sequential() {
+    const MIB: usize = 1 << 20;
+    let data = pattern(40 * MIB);
+    let mut src = BlobSource::new(blob_of(&[&data]), 16 * MIB).unwrap();
+    let fetched = || FETCHED.load(std::sync::atomic::Ordering::Relaxed) as usize;
+    let before = fetched();
+    let mut got = Vec::new();
+    let mut out = [0u8; 100];
+    // 100 bytes at 0 (a whole chunk: a pass starts there), at 20 MiB and at 30 MiB (far
+    // from where the last slice ended: a slice of SEEK_FETCH each).
+    for at in [0, 20 * MIB, 30 * MIB] {
+        src.skip((at - src.input_pos() as usize) as u64).unwrap();
+        assert_eq!(src.read(&mut out).unwrap(), 100);
+        got.push((at, out.to_vec()));
+    }
+    assert_eq!(fetched() - before, 16 * MIB + 2 * SEEK_FETCH);
+    // The rest read sequentially: each byte once more, in growing slices.
+    let rest = read_all(&mut src, 4096);
+    assert!(rest == data[30 * MIB + 100..], "the rest differs");
+    assert_eq!(fetched() - before, 16 * MIB + SEEK_FETCH + (10 * MIB));
+    for (at, bytes) in got {
+        assert!(bytes == data[at..at + 100], "bytes at {at} differ");
+    }
 }
 
 #[wasm_bindgen_test]
@@ -458,6 +484,48 @@ fn a_dump_bigger_than_the_memory_limit_is_refused_before_allocating() {
     assert!(limit + memory_bytes() + MEMORY_MARGIN <= WASM_MAX_MEMORY);
     assert!(limit > 1 << 30, "a fresh instance can give the analysis more than 1 GiB ({limit})");
     assert_eq!(memory_limit(Some(5)), 5);
+}
+
+#[wasm_bindgen_test]
+fn the_page_estimates_the_wasm_memory_peak_not_the_allocators() {
+    // tiny_hprof: 7 class objects, 30 items, 30 strings, 30 byte[], one Object[] (98), and
+    // maybe the pseudo object 0x0 of the bootstrap loader: 98 or 99 objects.
+    let (low, high) = (98u64, 99u64);
+    assert!(WASM_PEAK_BYTES_PER_OBJECT > analysis::PEAK_BYTES_PER_OBJECT);
+    let open = |limit: u64| {
+        let options = js_sys::Object::new();
+        Reflect::set(&options, &"memoryLimit".into(), &JsValue::from_f64(limit as f64)).unwrap();
+        Session::open(file_of(&tiny_hprof(8), "t.hprof"), options.into(), None)
+    };
+    // Enough for the allocator's figure, not for the wasm memory's: refused after pass 1.
+    let err = open(high * analysis::PEAK_BYTES_PER_OBJECT).err().expect("refused");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
+    let err = open(low * WASM_PEAK_BYTES_PER_OBJECT - 1).err().expect("refused");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
+    assert!(open(high * WASM_PEAK_BYTES_PER_OBJECT).is_ok());
+}
+
+#[wasm_bindgen_test]
+fn phase_stats_say_what_each_pass_read_and_held() {
+    let hprof = tiny_hprof(8);
+    let session = Session::open(file_of(&hprof, "t.hprof"), JsValue::UNDEFINED, None).unwrap();
+    let records = json(&session.phase_stats());
+    let records = records.as_array().expect("an array");
+    let phases: Vec<&str> = records.iter().map(|r| r["phase"].as_str().unwrap()).collect();
+    assert_eq!(&phases[..2], &[analysis::Phase::Pass1.name(), analysis::Phase::Pass2.name()]);
+    assert_eq!(phases.last(), Some(&analysis::Phase::Report.name()));
+    // Pass 1 reads the whole file once; pass 2 finds it still buffered (one chunk) and
+    // reads nothing again.
+    assert_eq!(records[0]["bytesRead"].as_u64(), Some(hprof.len() as u64));
+    assert_eq!(records[1]["bytesRead"].as_u64(), Some(0));
+    let mut last_end = 0.0;
+    for r in records {
+        let (start, end) = (r["startMs"].as_f64().unwrap(), r["endMs"].as_f64().unwrap());
+        assert!(start <= end && last_end <= start, "{r}");
+        last_end = end;
+        let (allocated, peak, memory) = (r["allocated"].as_u64().unwrap(), r["peakAllocated"].as_u64().unwrap(), r["memory"].as_u64().unwrap());
+        assert!(allocated <= peak && peak <= memory && memory <= memory_bytes(), "{r}");
+    }
 }
 
 /// Asks a query (its JSON) and returns the answer's `answer` field, checking it answers

@@ -213,7 +213,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         Dominators::SemiNca => DominatorAlgorithm::SemiNca,
         Dominators::Chk => DominatorAlgorithm::CooperHarveyKennedy,
     };
-    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree, snapshot: args.snapshot };
+    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree, snapshot: args.snapshot, ..Options::default() };
     let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
     let analysis = analysis::analyze(dump.source, &options, &mut meter);
     meter.clear();
