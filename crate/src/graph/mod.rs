@@ -162,6 +162,9 @@ struct Pass2<'a> {
     /// Thread object index → objects its stack holds, by thread (looked up per object:
     /// a binary search in a few entries beats hashing).
     locals: Vec<(u32, Vec<u32>)>,
+    /// One bit per object with an entry in `locals`: every object is flushed, threads
+    /// are few, so a bit test spares the search for all the others.
+    has_locals: Vec<u64>,
     special_edges: Vec<(u32, u32, u8)>,
     views: Option<ViewChildren>,
     class_object: Vec<u32>,
@@ -219,7 +222,8 @@ impl Pass2<'_> {
     /// Stores the collected references of `obj` in MAT's order: deduplicated and
     /// ascending, without the class object (whose edge is implicit and comes first).
     fn flush(&mut self, obj: u32, class_object: u32) -> Result<()> {
-        if let Ok(k) = self.locals.binary_search_by_key(&obj, |e| e.0) {
+        let has_locals = self.has_locals.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0);
+        if let Some(k) = has_locals.then(|| self.locals.binary_search_by_key(&obj, |e| e.0).ok()).flatten() {
             let extra = std::mem::take(&mut self.locals[k].1);
             let first = self.special_edges.iter().rposition(|e| e.0 != obj).map_or(0, |p| p + 1);
             for &l in &extra {
@@ -291,7 +295,8 @@ impl Pass2<'_> {
 impl Visitor for Pass2<'_> {
     const INSTANCE_FIELDS: bool = true;
     const ARRAY_ELEMENTS: bool = true;
-    const PRIMITIVE_DATA: bool = true;
+    // Pass 1 hashed the primitive arrays' bodies (see `waste::prehash`): skipped here.
+    const PRIMITIVE_DATA: bool = false;
     const ALLOCATION_SERIALS: bool = true;
 
     #[inline]
@@ -309,11 +314,6 @@ impl Visitor for Pass2<'_> {
 
     fn heap_info(&mut self, heap_id: u32, name_id: u64) -> Result<()> {
         self.heaps.heap_info(heap_id, name_id, self.index.ids.len())
-    }
-
-    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
-        self.waste.array_data(data);
-        Ok(())
     }
 
     fn class_dump(&mut self, c: &ClassDump, _offset: u64) -> Result<()> {
@@ -450,7 +450,7 @@ impl Visitor for Pass2<'_> {
 
     fn primitive_array(&mut self, id: u64, ty: u8, len: u32, has_data: bool, _offset: u64) -> Result<()> {
         let claimed = self.claim(id);
-        self.waste.array(claimed, ty, has_data)?;
+        self.waste.array(claimed, has_data)?;
         let Some(obj) = claimed else { return Ok(()) };
         let Some(ci) = self.index.primitive_array_class[ty as usize] else {
             *self.unknown_class.entry(ty as u64).or_default() += 1;
@@ -464,7 +464,8 @@ impl Visitor for Pass2<'_> {
 }
 
 /// Runs pass 2 over `c` (rewound to offset 0) and builds the heap graph.
-pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
+pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
+    let array_hashes = std::mem::take(&mut index.array_hashes);
     let n = index.ids.len();
     let classes = ClassColumn::new(n, index.classes.classes.len())?;
     let sizes = SizeColumn::new(n, index.layout.object_alignment)?;
@@ -476,6 +477,10 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
     }
     let mut locals: Vec<(u32, Vec<u32>)> = by_thread.into_iter().collect();
     locals.sort_unstable_by_key(|e| e.0);
+    let mut has_locals = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the thread marks")?;
+    for &(t, _) in &locals {
+        has_locals[t as usize / 64] |= 1 << (t % 64);
+    }
 
     let class_object: Vec<u32> = index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
     let mut p = Pass2 {
@@ -487,17 +492,18 @@ pub fn pass2(c: &mut Cursor, index: Index, tick: Tick) -> Result<Heap> {
         targets: Vec::new(),
         array: None,
         locals,
+        has_locals,
         special_edges: Vec::new(),
         views: ViewChildren::new(&index),
         class_object,
         missing_refs: 0,
         duplicates: 0,
-        claimed: vec![0u64; n.div_ceil(64)],
+        claimed: crate::alloc::try_filled(n.div_ceil(64), 0u64, "the object marks")?,
         unknown_class: HashMap::new(),
         heaps: Default::default(),
         tick,
         objects: 0,
-        waste: crate::waste::collect::Collector::new(&index)?,
+        waste: crate::waste::collect::Collector::new(&index, array_hashes)?,
     };
     c.rewind()?;
     crate::records::Header::read(c)?;

@@ -75,6 +75,9 @@ pub struct Index {
     pub snapshots: u32,
     /// The snapshot indexed (1-based), or None: every heap record.
     pub snapshot: Option<u32>,
+    /// The hash of every primitive array record, for the waste report (taken by pass 2,
+    /// which then skips the arrays' bodies).
+    pub array_hashes: crate::waste::prehash::ArrayHashes,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -139,6 +142,7 @@ struct Pass1<'a> {
     snapshot: Option<u32>,
     /// Heap-dump snapshots met so far.
     snapshots: u32,
+    hasher: crate::waste::prehash::ArrayHasher,
 }
 
 impl Pass1<'_> {
@@ -153,6 +157,14 @@ impl Pass1<'_> {
 impl Visitor for Pass1<'_> {
     const INSTANCE_FIELDS: bool = false;
     const ARRAY_ELEMENTS: bool = false;
+    // The bytes go by anyway: hashed here, pass 2 skips them.
+    const PRIMITIVE_DATA: bool = true;
+
+    #[inline]
+    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
+        self.hasher.data(data);
+        Ok(())
+    }
 
     fn heap_dump(&mut self, snapshot: u32) -> bool {
         self.snapshots = self.snapshots.max(snapshot);
@@ -253,8 +265,9 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
-    fn primitive_array(&mut self, id: u64, _ty: u8, _len: u32, _has_data: bool, offset: u64) -> Result<()> {
+    fn primitive_array(&mut self, id: u64, ty: u8, _len: u32, _has_data: bool, offset: u64) -> Result<()> {
         self.counts.primitive_arrays += 1;
+        self.hasher.array(ty)?;
         self.object(id, offset)
     }
 }
@@ -281,6 +294,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         locator: Locator::default(),
         snapshot,
         snapshots: 0,
+        hasher: Default::default(),
     };
     let end = crate::records::heap::walk(c, &header, &mut p, None)?;
     let stop_at = match &end {
@@ -299,7 +313,8 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         }
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, .. } = p;
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, hasher, .. } = p;
+    let array_hashes = hasher.finish();
 
     // Names.
     for c in classes.iter_mut() {
@@ -353,6 +368,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         locator,
         snapshots,
         snapshot,
+        array_hashes,
     })
 }
 

@@ -543,10 +543,15 @@ fn walk_segment<V: Visitor>(
                 }
                 c.advance(head);
                 if V::PRIMITIVE_DATA && bytes > 0 {
-                    // Streamed in pieces, never buffered whole.
+                    // Streamed in pieces, never buffered whole. A cut is reported as a
+                    // skip reports it: the passes differ in which of the two they do.
+                    let elements = c.pos();
                     let mut left = bytes as usize;
                     while left > 0 {
-                        c.need(1, "the elements of a PRIMITIVE ARRAY DUMP")?;
+                        if !c.ensure(1)? {
+                            let what = "the elements of a PRIMITIVE ARRAY DUMP";
+                            return Err(Error::format(elements, format!("file ends {} bytes into {what} of {bytes} bytes", bytes as usize - left)));
+                        }
                         let piece = c.available().min(left);
                         v.primitive_array_data(&c.window()[..piece])?;
                         c.advance(piece);

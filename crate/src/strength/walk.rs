@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use super::owners::OWNER;
 use super::{root_strength, Strength, ALL, STRENGTH_MASK, STRONG, UNREACHABLE};
-use crate::alloc::try_filled;
+use crate::alloc::{try_filled, try_push};
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
 
@@ -162,12 +162,19 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
     let mut owned = try_filled(if owners { n.div_ceil(64) } else { 0 }, 0u64, "the owner marks")?;
     let mut stacks: [Vec<u32>; UNREACHABLE as usize] = Default::default();
     let mut parked: [VecDeque<u32>; UNREACHABLE as usize] = Default::default();
+    // The stacks can grow to the object count: their growth is fallible, the first
+    // failure kept here and returned once the edge loop is left.
+    let mut failed = Ok(());
+    const WHAT: &str = "the reachability walk's stacks";
     g.for_each_root(|o, rs| {
         if rs < s[o as usize] {
             s[o as usize] = rs;
-            stacks[rs as usize].push(o);
+            if let Err(e) = try_push(&mut stacks[rs as usize], o, WHAT) {
+                failed = Err(e);
+            }
         }
     });
+    std::mem::replace(&mut failed, Ok(()))?;
     for level in 0..UNREACHABLE {
         let mut stack = std::mem::take(&mut stacks[level as usize]);
         loop {
@@ -182,19 +189,28 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
                     }
                     if owners && g.needs_owner(t) {
                         if flags & OWNER == 0 {
-                            parked[at as usize].push_back(t);
+                            let queue = &mut parked[at as usize];
+                            if queue.len() == queue.capacity() && queue.try_reserve(queue.len().max(1024)).is_err() {
+                                failed = Err(crate::alloc::alloc_error(queue.len() * 8, WHAT));
+                                return;
+                            }
+                            queue.push_back(t);
                             return;
                         }
                         owned[t as usize / 64] |= 1 << (t % 64);
                     }
                     s[t as usize] = at;
-                    if at == level {
+                    let pushed = if at == level {
                         g.prefetch(t);
-                        stack.push(t);
+                        try_push(&mut stack, t, WHAT)
                     } else {
-                        stacks[at as usize].push(t);
+                        try_push(&mut stacks[at as usize], t, WHAT)
+                    };
+                    if let Err(e) = pushed {
+                        failed = Err(e);
                     }
                 });
+                std::mem::replace(&mut failed, Ok(()))?;
             }
             // No owner is left to reach anything at this strength: a parked bystander
             // holds its node after all.
@@ -204,7 +220,7 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
                 if owners {
                     owned[t as usize / 64] &= !(1 << (t % 64));
                 }
-                stack.push(t);
+                try_push(&mut stack, t, WHAT)?;
             }
         }
     }

@@ -3,9 +3,9 @@
 //! arrays all have one shallow size; all but one are waste. All-zero arrays (at least
 //! one element, every one zero) are counted apart as well.
 //!
-//! Pass 2 hashes every primitive array as it streams by ([`super::hash`]; the hash covers
-//! the type and the byte length) and keeps the (hash, object) of those no String reads:
-//! 12 bytes per such array. Grouping filters the kept ones in object order, sorts them by
+//! Pass 1 hashes every primitive array as it streams by ([`super::prehash`],
+//! [`super::hash`]; the hash covers the type and the byte length), pass 2 keeps the
+//! (hash, object) of those no String reads: 12 bytes per such array. Grouping filters the kept ones in object order, sorts them by
 //! hash ([`super::sort::by_hash`]) and walks the runs, keeping the top groups: linear
 //! plus the sort.
 

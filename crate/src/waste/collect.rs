@@ -1,17 +1,19 @@
 //! What pass 2 gathers for the waste report while it reads the dump, without a pass of
 //! its own and without a heap allocation per object:
 //!
-//! - every `byte[]` and `char[]` with data: its object index and a 64-bit hash of its
-//!   type and contents (12 bytes per array, in two flat vectors); arrays longer than 1024
-//!   bytes also get the hashes of their first 1024 and 2048 bytes (MAT cuts string
-//!   values at 1024 characters), in a side table (such arrays are few);
+//! - every primitive array with data: its object index and the 64-bit hash of its type
+//!   and contents that pass 1 computed ([`super::prehash`]: pass 2 skips the bodies),
+//!   12 bytes per array in one flat vector; `byte[]` and `char[]` longer than 1024 bytes
+//!   also get the hashes of their first 1024 and 2048 bytes (MAT cuts string values at
+//!   1024 characters), in a side table (such arrays are few);
 //! - every `java.lang.String` instance: its object index, its value array's index and
 //!   its coder (JDK 9+) — 12 bytes per string.
 //!
 //! At the end of pass 2 ([`Collector::finish`]) each string's array is replaced in place
 //! by the array's hash (arrays arrive in address order in HotSpot dumps, so the lookup
-//! gallops forward from the previous one) and the per-array vectors are dropped. A
-//! string's value array is found again later from the reference graph.
+//! gallops forward from the previous one; otherwise they are sorted in place first), and
+//! the array list is filtered in place down to the arrays no String reads. A string's
+//! value array is found again later from the reference graph. No step copies a list.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::ids::IdMap;
@@ -83,8 +85,7 @@ pub struct Collected {
     pub sites: Vec<(u32, u32)>,
 }
 
-/// Array-hash bit of arrays longer than 1024 bytes.
-const LONG_ARRAY: u64 = 4;
+use super::prehash::{LONG_ARRAY, ODD_BYTES};
 
 /// Key bit of strings whose arrays may differ in length within their group (longer than
 /// 1024 bytes, or windows): their arrays are looked up one by one.
@@ -114,9 +115,12 @@ pub struct Collector {
     id_size: usize,
     /// Per class: Some for `java.lang.String` classes.
     string_classes: Vec<Option<StringLayout>>,
-    hash: StreamHash,
-    array_objs: Vec<u32>,
-    array_hashes: Vec<u64>,
+    /// Pass 1's hashes of the primitive arrays, taken in record order.
+    hashes: super::prehash::ArrayHashes,
+    /// Every primitive array with data: its hash and object, 12 bytes, in record order
+    /// (object order in address-ordered dumps); in [`Collector::finish`] sorted in place
+    /// when needed, and filtered in place into [`Collected::arrays`].
+    arrays: Vec<super::arrays::Entry>,
     /// (array, Latin-1 key, two-byte key) of arrays longer than 1024 bytes.
     long_arrays: Vec<(u32, u64, u64)>,
     /// Strings as met; keys filled in by [`Collector::finish`].
@@ -160,7 +164,7 @@ fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
 }
 
 impl Collector {
-    pub fn new(index: &Index) -> Result<Collector> {
+    pub fn new(index: &Index, hashes: super::prehash::ArrayHashes) -> Result<Collector> {
         let id_size = index.header.id_size as usize;
         let table = &index.classes;
         let string_classes = table
@@ -219,16 +223,13 @@ impl Collector {
         // Sized from pass 1's count: no growth (and no copying) while pass 2 reads.
         let arrays = index.counts.primitive_arrays as usize;
         let reserve = |what| Error::memory(format!("out of memory reserving the waste report's {what}"));
-        let mut array_objs = Vec::new();
-        array_objs.try_reserve_exact(arrays).map_err(|_| reserve("array list"))?;
-        let mut array_hashes = Vec::new();
-        array_hashes.try_reserve_exact(arrays).map_err(|_| reserve("array hashes"))?;
+        let mut array_list = Vec::new();
+        array_list.try_reserve_exact(arrays).map_err(|_| reserve("array hashes"))?;
         Ok(Collector {
             id_size,
             string_classes,
-            hash: StreamHash::new(),
-            array_objs,
-            array_hashes,
+            hashes,
+            arrays: array_list,
             long_arrays: Vec::new(),
             strings: Vec::new(),
             unresolved: Vec::new(),
@@ -302,37 +303,18 @@ impl Collector {
         }
     }
 
-    #[inline]
-    pub fn array_data(&mut self, data: &[u8]) {
-        self.hash.update(data);
-    }
-
     /// The end of a primitive array record (`obj` None when it is not kept, e.g. a
-    /// second definition).
-    pub fn array(&mut self, obj: Option<u32>, ty: u8, has_data: bool) -> Result<()> {
-        let bytes = self.hash.len();
-        let (short, long) = if bytes > HEAD_SHORT {
-            let short = self.hash.head(HEAD_SHORT, ty as u64);
-            (Some(short), Some(if bytes > HEAD_LONG { self.hash.head(HEAD_LONG, ty as u64) } else { 0 }))
-        } else {
-            (None, None)
+    /// second definition): its hash comes from pass 1 ([`super::prehash`]).
+    pub fn array(&mut self, obj: Option<u32>, has_data: bool) -> Result<()> {
+        let Some((full, heads)) = self.hashes.take() else {
+            // Pass 1 saw every record pass 2 sees.
+            return Err(Error::io("the input changed between the two passes: more primitive arrays than pass 1 read"));
         };
-        // The low bit says "a byte[] of odd length", which MAT cannot read two bytes per
-        // character (such strings are unresolved there); the next one "all zero"; the
-        // third "longer than 1024 bytes" (its heads are in `long_arrays`).
-        let zero = bytes > 0 && self.hash.all_zero();
-        let flags = (ty == basic_type::BYTE && bytes % 2 == 1) as u64 | if zero { super::arrays::ALL_ZERO } else { 0 } | if short.is_some() { LONG_ARRAY } else { 0 };
-        let full = (self.hash.finish_all(ty as u64) & !7) | flags;
         let (Some(obj), true) = (obj, has_data) else { return Ok(()) };
-        push(&mut self.array_objs, obj)?;
-        push(&mut self.array_hashes, full)?;
-        // Only byte[] and char[] back strings.
-        if ty != basic_type::BYTE && ty != basic_type::CHAR {
-            return Ok(());
-        }
-        if let (Some(short), Some(long)) = (short, long) {
-            // Two-byte readings are cut at 2048 bytes: up to there the whole content counts.
-            push(&mut self.long_arrays, (obj, short, if bytes > HEAD_LONG { long } else { full }))?;
+        push(&mut self.arrays, super::arrays::Entry { hash: full, obj })?;
+        // Only byte[] and char[] of more than 1024 bytes have heads.
+        if let Some((short, long)) = heads {
+            push(&mut self.long_arrays, (obj, short, long))?;
         }
         Ok(())
     }
@@ -364,29 +346,26 @@ impl Collector {
 
     /// Replaces each string's array by its value's hash; frees the per-array vectors.
     pub fn finish(self, ids: &IdMap) -> Result<Collected> {
-        let Collector { array_objs, array_hashes, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, .. } = self;
+        let Collector { arrays: mut array_list, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, .. } = self;
         if let Some(e) = failed {
             return Err(e);
         }
-        // Arrays by object index (already so in address-ordered dumps).
-        let (array_objs, array_hashes) = if array_objs.windows(2).all(|w| w[0] < w[1]) {
-            (array_objs, array_hashes)
-        } else {
-            let mut pairs: Vec<(u32, u64)> = Vec::new();
-            pairs.try_reserve_exact(array_objs.len()).map_err(|_| Error::memory("out of memory sorting arrays".to_string()))?;
-            pairs.extend(array_objs.into_iter().zip(array_hashes));
-            pairs.sort_unstable_by_key(|p| p.0);
-            pairs.dedup_by_key(|p| p.0);
-            pairs.into_iter().unzip()
-        };
+        // Arrays by object index (already so in address-ordered dumps), sorted in place:
+        // no second copy of the largest list of the waste report.
+        if !array_list.windows(2).all(|w| w[0].obj() < w[1].obj()) {
+            array_list.sort_unstable_by_key(|e| e.obj());
+            array_list.dedup_by_key(|e| e.obj());
+        }
+        let array_objs = Objs(&array_list);
         long_arrays.sort_unstable_by_key(|p| p.0);
         // Arrays that several strings share (two bits per array: seen, seen again).
-        let mut seen = vec![0u64; array_objs.len().div_ceil(64)];
-        let mut again = vec![0u64; array_objs.len().div_ceil(64)];
+        let words = array_list.len().div_ceil(64);
+        let mut seen = crate::alloc::try_filled(words, 0u64, "the waste report's array marks")?;
+        let mut again = crate::alloc::try_filled(words, 0u64, "the waste report's array marks")?;
         let mut at = 0usize;
         for e in &strings {
-            at = gallop(&array_objs, at, (e.key >> 2) as u32);
-            if at < array_objs.len() && array_objs[at] == (e.key >> 2) as u32 {
+            at = gallop(array_objs, at, (e.key >> 2) as u32);
+            if array_objs.get(at) == Some((e.key >> 2) as u32) {
                 let (w, b) = (at / 64, 1u64 << (at % 64));
                 again[w] |= seen[w] & b;
                 seen[w] |= b;
@@ -394,27 +373,33 @@ impl Collector {
         }
         let mut shared = Vec::new();
         let mut at = 0usize;
+        let mut failed = Ok(());
         strings.retain_mut(|e| {
             let (array, coder) = ((e.key >> 2) as u32, (e.key & 3) as u8);
-            at = gallop(&array_objs, at, array);
+            at = gallop(array_objs, at, array);
             // Not an array with data, or a byte[] of odd length read two bytes per character.
-            if array_objs.get(at) != Some(&array) || (coder != reading::LATIN1 && array_hashes[at] & 1 == 1) {
-                unresolved.push(e.string);
+            if array_objs.get(at) != Some(array) || (coder != reading::LATIN1 && array_list[at].hash() & ODD_BYTES != 0) {
+                if let Err(x) = push(&mut unresolved, e.string) {
+                    failed = Err(x);
+                }
                 return false;
             }
             // Only arrays flagged long have heads (most have not: no search for them).
-            let long = if array_hashes[at] & LONG_ARRAY != 0 { long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]) } else { None };
+            let long = if array_list[at].hash() & LONG_ARRAY != 0 { long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]) } else { None };
             let content = match (long, coder) {
                 (Some((_, short, _)), reading::LATIN1) => short,
                 (Some((_, _, long)), _) => long,
-                (None, _) => array_hashes[at],
+                (None, _) => array_list[at].hash(),
             };
             if again[at / 64] & (1 << (at % 64)) != 0 {
-                shared.push((e.string, array));
+                if let Err(x) = push(&mut shared, (e.string, array)) {
+                    failed = Err(x);
+                }
             }
             e.key = (mix(content, coder as u64) & !7) | if long.is_some() { LONG } else { 0 } | coder as u64;
             true
         });
+        failed?;
         drop((long_arrays, again));
         shared.sort_unstable();
         // Left in object order: the kept ones are picked sequentially before the sort by key.
@@ -422,54 +407,99 @@ impl Collector {
         let mut pending = Vec::new();
         for (s, value, offset, count) in windows {
             match (value != 0).then(|| ids.index_of(value)).flatten() {
-                Some(array) => pending.push(Window { string: s, array, offset, count }),
-                None => unresolved.push(s),
+                Some(array) => push(&mut pending, Window { string: s, array, offset, count })?,
+                None => push(&mut unresolved, s)?,
             }
         }
         pending.sort_unstable_by_key(|w| w.array);
-        // Arrays that no String reads (windows' arrays are read too).
-        let mut arrays = Vec::new();
+        // Arrays that no String reads (windows' arrays are read too), kept in place.
         let mut w = 0usize;
-        for (at, (&obj, &hash)) in array_objs.iter().zip(&array_hashes).enumerate() {
-            if seen[at / 64] & (1 << (at % 64)) != 0 {
-                continue;
+        let mut at = 0usize;
+        array_list.retain(|e| {
+            let obj = e.obj();
+            let read = seen[at / 64] & (1 << (at % 64)) != 0;
+            at += 1;
+            if read {
+                return false;
             }
             while w < pending.len() && pending[w].array < obj {
                 w += 1;
             }
-            if w < pending.len() && pending[w].array == obj {
-                continue;
-            }
-            push(&mut arrays, super::arrays::Entry { hash, obj })?;
-        }
-        drop((seen, array_objs, array_hashes));
-        arrays.shrink_to_fit();
+            !(w < pending.len() && pending[w].array == obj)
+        });
+        drop(seen);
+        array_list.shrink_to_fit();
+        let arrays = array_list;
         Ok(Collected { strings, unresolved, pending, shared, arrays, boxed, collections, lens, collection_layouts, sites })
     }
 }
 
 /// Position of `x` in ascending `v` (or where it would go), searching from `from`
 /// forwards by doubling steps, or backwards the same way: O(log distance).
-fn gallop(v: &[u32], from: usize, x: u32) -> usize {
-    let from = from.min(v.len());
-    if from < v.len() && v[from] < x {
+fn gallop(v: impl Ascending, from: usize, x: u32) -> usize {
+    let len = v.len();
+    let from = from.min(len);
+    // First position in lo..hi whose value is not below x.
+    let split = |mut lo: usize, mut hi: usize| {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if v.at(mid) < x {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    };
+    if from < len && v.at(from) < x {
         let mut step = 1;
         let mut lo = from;
-        while lo + step < v.len() && v[lo + step] < x {
+        while lo + step < len && v.at(lo + step) < x {
             lo += step;
             step *= 2;
         }
-        let hi = (lo + step + 1).min(v.len());
-        lo + v[lo..hi].partition_point(|&y| y < x)
+        split(lo, (lo + step + 1).min(len))
     } else {
         let mut step = 1;
         let mut hi = from;
-        while hi >= step && v[hi - step] >= x {
+        while hi >= step && v.at(hi - step) >= x {
             hi -= step;
             step *= 2;
         }
-        let lo = hi.saturating_sub(step);
-        lo + v[lo..hi].partition_point(|&y| y < x)
+        split(hi.saturating_sub(step), hi)
+    }
+}
+
+/// An ascending sequence of object indices [`gallop`] searches.
+trait Ascending: Copy {
+    fn len(&self) -> usize;
+    fn at(&self, k: usize) -> u32;
+    fn get(&self, k: usize) -> Option<u32> {
+        (k < self.len()).then(|| self.at(k))
+    }
+}
+
+impl Ascending for &[u32] {
+    fn len(&self) -> usize {
+        <[u32]>::len(self)
+    }
+    #[inline]
+    fn at(&self, k: usize) -> u32 {
+        self[k]
+    }
+}
+
+/// The objects of array entries sorted by object.
+#[derive(Clone, Copy)]
+struct Objs<'a>(&'a [super::arrays::Entry]);
+
+impl Ascending for Objs<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline]
+    fn at(&self, k: usize) -> u32 {
+        self.0[k].obj()
     }
 }
 
@@ -483,10 +513,10 @@ mod tests {
         assert!(v.windows(2).all(|w| w[0] < w[1]));
         for from in [0, 1, 5, 50, 199, 200, 300] {
             for x in 0..1700 {
-                assert_eq!(gallop(&v, from, x), v.partition_point(|&y| y < x), "from {from} x {x}");
+                assert_eq!(gallop(&v[..], from, x), v.partition_point(|&y| y < x), "from {from} x {x}");
             }
         }
-        assert_eq!(gallop(&[], 0, 5), 0);
+        assert_eq!(gallop(&[][..], 0, 5), 0);
     }
 }
 

@@ -3,16 +3,18 @@
 //! empty and sparse collections, boxed numbers; and the allocation sites where a dump
 //! records them.
 //!
-//! Computed in the existing passes: pass 2 hashes every primitive array as it streams by
-//! and notes every String's value array, every boxed value, every collection's size and
-//! backing array, and the allocation stack of objects whose dump records one
+//! Computed in the existing passes: pass 1 hashes every primitive array as it streams by
+//! ([`prehash`]; pass 2 then skips the arrays' bodies), pass 2 pairs each hash with its
+//! object and notes every String's value array, every boxed value, every collection's
+//! size and backing array, and the allocation stack of objects whose dump records one
 //! ([`collect`]). Once the reachability walk says which objects are kept (before the
 //! dominator tree, so nothing of this is alive at the analysis's peak), each kind is
 //! grouped ([`strings`], [`arrays`], [`collections`], [`boxed`], [`sites`]) and only
 //! the top groups are kept ([`Found`]); at the end the texts of the groups reported are
-//! read back from the dump in one forward walk. Extra memory: about 12 bytes per primitive
-//! array, String, boxed number and collection during pass 2 and until the grouping,
-//! nothing per object after that.
+//! read back from the dump in one forward walk. Extra memory: 8 bytes per primitive array
+//! from pass 1 into pass 2 (freed as pass 2 goes), about 12 bytes per primitive array,
+//! String, boxed number and collection during pass 2 and until the grouping, nothing per
+//! object after that; every list is filtered and sorted in place.
 
 pub mod arrays;
 pub mod boxed;
@@ -21,6 +23,7 @@ pub mod collections;
 pub mod document;
 pub mod hash;
 pub mod model;
+pub mod prehash;
 pub mod sites;
 pub mod sort;
 pub mod strings;
