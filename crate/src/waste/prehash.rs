@@ -75,6 +75,8 @@ impl ArrayHashes {
 #[derive(Default)]
 pub struct ArrayHasher {
     hash: StreamHash,
+    /// The chunk being filled (moved to `out` when full).
+    current: Vec<u64>,
     out: ArrayHashes,
     records: u64,
 }
@@ -94,14 +96,11 @@ impl ArrayHasher {
         let zero = bytes > 0 && h.all_zero();
         let flags = if ty == basic_type::BYTE && bytes % 2 == 1 { ODD_BYTES } else { 0 } | if zero { super::arrays::ALL_ZERO } else { 0 } | if heads.is_some() { LONG_ARRAY } else { 0 };
         let full = (h.finish_all(ty as u64) & !7) | flags;
-        let out = &mut self.out;
-        if out.chunks.back().is_none_or(|c| c.len() == CHUNK) {
-            let mut c = Vec::new();
-            c.try_reserve_exact(CHUNK).map_err(|_| memory(self.records))?;
-            out.chunks.try_reserve(1).map_err(|_| memory(self.records))?;
-            out.chunks.push_back(c);
+        if self.current.len() == self.current.capacity() {
+            self.next_chunk()?;
         }
-        out.chunks.back_mut().expect("a chunk was just added").push(full);
+        self.current.push(full);
+        let out = &mut self.out;
         // Only byte[] and char[] back strings; two-byte readings are cut at 2048 bytes:
         // up to there the whole content counts.
         if let (Some((short, long)), true) = (heads, ty == basic_type::BYTE || ty == basic_type::CHAR) {
@@ -114,10 +113,24 @@ impl ArrayHasher {
         Ok(())
     }
 
+    #[cold]
+    fn next_chunk(&mut self) -> Result<()> {
+        let mut c = Vec::new();
+        c.try_reserve_exact(CHUNK).map_err(|_| memory(self.records))?;
+        self.out.chunks.try_reserve(1).map_err(|_| memory(self.records))?;
+        let full = std::mem::replace(&mut self.current, c);
+        if !full.is_empty() {
+            self.out.chunks.push_back(full);
+        }
+        Ok(())
+    }
+
     /// The hashes, for pass 2 (the last chunk trimmed to what it holds).
     pub fn finish(mut self) -> ArrayHashes {
-        if let Some(c) = self.out.chunks.back_mut() {
-            c.shrink_to_fit();
+        let mut last = std::mem::take(&mut self.current);
+        if !last.is_empty() {
+            last.shrink_to_fit();
+            self.out.chunks.push_back(last);
         }
         self.out
     }

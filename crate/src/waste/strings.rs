@@ -80,7 +80,20 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         });
         found
     };
-    let shared_array = |s: u32| collected.shared.binary_search_by_key(&s, |p| p.0).ok().map(|k| collected.shared[k].1);
+    // One bit per object for the strings whose array another string shares: every
+    // string is asked, few are such (without memory for the bits, each is searched).
+    let shared_marks = (!collected.shared.is_empty()).then(|| crate::alloc::try_filled(heap.object_count().div_ceil(64), 0u64, "").ok()).flatten().map(|mut bits| {
+        for &(s, _) in &collected.shared {
+            bits[s as usize / 64] |= 1 << (s % 64);
+        }
+        bits
+    });
+    let shared_array = |s: u32| {
+        if collected.shared.is_empty() || shared_marks.as_ref().is_some_and(|b| b.get(s as usize / 64).is_none_or(|w| w & (1 << (s % 64)) == 0)) {
+            return None;
+        }
+        collected.shared.binary_search_by_key(&s, |p| p.0).ok().map(|k| collected.shared[k].1)
+    };
     let mut g = Groups { unresolved: collected.unresolved.iter().filter(|&&s| kept(s)).count() as u64, ..Groups::default() };
     g.strings = g.unresolved;
     let mut arrays: Vec<u32> = Vec::new();
