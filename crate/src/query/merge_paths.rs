@@ -9,7 +9,8 @@
 //! an object, so the merged tree is the part of the search tree above the objects. It is
 //! found by marking the objects' ancestors (each once), then the counts are added up from
 //! the deepest node to the roots in search order. Cost: the search (linear in the heap,
-//! 8 bytes per object while it runs), then linear in the marked part. At most
+//! a bit per object and 4 bytes per object it meets while it runs, see
+//! [`super::levels`]), then linear in the marked part. At most
 //! [`MAX_OBJECTS`] objects are taken (`capped`), at most `limit` nodes listed, the most
 //! counted first (`truncated`), and the field names of the first [`MAX_VIA`] nodes read
 //! back from the dump.
@@ -20,8 +21,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::object::root_kinds;
-use super::paths::{breadth_first, via, NOT_SEEN, ROOT};
-use crate::alloc::{try_filled, try_with_capacity};
+use super::levels::{Levels, Refs, ROOT};
+use super::paths::via;
+use crate::alloc::try_filled;
 use crate::analysis::Analysis;
 use crate::error::Result;
 use crate::report::build::object_ref;
@@ -83,21 +85,41 @@ pub fn instances_of(a: &Analysis, class: u32) -> Vec<u32> {
 pub fn merge_paths(a: &mut Analysis, objects: &[u32], limit: usize) -> Result<MergedPaths> {
     let n = a.object_count();
     let considered = &objects[..objects.len().min(MAX_OBJECTS)];
-    let mut parent = try_filled(n, NOT_SEEN, "merging paths")?;
-    let mut queue: Vec<u32> = try_with_capacity(n, "merging paths")?;
-    breadth_first(a, true, None, &mut parent, &mut queue);
+    // Breadth first until every object is found, then their BFS parents and their
+    // ancestors' (with their search positions), without an array per object.
+    let mut want = try_filled(n.div_ceil(64), 0u64, "merging paths")?;
+    let mut left = 0usize;
+    for &t in considered {
+        let (w, b) = (t as usize / 64, 1u64 << (t % 64));
+        if t < n as u32 && want[w] & b == 0 {
+            want[w] |= b;
+            left += 1;
+        }
+    }
+    let mut found = Vec::new();
+    let g = Refs { a, excludes: true };
+    let levels = Levels::search(&g, |v, pos| {
+        if want[v as usize / 64] & (1 << (v % 64)) != 0 {
+            found.push((v, pos));
+            left -= 1;
+        }
+        left == 0
+    })?;
+    drop(want);
+    let parent = levels.parents(&g, &found);
+    drop(levels);
     // Mark the objects and their ancestors (each object once).
     let mut count: HashMap<u32, u64> = HashMap::new();
     let mut unreached = 0u64;
     for &t in considered {
-        if parent[t as usize] == NOT_SEEN {
+        if !parent.contains_key(&t) {
             unreached += 1;
             continue;
         }
         *count.entry(t).or_insert(0) += 1;
         let mut x = t;
-        while parent[x as usize] != ROOT {
-            let p = parent[x as usize];
+        while parent[&x].0 != ROOT {
+            let p = parent[&x].0;
             if count.contains_key(&p) {
                 break;
             }
@@ -107,14 +129,14 @@ pub fn merge_paths(a: &mut Analysis, objects: &[u32], limit: usize) -> Result<Me
     }
     // Add the counts up, deepest first: search order reversed puts every node before
     // its parent.
-    let mut order: Vec<u32> = queue.iter().copied().filter(|v| count.contains_key(v)).collect();
-    drop(queue);
-    let targets: std::collections::HashSet<u32> = considered.iter().copied().filter(|&t| parent[t as usize] != NOT_SEEN).collect();
+    let mut order: Vec<u32> = count.keys().copied().collect();
+    order.sort_unstable_by_key(|v| parent[v].1);
+    let targets: std::collections::HashSet<u32> = considered.iter().copied().filter(|t| parent.contains_key(t)).collect();
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut roots = Vec::new();
     for &v in order.iter().rev() {
         let c = count[&v];
-        let p = parent[v as usize];
+        let p = parent[&v].0;
         if p == ROOT {
             roots.push(v);
         } else {

@@ -24,6 +24,7 @@ pub mod holders;
 pub mod merge_paths;
 pub mod object;
 pub mod paths;
+pub(crate) mod levels;
 pub mod referrers;
 pub mod tree;
 

@@ -7,7 +7,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::object::{field_chain, read_record, root_kinds};
-use crate::alloc::{try_filled, try_with_capacity};
 use crate::analysis::Analysis;
 use crate::mapping;
 use crate::error::Result;
@@ -86,58 +85,31 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// [`breadth_first`]'s mark of an object no root reaches.
-pub(crate) const NOT_SEEN: u32 = u32::MAX;
-/// [`breadth_first`]'s mark of a GC root.
-pub(crate) const ROOT: u32 = u32::MAX - 1;
-
-/// Breadth first from all GC roots: `parent[v]` becomes the object through which `v` was
-/// first reached ([`ROOT`] for roots, [`NOT_SEEN`] when not reached), `queue` the objects
-/// in the order reached. `excludes`: without the references MAT's path queries exclude
-/// (`Reference.referent`, …). Stops once `stop` is reached.
-pub(crate) fn breadth_first(a: &Analysis, excludes: bool, stop: Option<u32>, parent: &mut [u32], queue: &mut Vec<u32>) {
-    parent.fill(NOT_SEEN);
-    queue.clear();
-    for &(r, _) in &a.roots {
-        parent[r as usize] = ROOT;
-        queue.push(r);
-    }
-    let mut head = 0;
-    while let Some(&u) = queue.get(head) {
-        head += 1;
-        if Some(u) == stop {
-            break;
-        }
-        let skip = excludes && a.has_path_excluded_references(u);
-        a.for_each_reference(u, |v| {
-            if parent[v as usize] == NOT_SEEN && !(skip && a.is_path_excluded_reference(u, v)) {
-                parent[v as usize] = u;
-                queue.push(v);
-            }
-        });
-    }
-}
-
 /// The objects of a shortest reference path from a GC root to `obj`, root first (empty
 /// when none reaches it): breadth-first from all roots, first without the references
-/// MAT's path queries exclude (`Reference.referent`, …), then with them.
+/// MAT's path queries exclude (`Reference.referent`, …), then with them. The path is the
+/// one a parent per object would give (see [`super::levels`], which needs no such array).
 pub fn shortest_path(a: &Analysis, obj: u32) -> Result<Vec<u32>> {
-    let n = a.object_count();
     let mut path = Vec::new();
-    let mut parent = try_filled(n, NOT_SEEN, "the path search")?;
-    // Breadth first: each object enters the queue once, so it never outgrows `n`.
-    let mut queue: Vec<u32> = try_with_capacity(n, "the path search")?;
     for excludes in [true, false] {
-        breadth_first(a, excludes, Some(obj), &mut parent, &mut queue);
-        if parent[obj as usize] != NOT_SEEN {
+        let g = super::levels::Refs { a, excludes };
+        let mut at = None;
+        let levels = super::levels::Levels::search(&g, |v, pos| {
+            let hit = v == obj;
+            if hit {
+                at = Some(pos);
+            }
+            hit
+        })?;
+        if let Some(pos) = at {
+            let parents = levels.parents(&g, &[(obj, pos)]);
             let mut x = obj;
             loop {
                 path.push(x);
-                let p = parent[x as usize];
-                if p == ROOT {
-                    break;
+                match parents.get(&x) {
+                    Some(&(p, _)) if p != super::levels::ROOT => x = p,
+                    _ => break,
                 }
-                x = p;
             }
             path.reverse();
             break;

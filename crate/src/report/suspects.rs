@@ -160,9 +160,6 @@ pub fn group_accumulation_point(a: &Analysis, members: &[u32]) -> (Option<u32>, 
     tree.descend(a, members.len().min(MAX_GROUP_PATHS))
 }
 
-const NOT_SEEN: u32 = u32::MAX;
-const FROM_ROOT: u32 = u32::MAX - 1;
-
 /// The union of the members' shortest paths from GC roots, with per-node tallies.
 struct PathTree {
     /// Nodes on some member's path: node → (count, retained sum, first member position,
@@ -182,48 +179,30 @@ struct Tally {
 }
 
 fn shortest_paths(a: &Analysis, members: &[u32], excludes: bool) -> Option<PathTree> {
-    use std::collections::{HashMap, HashSet, VecDeque};
-    let n = a.object_count();
-    let mut parent = vec![NOT_SEEN; n];
-    let mut seq = vec![0u32; n];
-    let mut next_seq = 0u32;
+    use crate::query::levels::{Levels, Refs, ROOT as FROM_ROOT};
+    use std::collections::{HashMap, HashSet};
+    // Breadth first until every member is found; then the members' BFS parents and
+    // their ancestors' (with their discovery positions), without an array per object.
     let want: HashSet<u32> = members.iter().copied().collect();
     let mut left = want.len();
-    let mut queue = VecDeque::new();
-    for &(r, _) in &a.roots {
-        if parent[r as usize] == NOT_SEEN {
-            parent[r as usize] = FROM_ROOT;
-            seq[r as usize] = next_seq;
-            next_seq += 1;
-            queue.push_back(r);
-        }
-    }
-    while left > 0 {
-        let Some(u) = queue.pop_front() else { break };
-        if want.contains(&u) {
+    let mut found = Vec::new();
+    let g = Refs { a, excludes };
+    let levels = Levels::search(&g, |v, pos| {
+        if want.contains(&v) {
+            found.push((v, pos));
             left -= 1;
         }
-        let has_excluded = excludes && a.has_path_excluded_references(u);
-        a.for_each_reference(u, |v| {
-            if parent[v as usize] != NOT_SEEN {
-                return;
-            }
-            if has_excluded && a.is_path_excluded_reference(u, v) {
-                return;
-            }
-            parent[v as usize] = u;
-            seq[v as usize] = next_seq;
-            next_seq += 1;
-            queue.push_back(v);
-        });
-    }
+        left == 0
+    })
+    .ok()?;
+    let parent = levels.parents(&g, &found);
+    drop(levels);
     // The union of the members' paths, each node once; then tallies bottom-up in
     // reverse discovery order (a node is discovered after its BFS parent).
     let mut nodes: HashMap<u32, Tally> = HashMap::new();
     for &m in members {
         let mut x = m;
-        while parent[x as usize] != NOT_SEEN && !nodes.contains_key(&x) {
-            let p = parent[x as usize];
+        while let (Some(&(p, _)), false) = (parent.get(&x), nodes.contains_key(&x)) {
             nodes.insert(x, Tally { count: 0, retained: 0, first: usize::MAX, parent: p });
             if p == FROM_ROOT {
                 break;
@@ -242,7 +221,7 @@ fn shortest_paths(a: &Analysis, members: &[u32], excludes: bool) -> Option<PathT
         }
     }
     let mut order: Vec<u32> = nodes.keys().copied().collect();
-    order.sort_unstable_by_key(|&x| std::cmp::Reverse(seq[x as usize]));
+    order.sort_unstable_by_key(|&x| std::cmp::Reverse(parent[&x].1));
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut roots = Vec::new();
     for x in order {

@@ -60,7 +60,7 @@ fn reset_peak_rss() {
 
 /// Hands the memory freed by the phase that ended back to the system (glibc keeps freed
 /// blocks below the top of its heap resident: without this, the next phase's peak
-/// resident set would count the previous phase's temporaries).
+/// resident set would count the previous phase's temporaries). A few milliseconds.
 fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -121,9 +121,15 @@ impl Meter {
             let now = Instant::now();
             let cpu = cpu_seconds();
             t.push((self.phase, now.duration_since(self.phase_start.0).as_secs_f64(), cpu - self.phase_start.1, peak_rss()));
-            release_free_memory();
-            reset_peak_rss();
             self.phase_start = (now, cpu);
+        }
+        // With or without timings: a phase's temporaries left resident would add to the
+        // peak of the next (measured on the 1 GB dump: 464 MiB instead of 453).
+        if !self.phase.is_empty() {
+            release_free_memory();
+        }
+        if self.timings.is_some() {
+            reset_peak_rss();
         }
     }
 
