@@ -44,6 +44,9 @@ fn long_at(fields: &[u8], at: usize) -> Option<i64> {
     fields.get(at..at + 8).map(|b| i64::from_be_bytes(b.try_into().expect("8 bytes")))
 }
 
+/// A map read back: its entry, its `baseCount`, and its cells with their `value` offsets.
+type Pending = (usize, i64, Vec<(u32, usize)>);
+
 /// Gives each `ConcurrentHashMap` of `c` that counts in cells its size; returns the source.
 pub fn resolve(c: &mut Collected, heap: &Heap, source: Box<dyn ByteSource>) -> Result<Box<dyn ByteSource>> {
     let layouts = &c.collection_layouts;
@@ -66,8 +69,7 @@ pub fn resolve(c: &mut Collected, heap: &Heap, source: Box<dyn ByteSource>) -> R
     objs.dedup();
     let (source, _, fields) = read_records::<true>(&heap.index, source, &objs, 0)?;
     let id_size = heap.index.header.id_size as usize;
-    // Per map: its base count and its cells (with their `value` offsets).
-    let mut pending: Vec<(usize, i64, Vec<(u32, usize)>)> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
     for &(k, obj, base_at, cells_at) in &maps {
         let Some(f) = objs.binary_search(&obj).ok().and_then(|i| fields[i].as_deref()) else { continue };
         let Some(base) = long_at(f, base_at) else { continue };
