@@ -113,8 +113,10 @@ export class ThreadsView {
   private threadNode(t: ThreadInfo): Node {
     const frames = t.frames.length;
     const name = t.name ?? '(no name)';
+    // Priority and context class loader where the dump has them, under the name.
+    const facts = [t.priority === null || t.priority === undefined ? null : `priority ${t.priority}`, t.context_class_loader ? `context loader ${t.context_class_loader}` : null].filter((x) => x !== null);
     const row = this.row(1, 'thread', true, [
-      h('span', null, h('span', { class: 'thread-name' }, name), ' ', h('span', { class: 'thread-class' }, t.class_name)),
+      h('span', null, h('span', { class: 'thread-name' }, name), ' ', h('span', { class: 'thread-class' }, t.class_name), facts.length ? h('span', { class: 'thread-facts' }, facts.join(' · ')) : null),
       objectLink(threadRef(t), 'inspector', t.address),
       t.daemon === null || t.daemon === undefined ? '' : t.daemon ? 'daemon' : 'no',
       t.has_stack ? `${formatCount(frames)} frames` : 'no stack',

@@ -275,7 +275,7 @@ export class WasteView {
       rows: d.groups,
       sort: '-wasted_bytes',
       columns: [
-        { key: 'value', label: 'Value', value: (g) => g.value, cell: (g) => h('span', { class: 'string-value mono', title: g.value.length > 200 ? `${g.value.slice(0, 200)}…` : g.value }, g.value) },
+        { key: 'value', label: 'Value', value: (g) => g.value, cell: (g) => (g.value === '' ? h('em', null, '(empty string)') : h('span', { class: 'string-value mono', title: g.value.length > 200 ? `${g.value.slice(0, 200)}…` : g.value }, g.value)) },
         { key: 'count', label: 'Count', num: true, title: 'Strings holding the value', value: (g) => g.count, cell: (g) => formatCount(g.count) },
         { key: 'wasted_bytes', label: 'Wasted', num: true, title: 'All the strings and their distinct value arrays but one', value: (g) => g.wasted_bytes, cell: (g) => bytesCell(g.wasted_bytes) },
         { key: 'strings_shallow_bytes', label: 'Strings\u2019 bytes', num: true, title: 'Shallow bytes of the String objects', value: (g) => g.strings_shallow_bytes, cell: (g) => bytesCell(g.strings_shallow_bytes) },
