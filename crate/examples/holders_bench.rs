@@ -18,15 +18,9 @@ use heapscope::analysis::{analyze, NoProgress, Options};
 use heapscope::holders::{self, Tree};
 use heapscope::query::holders::{classes_up, paths};
 use heapscope::query::referrers::referrers;
-use heapscope::source::{auto_decompress, FileSource};
 
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
-}
+mod common;
+use common::cpu_seconds;
 
 fn status_kib(key: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -40,7 +34,7 @@ fn mib(bytes: u64) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dump = args.get(1).expect("usage: holders_bench DUMP [ADDRESS]");
-    let src = auto_decompress(Box::new(FileSource::open(std::path::Path::new(dump)).expect("dump opens"))).expect("readable");
+    let src = common::open_dump(dump);
     let t = Instant::now();
     let mut a = analyze(src, &Options::default(), &mut NoProgress).expect("analysis");
     println!("analysis: {} objects, {:.1} s wall", a.object_count(), t.elapsed().as_secs_f64());

@@ -13,19 +13,14 @@
 use heapscope::analysis::{analyze, Options, Phase, Progress, ProgressInfo};
 use heapscope::error::Result;
 
+mod common;
+use common::cpu_seconds;
+
 #[path = "../tests/support/counting_alloc.rs"]
 mod counting_alloc;
 
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
-
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
-}
 
 struct Phases {
     current: Option<Phase>,
@@ -57,7 +52,7 @@ impl Progress for Phases {
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: memory_profile DUMP");
-    let source = heapscope::source::auto_decompress(Box::new(heapscope::source::FileSource::open(path.as_ref()).expect("opens"))).expect("readable");
+    let source = common::open_dump(&path);
     let mut phases = Phases { current: None, start_cpu: cpu_seconds(), start_live: 0, rows: Vec::new() };
     let a = analyze(source, &Options::default(), &mut phases).expect("analysis");
     phases.close();

@@ -480,7 +480,10 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         crate::graph::pass2(&mut cursor, index, &mut tick)?
     };
     let input_bytes = input_total.unwrap_or(decoded_bytes);
-    let source = Some(crate::waste::collect::resolve_windows(&mut heap.waste, &heap.index, cursor.into_source())?);
+    let source = crate::waste::collect::resolve_windows(&mut heap.waste, &heap.index, cursor.into_source())?;
+    let mut collected = std::mem::take(&mut heap.waste);
+    let source = Some(crate::waste::counter_cells::resolve(&mut collected, &heap, source)?);
+    heap.waste = collected;
 
     tick_phase(Phase::Strengths, input_bytes, objects, progress)?;
     let strength::walk::Reach { strengths, owned } = strength::walk::strengths(&HeapEdges::new(&heap))?;

@@ -233,6 +233,8 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
         let _ = writeln!(out, "{name}  {} @ {}  {}", printable(&t.class_name), t.address, facts.join(", "));
         if !t.has_stack {
             out.push_str("    no stack recorded\n");
+        } else if t.frames.is_empty() {
+            out.push_str("    (the stack recorded has no frames)\n");
         }
         for f in &t.frames {
             let _ = writeln!(out, "    {}", printable(&f.frame));
@@ -241,7 +243,7 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
             }
         }
         if !t.other_locals.is_empty() {
-            out.push_str("    locals outside the recorded frames:\n");
+            out.push_str(if t.has_stack { "    locals outside the recorded frames:\n" } else { "    locals (frames unknown):\n" });
             for o in &t.other_locals {
                 local_line(&mut out, &printable_ref(o));
             }

@@ -96,6 +96,9 @@ fn cli_prints_every_thread_and_frame() {
         last = at;
         if !t["has_stack"].as_bool().unwrap() {
             assert!(text[at..].lines().nth(1).unwrap().contains("no stack recorded"));
+        } else if t["frames"].as_array().unwrap().is_empty() {
+            // A stack recorded without frames (MAT lists none) says so too.
+            assert!(text[at..].lines().nth(1).unwrap().contains("the stack recorded has no frames"), "{head}");
         }
         for f in t["frames"].as_array().unwrap() {
             let line = format!("    {}\n", f["text"].as_str().unwrap());

@@ -76,6 +76,8 @@ describe('threads and waste views', { skip: CORPUS_MISSING }, () => {
       await page.locator(`#threads-tree tr[data-kind="frame"][data-frame="${k}"] button.toggle`).click();
       rows = await treeRows(page);
       assert.deepEqual(rows.filter((r) => r.kind === 'local').map((r) => r.address), main.frames[k].locals, `frame ${k}'s locals`);
+      // The open frame is in the URL too (thread address / frame index).
+      await page.waitForFunction((key) => decodeURIComponent(location.hash).includes(key), `${main.object}/${k}`);
       // A local is a link to the inspector.
       const local = page.locator('#threads-tree tr[data-kind="local"] a.obj').first();
       assert.equal(await local.getAttribute('href'), `#view=inspector&object=${main.frames[k].locals[0]}`);
@@ -95,6 +97,14 @@ describe('threads and waste views', { skip: CORPUS_MISSING }, () => {
       }, last);
       await page.waitForSelector(`#threads-tree tr[data-address="${last}"][aria-expanded="true"]`);
       await page.waitForSelector(`#threads-tree tr[data-address="${main.object}"][aria-expanded="false"]`);
+
+      // A frame named in the URL opens with its thread (a shared link, a reload).
+      await page.evaluate(([a, f]) => {
+        location.hash = `#view=threads&threads=${a}/${f}`;
+      }, [main.object, k]);
+      await page.waitForSelector(`#threads-tree tr[data-address="${main.object}"][aria-expanded="true"]`);
+      await page.waitForSelector(`#threads-tree tr[data-kind="frame"][data-frame="${k}"][aria-expanded="true"]`);
+      assert.deepEqual((await treeRows(page)).filter((r) => r.kind === 'local').map((r) => r.address), main.frames[k].locals, 'the frame from the URL shows its locals');
 
       // Keyboard: the tree is one tab stop; Right opens, Down moves into the frames, Left goes back up.
       await page.evaluate(() => {
@@ -171,6 +181,20 @@ describe('threads and waste views', { skip: CORPUS_MISSING }, () => {
       assert.ok(members.every((m) => m.holders >= 1 && m.links >= 1), JSON.stringify(members.slice(0, 3)));
       await page.click('#waste-strings .group-details button.more');
       await page.waitForFunction(() => document.querySelector('#waste-strings .group-members')?.dataset.shown === '40');
+
+      // A duplicate-array group opens the same way: its arrays by address (the report's
+      // count of them), each with what holds it; the URL names the group.
+      await page.click('#waste-tab-arrays');
+      await page.waitForSelector('#waste-arrays tbody tr[data-first]');
+      const group = await page.$eval('#waste-arrays tbody tr[data-first]', (r) => ({ first: r.dataset.first, count: Number(r.dataset.count) }));
+      await page.locator(`#waste-arrays tbody tr[data-first="${group.first}"] button.toggle`).click();
+      await page.waitForSelector('#waste-arrays .group-members[data-total]');
+      assert.equal(Number(await page.locator('#waste-arrays .group-members').getAttribute('data-total')), group.count, 'members: the group\'s count');
+      const arrays = await page.$$eval('#waste-arrays .group-members > li', (li) => li.map((x) => ({ address: x.dataset.address, holders: Number(x.dataset.holders) })));
+      assert.equal(arrays.length, Math.min(group.count, 20));
+      assert.equal(arrays[0].address, group.first, 'the lowest-address array first');
+      assert.ok(arrays.every((m) => m.holders >= 1), JSON.stringify(arrays.slice(0, 3)));
+      assert.match(new URL(page.url()).hash, new RegExp(`dup=${group.first}`));
 
       await page.setViewportSize({ width: 800, height: 900 });
       assert.ok(await noSidewaysScroll(page), 'no sideways page scroll at 800 px (waste)');

@@ -13,6 +13,13 @@
 //! string is a candidate), then one forward walk over the parts of the dump that hold the
 //! candidates and their arrays ([`crate::waste::collect::read_records`]), then the
 //! referrer index for the page of members listed. Nothing per object is kept.
+//!
+//! A duplicate-*array* group ([`array_group_members`]) is named by one of its arrays: its
+//! members are the kept primitive arrays of the same class and shallow size whose
+//! contents are equal, byte for byte, and that no `java.lang.String` reads (those are
+//! duplicate strings), as the report groups them ([`crate::waste::arrays`]). Cost: one
+//! scan of the class column, one scan of the strings' references, then forward walks
+//! reading the candidates back (at most [`ARRAY_BATCH_BYTES`] of them at a time).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -211,6 +218,13 @@ pub fn group_members(a: &mut Analysis, string: u32, offset: usize, limit: usize,
         }
         candidates.clear();
     }
+    let members = with_holders(a, members, holders)?;
+    Ok(GroupMembers { value, total, offset: offset as u64, members })
+}
+
+/// Each member with at most `holders` of its referrers (those retaining the most) and
+/// the fields they hold it by.
+fn with_holders(a: &mut Analysis, members: Vec<u32>, holders: usize) -> Result<Vec<GroupMember>> {
     let mut listed = Vec::with_capacity(members.len());
     for m in members {
         let r = referrers(a, Tree::Mat, m, holders)?;
@@ -221,5 +235,76 @@ pub fn group_members(a: &mut Analysis, string: u32, offset: usize, limit: usize,
         }
         listed.push(GroupMember { object: object_ref(a, m), holders_total: r.total, holders: named });
     }
-    Ok(GroupMembers { value, total, offset: offset as u64, members: listed })
+    Ok(listed)
+}
+
+/// A page of the members of the duplicate-array group of one primitive array.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ArrayGroupMembers {
+    /// The arrays' class, e.g. `byte[]`.
+    pub class_name: String,
+    /// Elements of each array.
+    pub length: u64,
+    /// Every member of the group (the report's `count`).
+    pub total: u64,
+    pub offset: u64,
+    /// Members from `offset`, by address (the first of the group is the one not counted as
+    /// waste).
+    pub members: Vec<GroupMember>,
+}
+
+/// Bytes of candidate arrays read back per forward walk.
+pub const ARRAY_BATCH_BYTES: u64 = 64 << 20;
+
+/// The members of the duplicate-array group of `array` (a kept primitive array that no
+/// String reads), by address: how many, and from `offset` at most `limit`, each with at
+/// most `holders` of its holders.
+pub fn array_group_members(a: &mut Analysis, array: u32, offset: usize, limit: usize, holders: usize) -> Result<ArrayGroupMembers> {
+    let address = a.address(array);
+    let class = a.class_of(array);
+    let primitive = a.heap.index.primitive_array_class.contains(&Some(class));
+    if class == NO_CLASS || !primitive || !a.is_kept(array) {
+        return Err(Error::io(format!("0x{address:x} is not a kept primitive array")));
+    }
+    let (_, data) = read_back(a, &[array], usize::MAX)?;
+    let target = data.into_iter().next().flatten().ok_or_else(|| Error::io(format!("0x{address:x} has no contents in the dump")))?;
+    let size = a.shallow(array);
+    // Kept arrays of the class and size, in object order.
+    let mut candidates: Vec<u32> = (0..a.object_count() as u32).filter(|&v| a.class_of(v) == class && a.shallow(v) == size && a.is_kept(v)).collect();
+    // Those a String reads (any String of the dump, as pass 2 saw them) are not members.
+    let mut backs_string = vec![false; candidates.len()];
+    let string_class: Vec<bool> = (0..a.class_count() as u32).map(|c| layout(a, c).is_some()).collect();
+    for v in 0..a.object_count() as u32 {
+        let c = a.class_of(v);
+        if c != NO_CLASS && string_class[c as usize] {
+            if let Some(k) = value_array(a, v).and_then(|arr| candidates.binary_search(&arr).ok()) {
+                backs_string[k] = true;
+            }
+        }
+    }
+    if candidates.binary_search(&array).is_ok_and(|k| backs_string[k]) {
+        return Err(Error::io(format!("0x{address:x} is a String's value: see its duplicate-string group")));
+    }
+    let mut k = 0;
+    candidates.retain(|_| {
+        k += 1;
+        !backs_string[k - 1]
+    });
+    drop(backs_string);
+    let batch = (ARRAY_BATCH_BYTES / size.max(1)).max(1) as usize;
+    let (mut total, mut members) = (0u64, Vec::new());
+    let end = offset.saturating_add(limit);
+    for chunk in candidates.chunks(batch) {
+        let (_, data) = read_back(a, chunk, usize::MAX)?;
+        for (&v, d) in chunk.iter().zip(&data) {
+            if d.as_ref() == Some(&target) {
+                if (offset..end).contains(&(total as usize)) {
+                    members.push(v);
+                }
+                total += 1;
+            }
+        }
+    }
+    let members = with_holders(a, members, holders)?;
+    Ok(ArrayGroupMembers { class_name: a.class_name(class).to_string(), length: target.len as u64, total, offset: offset as u64, members })
 }

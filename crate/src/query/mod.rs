@@ -13,7 +13,7 @@
 //! [`grouped`] (the dominator tree grouped by class at every level),
 //! [`object`] (an object's fields read back from the dump), [`paths`] (a path from a GC
 //! root), [`referrers`] (incoming references), [`grouping`] (histogram groups and a
-//! class's instances), [`duplicates`] (a duplicate-string group's members and their holders), [`holders`] (the leak trace with its dominators marked, the other
+//! class's instances), [`duplicates`] (a duplicate-string or duplicate-array group's members and their holders), [`holders`] (the leak trace with its dominators marked, the other
 //! ways of holding an object, the classes-up rows). Every answer is bounded: a page of children, the first elements of
 //! an array, the first characters of a string.
 
@@ -37,7 +37,7 @@ use crate::holders::Tree;
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
 
-pub use duplicates::{GroupMember, GroupMembers, Holder};
+pub use duplicates::{ArrayGroupMembers, GroupMember, GroupMembers, Holder};
 pub use grouped::{DominatorGroup, DominatorGroups};
 pub use grouping::{HistogramGroup, HistogramGrouping, Instances};
 pub use holders::{ClassRow, ClassesUp, Paths, Stretch, TraceStep, WayStep};
@@ -152,6 +152,17 @@ pub enum Query {
         #[serde(default)]
         holders: u32,
     },
+    /// The arrays of the duplicate-array group of `object` (a primitive array no String
+    /// reads: the report's groups name theirs in `sample`), by address from `offset`, at
+    /// most `limit`, each with its `holders` (at most 20) retaining the most.
+    DuplicateArrayMembers {
+        object: String,
+        #[serde(default)]
+        offset: u32,
+        limit: u32,
+        #[serde(default)]
+        holders: u32,
+    },
     /// The text each object shows beside a reference to it, as MAT's name resolvers give
     /// it (a String's value, a boxed number, a class's, thread's or enum's name, a
     /// collection's size, a map node's key): the first 500 objects, in order.
@@ -194,6 +205,7 @@ pub enum Answer {
     PathToRoot(Vec<PathStep>),
     Find(Option<ObjectRef>),
     DuplicateStringMembers(GroupMembers),
+    DuplicateArrayMembers(ArrayGroupMembers),
     Values(Vec<ObjectValue>),
     Entries(Entries),
     MergePaths(MergedPaths),
@@ -258,6 +270,10 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
         Query::DuplicateStringMembers { object: o, offset, limit, holders } => {
             let obj = object(a, o)?;
             Answer::DuplicateStringMembers(duplicates::group_members(a, obj, *offset as usize, page(*limit), (*holders).min(duplicates::MAX_HOLDERS) as usize)?)
+        }
+        Query::DuplicateArrayMembers { object: o, offset, limit, holders } => {
+            let obj = object(a, o)?;
+            Answer::DuplicateArrayMembers(duplicates::array_group_members(a, obj, *offset as usize, page(*limit), (*holders).min(duplicates::MAX_HOLDERS) as usize)?)
         }
         Query::Find { object: o } => Answer::Find(parse_address(o).and_then(|addr| find(a, addr)).map(|v| object_ref(a, v))),
         Query::Values { objects } => Answer::Values(crate::values::values(a, &objects.iter().map(|o| parse_address(o).unwrap_or(0)).collect::<Vec<_>>())?),

@@ -8,7 +8,8 @@
 //! `elementCount` + `elementData`; `ArrayDeque` `elements` + `head` + `tail`; `HashMap`,
 //! `WeakHashMap`, `IdentityHashMap` `size` + `table`; `Hashtable` `count` (old Android:
 //! `size`) + `table`; `ConcurrentHashMap` (JDK 8+) `baseCount` + `table` (with
-//! `counterCells` set the size is spread over cells: not read); `HashSet` `map` (old
+//! `counterCells` set the size is `baseCount` plus the cells' values, as the JDK sums it:
+//! [`super::counter_cells`]); `HashSet` `map` (old
 //! Android: `backingMap`), read through its map. A class whose base lacks those fields
 //! (e.g. JDK 7's segmented `ConcurrentHashMap`) is not reported.
 //!
@@ -75,6 +76,16 @@ pub struct Layout {
     head_tail: Option<(usize, usize)>,
     /// `ConcurrentHashMap.counterCells`.
     cells: Option<usize>,
+}
+
+impl Layout {
+    /// A `ConcurrentHashMap`'s `baseCount` and `counterCells` offsets.
+    pub fn counter_fields(&self) -> Option<(usize, usize)> {
+        match (self.kind, self.size, self.cells) {
+            (Kind::ConcurrentHashMap, Some(base), Some(cells)) => Some((base, cells)),
+            _ => None,
+        }
+    }
 }
 
 /// Size meaning "not read from the instance" ([`Entry::size`]).

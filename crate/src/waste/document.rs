@@ -16,6 +16,13 @@ fn text(s: impl Into<String>) -> Block {
     Block::Paragraph(vec![Inline::Text(s.into())])
 }
 
+/// A table of the first [`ROWS`] items, one row each (nothing when there are none).
+fn table<T>(b: &mut Vec<Block>, columns: &[(&str, Align)], items: &[T], row: impl Fn(&T) -> Vec<String>) {
+    if !items.is_empty() {
+        b.push(Block::Table { columns: cols(columns), rows: items.iter().take(ROWS).map(row).collect() });
+    }
+}
+
 fn first(sample: &[ObjectRef]) -> String {
     sample.first().map(|o| format!("{} @ {}", o.class_name, o.address)).unwrap_or_default()
 }
@@ -46,12 +53,9 @@ pub fn blocks(r: &Report) -> Vec<Block> {
         format_bytes(s.duplicated_values),
         format_bytes(s.wasted_bytes)
     )));
-    if !s.groups.is_empty() {
-        b.push(Block::Table {
-            columns: cols(&[("Value", Left), ("Strings", Right), ("Wasted", Right), ("First", Left)]),
-            rows: s.groups.iter().take(ROWS).map(|g| vec![g.value.chars().take(120).collect(), format_bytes(g.count), format_bytes(g.wasted_bytes), first(&g.sample)]).collect(),
-        });
-    }
+    table(&mut b, &[("Value", Left), ("Strings", Right), ("Wasted", Right), ("First", Left)], &s.groups, |g| {
+        vec![g.value.chars().take(120).collect(), format_bytes(g.count), format_bytes(g.wasted_bytes), first(&g.sample)]
+    });
 
     let d = &w.duplicate_arrays;
     b.push(Block::Heading(3, "Duplicate Arrays".into()));
@@ -64,63 +68,32 @@ pub fn blocks(r: &Report) -> Vec<Block> {
         format_bytes(d.all_zero_arrays),
         format_bytes(d.all_zero_bytes)
     )));
-    if !d.groups.is_empty() {
-        b.push(Block::Table {
-            columns: cols(&[("Array", Left), ("Length", Right), ("Arrays", Right), ("Wasted", Right), ("Contents", Left), ("First", Left)]),
-            rows: d
-                .groups
-                .iter()
-                .take(ROWS)
-                .map(|g| {
-                    let contents = if g.all_zero { format!("all zero ({})", g.preview) } else { g.preview.clone() };
-                    vec![g.class_name.clone(), format_bytes(g.length), format_bytes(g.count), format_bytes(g.wasted_bytes), contents, first(&g.sample)]
-                })
-                .collect(),
-        });
-    }
+    table(&mut b, &[("Array", Left), ("Length", Right), ("Arrays", Right), ("Wasted", Right), ("Contents", Left), ("First", Left)], &d.groups, |g| {
+        let contents = if g.all_zero { format!("all zero ({})", g.preview) } else { g.preview.clone() };
+        vec![g.class_name.clone(), format_bytes(g.length), format_bytes(g.count), format_bytes(g.wasted_bytes), contents, first(&g.sample)]
+    });
 
     b.push(Block::Heading(3, "Empty and Sparse Collections".into()));
-    if w.empty_collections.is_empty() {
-        b.push(text("No collections of the kinds read (ArrayList, Vector, ArrayDeque, HashMap, HashSet, Hashtable, ConcurrentHashMap, WeakHashMap, IdentityHashMap)."));
+    b.push(text(if w.empty_collections.is_empty() {
+        "No collections of the kinds read (ArrayList, Vector, ArrayDeque, HashMap, HashSet, Hashtable, ConcurrentHashMap, WeakHashMap, IdentityHashMap)."
     } else {
-        b.push(text("Empty: size 0 with an allocated backing array, whose bytes are wasted. Fill ratio: size / capacity of the others, on average."));
-        b.push(Block::Table {
-            columns: cols(&[("Class", Left), ("Instances", Right), ("Empty", Right), ("Wasted", Right), ("Non-empty", Right), ("Fill ratio", Right), ("Unused slots", Right)]),
-            rows: w
-                .empty_collections
-                .iter()
-                .take(ROWS)
-                .map(|c| {
-                    vec![
-                        c.class_name.clone(),
-                        format_bytes(c.total),
-                        format_bytes(c.empty),
-                        format_bytes(c.wasted_bytes),
-                        format_bytes(c.non_empty),
-                        if c.non_empty == 0 { String::new() } else { format_bp(c.fill_ratio_bp) },
-                        format_bytes(c.unused_slot_bytes),
-                    ]
-                })
-                .collect(),
-        });
-    }
+        "Empty: size 0 with an allocated backing array, whose bytes are wasted. Fill ratio: size / capacity of the others, on average."
+    }));
+    let columns = [("Class", Left), ("Instances", Right), ("Empty", Right), ("Wasted", Right), ("Non-empty", Right), ("Fill ratio", Right), ("Unused slots", Right)];
+    table(&mut b, &columns, &w.empty_collections, |c| {
+        let fill = if c.non_empty == 0 { String::new() } else { format_bp(c.fill_ratio_bp) };
+        vec![c.class_name.clone(), format_bytes(c.total), format_bytes(c.empty), format_bytes(c.wasted_bytes), format_bytes(c.non_empty), fill, format_bytes(c.unused_slot_bytes)]
+    });
 
     b.push(Block::Heading(3, "Boxed Numbers".into()));
     if w.boxed.is_empty() {
         b.push(text("No boxed numbers."));
-    } else {
-        b.push(Block::Table {
-            columns: cols(&[("Class", Left), ("Instances", Right), ("Shallow Heap", Right), ("Distinct values", Right), ("Duplicates", Right), ("Wasted", Right), ("Most common", Left)]),
-            rows: w
-                .boxed
-                .iter()
-                .map(|c| {
-                    let top = c.top_values.iter().take(3).map(|v| format!("{} ×{}", v.value, format_bytes(v.count))).collect::<Vec<_>>().join(", ");
-                    vec![c.class_name.clone(), format_bytes(c.count), format_bytes(c.shallow_bytes), format_bytes(c.distinct_values), format_bytes(c.duplicates), format_bytes(c.wasted_bytes), top]
-                })
-                .collect(),
-        });
     }
+    let columns = [("Class", Left), ("Instances", Right), ("Shallow Heap", Right), ("Distinct values", Right), ("Duplicates", Right), ("Wasted", Right), ("Most common", Left)];
+    table(&mut b, &columns, &w.boxed, |c| {
+        let top = c.top_values.iter().take(3).map(|v| format!("{} ×{}", v.value, format_bytes(v.count))).collect::<Vec<_>>().join(", ");
+        vec![c.class_name.clone(), format_bytes(c.count), format_bytes(c.shallow_bytes), format_bytes(c.distinct_values), format_bytes(c.duplicates), format_bytes(c.wasted_bytes), top]
+    });
 
     let a = &r.allocation_sites;
     b.push(Block::Heading(2, "Allocation Sites".into()));
@@ -134,20 +107,10 @@ pub fn blocks(r: &Report) -> Vec<Block> {
             format_bytes(a.distinct_sites),
             format_bytes(a.objects_without_site)
         )));
-        if !a.sites.is_empty() {
-            b.push(Block::Table {
-                columns: cols(&[("Allocated at", Left), ("Objects", Right), ("Shallow Heap", Right), ("Classes", Left)]),
-                rows: a
-                    .sites
-                    .iter()
-                    .take(ROWS)
-                    .map(|s| {
-                        let classes = s.classes.iter().map(|c| format!("{} ({})", c.class_name, format_bytes(c.shallow_bytes))).collect::<Vec<_>>().join(", ");
-                        vec![s.frames.first().cloned().unwrap_or_else(|| "(no frames)".into()), format_bytes(s.objects), format_bytes(s.shallow_bytes), classes]
-                    })
-                    .collect(),
-            });
-        }
+        table(&mut b, &[("Allocated at", Left), ("Objects", Right), ("Shallow Heap", Right), ("Classes", Left)], &a.sites, |s| {
+            let classes = s.classes.iter().map(|c| format!("{} ({})", c.class_name, format_bytes(c.shallow_bytes))).collect::<Vec<_>>().join(", ");
+            vec![s.frames.first().cloned().unwrap_or_else(|| "(no frames)".into()), format_bytes(s.objects), format_bytes(s.shallow_bytes), classes]
+        });
     }
     b
 }

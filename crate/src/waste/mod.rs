@@ -20,6 +20,7 @@ pub mod arrays;
 pub mod boxed;
 pub mod collect;
 pub mod collections;
+pub mod counter_cells;
 pub mod document;
 pub mod hash;
 pub mod model;

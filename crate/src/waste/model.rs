@@ -84,8 +84,9 @@ pub struct CollectionWaste {
     /// Unused slots of the non-empty ones' backing arrays, in bytes ((capacity − size) ×
     /// the reference size; for a hash table, slots beyond its size).
     pub unused_slot_bytes: u64,
-    /// Instances whose size the dump does not say (e.g. a `ConcurrentHashMap` counting in
-    /// counter cells): in `total` only.
+    /// Instances whose size the dump does not say (a size field out of range, a backing
+    /// object that is not an array, a `ConcurrentHashMap` whose counter cells are missing):
+    /// in `total` only.
     pub size_unknown: u64,
     /// Shallow bytes of the instances.
     pub shallow_bytes: u64,

@@ -55,6 +55,9 @@ export type Answer = {
   answer: GroupMembers;
   query: "duplicate_string_members";
 } | {
+  answer: ArrayGroupMembers;
+  query: "duplicate_array_members";
+} | {
   answer: ObjectValue[];
   query: "values";
 } | {
@@ -64,6 +67,22 @@ export type Answer = {
   answer: MergedPaths;
   query: "merge_paths";
 };
+
+/** A page of the members of the duplicate-array group of one primitive array. */
+export interface ArrayGroupMembers {
+  /** The arrays' class, e.g. `byte[]`. */
+  class_name: string;
+  /** Elements of each array. */
+  length: number;
+  /**
+   * Members from `offset`, by address (the first of the group is the one not counted as
+   * waste).
+   */
+  members: GroupMember[];
+  offset: number;
+  /** Every member of the group (the report's `count`). */
+  total: number;
+}
 
 /** A page of a node's children in the dominator tree, largest retained first. */
 export interface Children {
@@ -412,6 +431,12 @@ export type Query = {
   object: string;
   offset?: number;
   query: "duplicate_string_members";
+} | {
+  holders?: number;
+  limit: number;
+  object: string;
+  offset?: number;
+  query: "duplicate_array_members";
 } | {
   objects: string[];
   query: "values";

@@ -181,8 +181,9 @@ export interface CollectionWaste {
   /** Shallow bytes of the instances. */
   shallow_bytes: number;
   /**
-   * Instances whose size the dump does not say (e.g. a `ConcurrentHashMap` counting in
-   * counter cells): in `total` only.
+   * Instances whose size the dump does not say (a size field out of range, a backing
+   * object that is not an array, a `ConcurrentHashMap` whose counter cells are missing):
+   * in `total` only.
    */
   size_unknown: number;
   /** Kept instances. */

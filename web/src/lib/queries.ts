@@ -3,7 +3,7 @@
 // core does not know, a missing argument or a misread answer is a type error here. The
 // worker does the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef } from '../generated/report';
-import type { Answer, Children, ClassGroup, DominatorGroups, ClassesUp, GroupMembers, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch, Tree } from '../generated/query';
+import type { Answer, ArrayGroupMembers, Children, ClassGroup, DominatorGroups, ClassesUp, GroupMembers, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch, Tree } from '../generated/query';
 import type { AnalysisClient } from '../import/worker-client';
 
 /** The name of a query ("children", "object", …). */
@@ -93,6 +93,12 @@ export class Queries {
    * `offset` (at most `limit`), each with at most `holders` of the objects referencing it. */
   duplicateStringMembers(address: string, offset: number, limit: number, holders: number): Promise<GroupMembers> {
     return this.ask({ query: 'duplicate_string_members', object: address, offset, limit, holders }, true);
+  }
+
+  /** The arrays of the duplicate-array group of the primitive array at `address`, as
+   * {@link duplicateStringMembers} lists a string group's. */
+  duplicateArrayMembers(address: string, offset: number, limit: number, holders: number): Promise<ArrayGroupMembers> {
+    return this.ask({ query: 'duplicate_array_members', object: address, offset, limit, holders }, true);
   }
 
   /** The kept object at `address`, or null. */

@@ -30,7 +30,8 @@ export interface PageState {
   open?: string[];
   /** Treemap: the objects zoomed into, outermost first (`zoom=0x1,0x2`). */
   zoom?: string[];
-  /** Threads: the threads open (`threads=0x1,0x2`). */
+  /** Threads: the threads open, and their frames open as `thread/frame index` (`-1`: the
+   * locals of no listed frame): `threads=0x1,0x1/0,0x2`. */
   threads?: string[];
   /** Waste: the kind shown (`kind=strings`) and the duplicate group open (`dup=0x…`, its
    * first member's address). */
@@ -65,9 +66,12 @@ function parseOpen(text: string | null): string[] {
 /** A short word of letters, digits and underscores, optionally after a "-". */
 const WORD_RE = /^-?[a-z_][a-z0-9_]{0,40}$/;
 
-function parseAddresses(text: string | null): string[] {
+/** A thread's address, or one of its frames (`0x1/3`, `0x1/-1`). */
+const THREAD_KEY_RE = /^0x[0-9a-f]{1,16}(\/-?[0-9]{1,6})?$/;
+
+function parseThreads(text: string | null): string[] {
   if (!text) return [];
-  return text.split(',').slice(0, MAX_OPEN_ROWS).map((a) => a.toLowerCase()).filter((a) => OBJECT_RE.test(a));
+  return text.toLowerCase().split(',').filter((k) => THREAD_KEY_RE.test(k)).slice(0, MAX_OPEN_ROWS);
 }
 
 export function parseFragment(hash: string): PageState {
@@ -90,7 +94,7 @@ export function parseFragment(hash: string): PageState {
   if (open.length) state.open = open;
   const zoom = (params.get('zoom') ?? '').toLowerCase().split(',').filter((a) => OBJECT_RE.test(a)).slice(0, MAX_OPEN_ROWS);
   if (zoom.length) state.zoom = zoom;
-  const threads = parseAddresses(params.get('threads'));
+  const threads = parseThreads(params.get('threads'));
   if (threads.length) state.threads = threads;
   const kind = params.get('kind');
   if (kind !== null && WORD_RE.test(kind)) state.kind = kind;

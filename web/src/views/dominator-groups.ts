@@ -11,7 +11,7 @@ import { h, setText } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
 import { className } from '../lib/objects';
 import { loading, queryFailed, type DumpContext } from './common';
-import { orderRows, RovingRow, statusRow, treeKey } from './treegrid';
+import { orderRows, RovingRow, statusRow, treeRowKeys, wireTreeRow } from './treegrid';
 
 const LIMIT = 200;
 
@@ -127,16 +127,14 @@ export class GroupedTree {
     );
     const node: GroupNode = { group: g, path, row, toggle, expanded: false, loaded: false, children: [], tail: [] };
     this.nodes.set(row, node);
-    row.addEventListener('focus', () => this.roving.set(node));
-    toggle?.addEventListener('click', (e) => {
-      e.stopPropagation();
-      this.toggle(node);
-    });
-    row.addEventListener('click', () => this.select(node));
-    row.addEventListener('keydown', (e) => {
-      if (e.target !== row) return;
-      const rows = [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-group]')];
-      treeKey(e, node, rows, { toggle: () => this.toggle(node), parent: () => this.parentOf(node), select: () => this.select(node) });
+    wireTreeRow({
+      row,
+      toggle,
+      focus: () => this.roving.set(node),
+      open: () => this.toggle(node),
+      click: () => this.select(node),
+      rows: () => [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-group]')],
+      keys: () => treeRowKeys(node, () => this.toggle(node), () => this.parentOf(node), () => this.select(node)),
     });
     return node;
   }

@@ -14,7 +14,7 @@ import { loading, needsDump, queryFailed, type DumpContext } from './common';
 import { Dock } from './dock';
 import { GroupedTree } from './dominator-groups';
 import { followColours, strengthDot, strengthLegend } from './strength';
-import { orderRows, RovingRow, statusRow, treeKey } from './treegrid';
+import { orderRows, RovingRow, statusRow, treeRowKeys, wireTreeRow } from './treegrid';
 
 const PAGE = 50;
 
@@ -158,19 +158,15 @@ export class DominatorTreeView {
     );
     const node: Node = { node: n, depth, row, toggle, expanded: false, children: [], tail: [], total: n.children };
     this.nodes.set(row, node);
-    row.addEventListener('focus', () => this.setCurrent(node));
-    toggle?.addEventListener('click', (e) => {
-      e.stopPropagation();
-      this.toggle(node);
-    });
-    row.addEventListener('click', (e) => {
-      if ((e.target as HTMLElement).closest('a')) return;
-      this.ctx.store.set({ object: o.address });
-    });
-    row.addEventListener('keydown', (e) => {
-      if (e.target !== row) return; // a link inside the row keeps its own keys
-      const rows = [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')];
-      treeKey(e, node, rows, { toggle: () => this.toggle(node), parent: () => this.parentOf(node), select: () => this.ctx.store.set({ object: o.address }) });
+    const select = (): void => this.ctx.store.set({ object: o.address });
+    wireTreeRow({
+      row,
+      toggle,
+      focus: () => this.setCurrent(node),
+      open: () => this.toggle(node),
+      click: select,
+      rows: () => [...this.tbody.querySelectorAll<HTMLTableRowElement>('tr[data-address]')],
+      keys: () => treeRowKeys(node, () => this.toggle(node), () => this.parentOf(node), select),
     });
     return node;
   }

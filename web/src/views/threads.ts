@@ -2,7 +2,8 @@
 // retained first; a thread opens into its stack, one row per frame as MAT prints it ("no
 // stack recorded" when the dump has none for it), a frame into the objects it holds as
 // locals, each with its class, shallow and retained size. Every object links to the
-// inspector. The open threads live in the URL fragment (#view=threads&threads=0x…,0x…).
+// inspector. The open threads and frames live in the URL fragment
+// (#view=threads&threads=0x…,0x…/2: a frame is its thread's address and its index).
 //
 // Keyboard (the ARIA treegrid pattern, as the dominator tree): the tree is one tab stop
 // (the last focused row); Up/Down move between rows, Home/End to the first/last, Right
@@ -12,9 +13,10 @@
 import type { ObjectRef, ThreadInfo } from '../generated/report';
 import { h, replaceChildren, setText, type Child } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
-import { parentRow, treeRowKeydown } from '../lib/keyboard';
+import { parentRow } from '../lib/keyboard';
 import { objectLink, objectTitle } from '../lib/objects';
 import type { DumpContext } from './common';
+import { wireTreeRow } from './treegrid';
 
 type Kind = 'thread' | 'frame' | 'local' | 'note';
 
@@ -27,8 +29,8 @@ interface Node {
   /** Made when first opened. */
   children: Node[] | null;
   makeChildren: (() => Node[]) | null;
-  /** For a thread: its address (the key in the URL). */
-  thread?: string;
+  /** For a thread its address, for a frame `address/index`: its key in the URL. */
+  key?: string;
 }
 
 const COLUMNS = 6;
@@ -42,6 +44,8 @@ export class ThreadsView {
   private readonly tbody: HTMLTableSectionElement;
   private readonly top: Node[];
   private readonly byThread = new Map<string, Node>();
+  /** The frames made so far (threads opened), by key. */
+  private readonly byFrame = new Map<string, Node>();
   private readonly nodes = new Map<HTMLTableRowElement, Node>();
   /** The row in the tab order (roving tabindex). */
   private current: Node | null = null;
@@ -87,24 +91,32 @@ export class ThreadsView {
     this.render();
   }
 
-  /** Opens exactly the threads named in the URL. */
+  /** Opens exactly the threads and frames named in the URL (a frame opens its thread). */
   show(open: string[]): void {
     const want = new Set(open);
+    for (const k of open) if (k.includes('/')) want.add(k.slice(0, k.indexOf('/')));
     let changed = false;
-    for (const [address, node] of this.byThread) {
-      if (want.has(address) !== node.expanded) {
-        this.setExpanded(node, want.has(address));
-        changed = true;
+    const apply = (nodes: Iterable<[string, Node]>): void => {
+      for (const [key, node] of nodes) {
+        if (want.has(key) !== node.expanded) {
+          this.setExpanded(node, want.has(key));
+          changed = true;
+        }
       }
-    }
+    };
+    // Threads first: opening one makes its frames.
+    apply(this.byThread);
+    apply(this.byFrame);
     if (changed) this.render();
   }
 
   private threadNode(t: ThreadInfo): Node {
     const frames = t.frames.length;
     const name = t.name ?? '(no name)';
+    // Priority and context class loader where the dump has them, under the name.
+    const facts = [t.priority === null || t.priority === undefined ? null : `priority ${t.priority}`, t.context_class_loader ? `context loader ${t.context_class_loader}` : null].filter((x) => x !== null);
     const row = this.row(1, 'thread', true, [
-      h('span', null, h('span', { class: 'thread-name' }, name), ' ', h('span', { class: 'thread-class' }, t.class_name)),
+      h('span', null, h('span', { class: 'thread-name' }, name), ' ', h('span', { class: 'thread-class' }, t.class_name), facts.length ? h('span', { class: 'thread-facts' }, facts.join(' · ')) : null),
       objectLink(threadRef(t), 'inspector', t.address),
       t.daemon === null || t.daemon === undefined ? '' : t.daemon ? 'daemon' : 'no',
       t.has_stack ? `${formatCount(frames)} frames` : 'no stack',
@@ -120,20 +132,25 @@ export class ThreadsView {
       const kids: Node[] = [];
       if (!t.has_stack) kids.push(this.note(2, 'no stack recorded', 'The dump has no stack trace for this thread.'));
       else if (frames === 0) kids.push(this.note(2, 'the stack recorded has no frames', ''));
-      t.frames.forEach((f, i) => kids.push(this.frameNode(f.frame, f.locals, i)));
-      if (t.other_locals.length) kids.push(this.frameNode(t.has_stack ? 'locals of frames the stack trace does not list' : 'locals (no stack recorded)', t.other_locals, -1));
+      t.frames.forEach((f, i) => kids.push(this.frameNode(t.address, f.frame, f.locals, i)));
+      if (t.other_locals.length) kids.push(this.frameNode(t.address, t.has_stack ? 'locals of frames the stack trace does not list' : 'locals (no stack recorded)', t.other_locals, -1));
       return kids;
     });
-    node.thread = t.address;
+    node.key = t.address;
     this.byThread.set(t.address, node);
     return node;
   }
 
-  private frameNode(text: string, locals: ObjectRef[], index: number): Node {
+  private frameNode(thread: string, text: string, locals: ObjectRef[], index: number): Node {
     const row = this.row(2, 'frame', locals.length > 0, [h('span', { class: 'frame mono' }, text), '', '', locals.length ? `${formatCount(locals.length)} locals` : 'no locals', '', '']);
     row.dataset.frame = String(index);
     row.dataset.locals = String(locals.length);
-    return this.node('frame', 2, row, locals.length ? () => locals.map((o) => this.localNode(o)) : null);
+    const node = this.node('frame', 2, row, locals.length ? () => locals.map((o) => this.localNode(o)) : null);
+    if (locals.length) {
+      node.key = `${thread}/${index}`;
+      this.byFrame.set(node.key, node);
+    }
+    return node;
   }
 
   private localNode(o: ObjectRef): Node {
@@ -161,17 +178,16 @@ export class ThreadsView {
     const toggle = row.querySelector<HTMLButtonElement>('button.toggle');
     const node: Node = { kind, level, row, toggle, expanded: false, children: null, makeChildren };
     this.nodes.set(row, node);
-    row.addEventListener('focus', () => this.setCurrent(node));
-    toggle?.addEventListener('click', (e) => {
-      e.stopPropagation();
-      this.toggle(node);
-    });
-    row.addEventListener('click', (e) => {
-      if ((e.target as HTMLElement).closest('a, button')) return;
-      if (node.makeChildren) this.toggle(node);
-    });
-    row.addEventListener('keydown', (e) =>
-      treeRowKeydown(e, [...this.tbody.rows], {
+    wireTreeRow({
+      row,
+      toggle,
+      focus: () => this.setCurrent(node),
+      open: () => this.toggle(node),
+      click: () => {
+        if (node.makeChildren) this.toggle(node);
+      },
+      rows: () => [...this.tbody.rows],
+      keys: () => ({
         row,
         expandable: node.makeChildren !== null,
         expanded: node.expanded,
@@ -184,7 +200,7 @@ export class ThreadsView {
           else if (node.makeChildren) this.toggle(node);
         },
       }),
-    );
+    });
     return node;
   }
 
@@ -211,8 +227,14 @@ export class ThreadsView {
   private toggle(node: Node): void {
     this.setExpanded(node, !node.expanded);
     this.render();
-    if (node.thread) {
-      const open = this.top.filter((n) => n.expanded && n.thread).map((n) => n.thread as string);
+    if (node.key) {
+      // The open threads, and the open frames of those.
+      const open: string[] = [];
+      for (const t of this.top) {
+        if (!t.expanded || !t.key) continue;
+        open.push(t.key);
+        for (const f of t.children ?? []) if (f.expanded && f.key) open.push(f.key);
+      }
       this.ctx.store.set({ threads: open });
     }
   }

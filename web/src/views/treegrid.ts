@@ -1,6 +1,8 @@
-// What the dominator tree's two tables (objects, and groups by class) share: the ARIA
-// treegrid's keys, its status rows, and putting the visible rows in order.
+// What the tree tables (the dominator tree's objects and groups by class, the threads)
+// share: the ARIA treegrid's row events and keys, status rows, and putting the visible rows
+// in order.
 import { h, replaceChildren } from '../lib/dom';
+import { treeRowKeydown, type TreeRowKeys } from '../lib/keyboard';
 
 /** A row of a lazily expanding tree table. */
 export interface TreeRow {
@@ -19,28 +21,28 @@ export function statusRow(depth: number, content: HTMLElement): HTMLTableRowElem
   return h('tr', { class: 'status-row' }, cell);
 }
 
-/**
- * The treegrid's keys on `node`'s row: Up/Down, Home/End move among `rows()`, Right
- * expands (or moves to the first child), Left collapses (or moves to the parent), Enter
- * and Space select. Returns whether the key was handled.
- */
-export function treeKey(e: KeyboardEvent, node: TreeRow, rows: HTMLTableRowElement[], actions: { toggle(): void; parent(): TreeRow | null; select(): void }): boolean {
-  const i = rows.indexOf(node.row);
-  const go = (r: HTMLTableRowElement | undefined): void => r?.focus();
-  if (e.key === 'ArrowRight') {
-    if (node.toggle && !node.expanded) actions.toggle();
-    else if (node.expanded) go(node.children[0]?.row);
-  } else if (e.key === 'ArrowLeft') {
-    if (node.expanded) actions.toggle();
-    else go(actions.parent()?.row);
-  } else if (e.key === 'ArrowDown') go(rows[i + 1]);
-  else if (e.key === 'ArrowUp') go(rows[i - 1]);
-  else if (e.key === 'Home') go(rows[0]);
-  else if (e.key === 'End') go(rows[rows.length - 1]);
-  else if (e.key === 'Enter' || e.key === ' ') actions.select();
-  else return false;
-  e.preventDefault();
-  return true;
+/** The events of one treegrid row (the dominator tree's, its groups', the threads'):
+ * focusing it makes it the tab stop, its toggle opens or closes it, a click elsewhere than
+ * on a link or button chooses it, and the arrow keys of {@link treeRowKeydown} among
+ * `rows()`. */
+export function wireTreeRow(r: { row: HTMLTableRowElement; toggle: HTMLButtonElement | null; focus(): void; open(): void; click(): void; rows(): HTMLTableRowElement[]; keys(): TreeRowKeys }): void {
+  r.row.addEventListener('focus', () => r.focus());
+  r.toggle?.addEventListener('click', (e) => {
+    e.stopPropagation();
+    r.open();
+  });
+  r.row.addEventListener('click', (e) => {
+    if ((e.target as HTMLElement).closest('a, button')) return;
+    r.click();
+  });
+  r.row.addEventListener('keydown', (e) => {
+    if (e.target === r.row) treeRowKeydown(e, r.rows(), r.keys());
+  });
+}
+
+/** The keys of a {@link TreeRow}: it opens when it has a toggle; Enter and Space `choose` it. */
+export function treeRowKeys(node: TreeRow, toggle: () => void, parent: () => TreeRow | null, choose: () => void): TreeRowKeys {
+  return { row: node.row, expandable: node.toggle !== null, expanded: node.expanded, toggle, firstChild: () => node.children[0]?.row, parent: () => parent()?.row, choose };
 }
 
 /** Puts the visible rows in `tbody` in order (rows are reused, only their order changes),

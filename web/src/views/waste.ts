@@ -1,12 +1,12 @@
 // Waste: memory that holds nothing new (report.waste), one tab per kind: duplicate
 // strings (and, where the report has them, duplicate arrays, empty collections, boxed
 // numbers, allocation sites). Each kind is a table sortable by every column; a duplicate
-// string group opens into its strings, each with what holds it (duplicate_string_members
-// queries, which read the dump). The kind, the sort and the open group live in the URL
+// string or array group opens into its members, each with what holds it
+// (duplicate_string_members / duplicate_array_members queries, which read the dump). The kind, the sort and the open group live in the URL
 // fragment (#view=waste&kind=strings&sort=-count&dup=0x…). Values come from the dump:
 // text only.
 import type { AllocationSite, AllocationSites, ArrayGroup, BoxedNumbers, CollectionWaste, ObjectRef, Report, StringGroup } from '../generated/report';
-import type { GroupMembers } from '../generated/query';
+import type { ArrayGroupMembers, GroupMembers } from '../generated/query';
 import { h, replaceChildren, type Child } from '../lib/dom';
 import { formatBp, formatBytes, formatCount } from '../lib/format';
 import { navigableRows } from '../lib/keyboard';
@@ -196,7 +196,7 @@ export class WasteView {
       ],
       openKey: (g) => g.sample[0]?.address ?? null,
       rowData: (g) => ({ 'data-class': g.class_name, 'data-count': String(g.count), 'data-wasted': String(g.wasted_bytes), 'data-first': g.sample[0]?.address ?? '' }),
-      details: this.sample('arrays'),
+      details: (g, box) => this.members(g.sample, box, 'arrays', 'arrays of these contents', (at, n) => this.ctx.q.duplicateArrayMembers(g.sample[0].address, at, n, HOLDERS)),
       empty: 'No two primitive arrays hold the same contents.',
     };
   }
@@ -275,7 +275,7 @@ export class WasteView {
       rows: d.groups,
       sort: '-wasted_bytes',
       columns: [
-        { key: 'value', label: 'Value', value: (g) => g.value, cell: (g) => h('span', { class: 'string-value mono', title: g.value.length > 200 ? `${g.value.slice(0, 200)}…` : g.value }, g.value) },
+        { key: 'value', label: 'Value', value: (g) => g.value, cell: (g) => (g.value === '' ? h('em', null, '(empty string)') : h('span', { class: 'string-value mono', title: g.value.length > 200 ? `${g.value.slice(0, 200)}…` : g.value }, g.value)) },
         { key: 'count', label: 'Count', num: true, title: 'Strings holding the value', value: (g) => g.count, cell: (g) => formatCount(g.count) },
         { key: 'wasted_bytes', label: 'Wasted', num: true, title: 'All the strings and their distinct value arrays but one', value: (g) => g.wasted_bytes, cell: (g) => bytesCell(g.wasted_bytes) },
         { key: 'strings_shallow_bytes', label: 'Strings\u2019 bytes', num: true, title: 'Shallow bytes of the String objects', value: (g) => g.strings_shallow_bytes, cell: (g) => bytesCell(g.strings_shallow_bytes) },
@@ -284,24 +284,24 @@ export class WasteView {
       ],
       openKey: (g) => g.sample[0]?.address ?? null,
       rowData: (g) => ({ 'data-value': g.value, 'data-count': String(g.count), 'data-wasted': String(g.wasted_bytes), 'data-first': g.sample[0]?.address ?? '' }),
-      details: (g, box) => this.members(g, box),
+      details: (g, box) => this.members(g.sample, box, 'strings', 'strings of this value', (at, n) => this.ctx.q.duplicateStringMembers(g.sample[0].address, at, n, HOLDERS)),
       empty: 'No string value is held by two strings.',
     };
   }
 
-  /** An open duplicate-string group: its strings by address, each with what holds it. */
-  private members(g: StringGroup, box: HTMLElement): void {
-    const first = g.sample[0];
-    if (!first) return;
+  /** An open duplicate group: its members by address (`sample`, the report's first ones,
+   * without the dump), each with what holds it, a page at a time from `fetch`. */
+  private members(sample: ObjectRef[], box: HTMLElement, noun: string, of: string, fetch: (offset: number, limit: number) => Promise<GroupMembers | ArrayGroupMembers>): void {
+    if (!sample.length) return;
     if (!this.ctx.hasDump) {
-      replaceChildren(box, h('p', { class: 'fine' }, 'The first strings of the group (the dump is needed to list them all and what holds them):'), h('ul', { class: 'plain' }, ...g.sample.map((o) => h('li', null, objectLink(o)))));
+      replaceChildren(box, h('p', { class: 'fine' }, `The first ${noun} of the group (the dump is needed to list them all and what holds them):`), h('ul', { class: 'plain' }, ...sample.map((o) => h('li', null, objectLink(o)))));
       return;
     }
     const list = h('ol', { class: 'group-members' });
-    const status = h('div', null, loading('Reading the group\'s strings back from the dump…'));
+    const status = h('div', null, loading(`Reading the group's ${noun} back from the dump…`));
     replaceChildren(box, list, status);
     const page = (offset: number): void => {
-      this.ctx.q.duplicateStringMembers(first.address, offset, MEMBERS, HOLDERS).then(
+      fetch(offset, MEMBERS).then(
         (m) => {
           if (offset === 0) list.dataset.total = String(m.total);
           list.append(...m.members.map((x) => this.member(x)));
@@ -312,7 +312,7 @@ export class WasteView {
             replaceChildren(status, loading());
             page(m.offset + m.members.length);
           });
-          replaceChildren(status, h('p', { class: 'fine' }, `${formatCount(list.children.length)} of the ${formatCount(m.total)} strings of this value, by address (the first is the one not counted as waste), each with the objects referencing it (← holder and field).`), more);
+          replaceChildren(status, h('p', { class: 'fine' }, `${formatCount(list.children.length)} of the ${formatCount(m.total)} ${of}, by address (the first is the one not counted as waste), each with the objects referencing it (← holder and field).`), more);
         },
         (e) => replaceChildren(status, queryFailed(e)),
       );
@@ -320,7 +320,7 @@ export class WasteView {
     page(0);
   }
 
-  /** One string of an open group, on one line: what holds it, and by which field. */
+  /** One member of an open group, on one line: what holds it, and by which field. */
   private member(x: GroupMembers['members'][number]): HTMLElement {
     const more = x.holders_total - x.holders.length;
     const holders: Child[] = [];
