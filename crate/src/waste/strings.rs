@@ -89,7 +89,7 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         bits
     });
     let shared_array = |s: u32| {
-        if collected.shared.is_empty() || shared_marks.as_ref().is_some_and(|b| b.get(s as usize / 64).is_none_or(|w| w & (1 << (s % 64)) == 0)) {
+        if collected.shared.is_empty() || shared_marks.as_ref().is_some_and(|b| b.get(s as usize / 64).map_or(true, |w| w & (1 << (s % 64)) == 0)) {
             return None;
         }
         collected.shared.binary_search_by_key(&s, |p| p.0).ok().map(|k| collected.shared[k].1)
