@@ -32,8 +32,8 @@ function classMap(file) {
 async function filteredNames(page, text) {
   await showTab(page, 'histogram');
   await page.fill('#histogram-filter', text);
-  // The filter applies on the next frame: wait until the count settles.
-  await page.waitForTimeout(400);
+  // The filter applies after typing settles: wait until the rows show it.
+  await page.waitForFunction((f) => document.getElementById('histogram-count')?.dataset.filter === f, text.trim().toLowerCase());
   return page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => r.querySelector('.vcell').dataset.full ?? r.querySelector('.vcell').textContent));
 }
 
@@ -110,7 +110,7 @@ describe('Android', { skip: CORPUS_MISSING }, () => {
       await showTab(page, 'histogram');
       const heapCell = async (name) => {
         await page.fill('#histogram-filter', name);
-        await page.waitForTimeout(400);
+        await page.waitForFunction((f) => document.getElementById('histogram-count')?.dataset.filter === f, name.toLowerCase());
         return page.$$eval('#histogram-body .vrow:not([hidden])', (rows) => rows.map((r) => [...r.querySelectorAll('.vcell')].map((c) => c.dataset.full ?? c.textContent)));
       };
       // java.lang.Class objects are in both heaps.

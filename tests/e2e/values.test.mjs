@@ -89,7 +89,8 @@ describe('values, entries, merged paths', { skip: CORPUS_MISSING }, () => {
       assert.equal(await openFile(page, file), 'done');
       await showTab(page, 'histogram');
       await page.fill('#histogram-filter', 'S07WideArray$Shared');
-      // The filter applies after typing settles: wait for the class's own row.
+      // The filter applies after typing settles: wait until it has, then for the class's row.
+      await page.waitForSelector('#histogram-count[data-filter="s07widearray$shared"]', { state: 'attached' });
       const row = page.locator('#histogram-body .vrow:not([hidden])').filter({ hasText: 'S07WideArray$Shared' }).first();
       await row.waitFor();
       await row.click();

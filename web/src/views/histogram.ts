@@ -281,6 +281,9 @@ export class HistogramView {
       `${formatCount(rows.length)} of ${formatCount(this.rows.length)} ${NOUN[this.grouping]} · ${formatCount(objects)} objects${this.heap ? ` in heap ${this.heap}` : ''} · ${formatCount(shallow)} bytes shallow (${formatMiB(shallow)})`,
     );
     this.count.dataset.rows = String(rows.length);
+    // Which filter the rows show: the filter applies after typing settles, so a test (or a
+    // script) waits for this rather than for a row that may still be from before.
+    this.count.dataset.filter = f;
     this.spacer.style.height = `${rows.length * ROW}px`;
     this.body.scrollTop = 0;
     this.draw();
