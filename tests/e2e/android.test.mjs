@@ -121,8 +121,9 @@ describe('Android', { skip: CORPUS_MISSING }, () => {
       await page.selectOption('#histogram-heap', 'app');
       const app = cli.overview.heaps.find((x) => x.name === 'app');
       await page.fill('#histogram-filter', '');
-      await page.waitForTimeout(400);
-      assert.match(await page.locator('#histogram-count').textContent(), new RegExp(`${app.objects.toLocaleString('en-US')} objects in heap app`));
+      const appLine = `${app.objects.toLocaleString('en-US')} objects in heap app`;
+      await page.waitForFunction((want) => document.getElementById('histogram-count')?.textContent.includes(want), appLine, { timeout: 10_000 }).catch(() => {});
+      assert.ok((await page.locator('#histogram-count').textContent()).includes(appLine), await page.locator('#histogram-count').textContent());
       const cls = cli.histogram.find((r) => r.class_name === 'java.lang.Class').heaps.find((x) => x.name === 'app');
       const appRow = (await heapCell('java.lang.Class')).find((r) => r[0] === 'java.lang.Class');
       assert.deepEqual([appRow[2], appRow[5]], [cls.objects.toLocaleString('en-US'), 'app']);
