@@ -213,8 +213,7 @@ pub fn field_name(a: &Analysis, class: Option<u32>, name_id: u64) -> String {
 /// The class that declares the fields at `depth` of `class`'s chain (0: `class` itself),
 /// as [`crate::query::object::field_chain`] walks it.
 pub fn declaring_class(a: &Analysis, class: Option<u32>, depth: usize) -> Option<u32> {
-    let table = &a.heap.index.classes.classes;
-    std::iter::successors(class, |&c| table.get(c as usize).and_then(|i| i.super_index)).nth(depth)
+    a.heap.index.classes.chain(class).nth(depth)
 }
 
 #[cfg(test)]

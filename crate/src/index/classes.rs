@@ -6,7 +6,7 @@ use crate::records::basic_type;
 use crate::records::heap::{FieldDecl, StaticField};
 
 /// One class of the dump (one CLASS DUMP record).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ClassInfo {
     /// Address of the class object.
     pub id: u64,
@@ -156,13 +156,9 @@ impl ClassTable {
                     format!("class {} (0x{:x}) and its super classes declare more reference fields than {budget} for the whole dump; expected a Java class hierarchy", c.name, c.id),
                 ));
             }
-            let mut at = 0u64;
-            for f in &classes[k].fields {
-                if f.ty == basic_type::OBJECT {
-                    ref_offsets.push(at.min(u32::MAX as u64) as u32);
-                    ref_names.push(f.name_id);
-                }
-                at += basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as u64;
+            for f in super::layout::own_fields(&classes[k], k as u32, 0, 0, id_size as u32).filter(|f| f.decl.ty == basic_type::OBJECT) {
+                ref_offsets.push(f.offset.min(u32::MAX as usize) as u32);
+                ref_names.push(f.decl.name_id);
             }
             for i in inherited.0 as usize..inherited.1 as usize {
                 ref_offsets.push((ref_offsets[i] as u64 + own_dump).min(u32::MAX as u64) as u32);

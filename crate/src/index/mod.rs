@@ -11,6 +11,7 @@
 
 pub mod classes;
 pub mod ids;
+pub mod layout;
 pub mod locate;
 pub mod stacks;
 pub mod u64map;

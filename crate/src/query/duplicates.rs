@@ -24,7 +24,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::object::field_chain;
 use super::paths::via;
 use super::referrers::referrers;
 use crate::analysis::Analysis;
@@ -34,7 +33,7 @@ use crate::holders::Tree;
 use crate::records::basic_type;
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
-use crate::waste::collect::{read_records, reading, ArrayData};
+use crate::waste::collect::{read_records, reading, ArrayData, STRING_FIELDS};
 use crate::waste::strings::{value_text, MAX_VALUE_CHARS};
 
 /// Holders listed per member at most.
@@ -83,21 +82,7 @@ fn layout(a: &Analysis, class: u32) -> Option<Layout> {
     if a.class_name(class) != "java.lang.String" {
         return None;
     }
-    let id_size = a.heap.index.header.id_size;
-    let (mut at, mut value, mut coder, mut offset, mut count) = (0usize, None, None, None, None);
-    for fields in field_chain(a, Some(class)) {
-        for f in fields {
-            let slot = match a.heap.index.strings.get(f.name_id).unwrap_or("") {
-                "value" if f.ty == basic_type::OBJECT => &mut value,
-                "coder" if f.ty == basic_type::BYTE => &mut coder,
-                "offset" if f.ty == basic_type::INT => &mut offset,
-                "count" if f.ty == basic_type::INT => &mut count,
-                _ => &mut None,
-            };
-            slot.get_or_insert(at);
-            at += basic_type::value_size(f.ty, id_size).unwrap_or(0) as usize;
-        }
-    }
+    let [value, coder, offset, count] = a.heap.index.field_offsets(class, STRING_FIELDS);
     value?;
     Some(Layout { coder, window: offset.zip(count) })
 }

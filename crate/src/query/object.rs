@@ -10,7 +10,6 @@ use crate::analysis::Analysis;
 use crate::mapping;
 use crate::error::Result;
 use crate::graph::roots::name as root_name;
-use crate::index::classes::MAX_CLASS_DEPTH;
 use crate::records::basic_type;
 use crate::records::cursor::{be_u16, be_u32, be_u64};
 use crate::records::heap::FieldDecl;
@@ -84,8 +83,8 @@ pub fn read_record(a: &mut Analysis, obj: u32) -> Result<Option<Record>> {
 /// The field declarations of class index `class` and then of each super class: the order
 /// of an instance's field bytes.
 pub fn field_chain(a: &Analysis, class: Option<u32>) -> impl Iterator<Item = &[FieldDecl]> + '_ {
-    let table = &a.heap.index.classes.classes;
-    std::iter::successors(class, |&c| table[c as usize].super_index).take(MAX_CLASS_DEPTH).map(|c| table[c as usize].fields.as_slice())
+    let table = &a.heap.index.classes;
+    table.chain(class).map(|c| table.classes[c as usize].fields.as_slice())
 }
 
 pub(crate) fn primitive_text(ty: u8, b: &[u8]) -> String {

@@ -88,7 +88,6 @@ impl ViewChildren {
             return None;
         }
         let is_group = table.all_extending("android.view.ViewGroup");
-        let id_size = index.header.id_size;
         let groups = (0..table.classes.len())
             .map(|k| {
                 if !is_group[k] {
@@ -96,24 +95,8 @@ impl ViewChildren {
                 }
                 let (a, b) = table.classes[k].refs;
                 let children = (a..b).find(|&i| index.strings.name(table.ref_names[i as usize]) == "mChildren")? - a;
-                // The int's offset: own fields first, then each super class's, in dump order.
-                let mut at = 0u32;
-                let mut cur = Some(k as u32);
-                let mut steps = 0;
-                while let Some(c) = cur {
-                    for f in &table.classes[c as usize].fields {
-                        if f.ty == basic_type::INT && index.strings.name(f.name_id) == "mChildrenCount" {
-                            return Some((children, at));
-                        }
-                        at += basic_type::value_size(f.ty, id_size).unwrap_or(0);
-                    }
-                    cur = table.classes[c as usize].super_index;
-                    steps += 1;
-                    if steps > crate::index::classes::MAX_CLASS_DEPTH {
-                        return None;
-                    }
-                }
-                None
+                let count = index.field_offset(k as u32, basic_type::INT, &["mChildrenCount"])?;
+                Some((children, u32::try_from(count).ok()?))
             })
             .collect();
         let view_array = table.classes.iter().map(|c| c.name == "android.view.View[]").collect();

@@ -210,6 +210,5 @@ pub fn is_a(a: &Analysis, class: Option<u32>, name: &str) -> bool {
 
 /// The names of class `class` and its super classes, lowest first.
 pub fn class_chain(a: &Analysis, class: Option<u32>) -> impl Iterator<Item = &str> + '_ {
-    let table = &a.heap.index.classes.classes;
-    std::iter::successors(class, |&c| table.get(c as usize).and_then(|i| i.super_index)).take(crate::index::classes::MAX_CLASS_DEPTH).map(|c| a.class_name(c))
+    a.heap.index.classes.chain(class).map(|c| a.class_name(c))
 }

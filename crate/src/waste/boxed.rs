@@ -6,6 +6,7 @@
 //! Pass 2 notes each one's value bits and object (12 bytes per boxed instance); grouping
 //! sorts each class's values once.
 
+use crate::index::layout::own_fields;
 use crate::index::Index;
 use crate::records::basic_type;
 
@@ -47,19 +48,13 @@ pub fn layouts(index: &Index) -> Vec<Option<Layout>> {
         .classes
         .classes
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(k, c)| {
             let which = CLASSES.iter().position(|b| b.0 == c.name)?;
             let ty = CLASSES[which].1;
             // The boxes are final and extend Number/Object, which have no instance fields.
-            let mut at = 0usize;
-            for f in &c.fields {
-                let size = basic_type::value_size(f.ty, id_size).unwrap_or(0) as usize;
-                if f.ty == ty && index.strings.get(f.name_id) == Some("value") {
-                    return Some(Layout { which: which as u8, offset: at, size });
-                }
-                at += size;
-            }
-            None
+            let f = own_fields(c, k as u32, 0, 0, id_size).find(|f| index.field_is(f.decl, ty, &["value"]))?;
+            Some(Layout { which: which as u8, offset: f.offset, size: f.size })
         })
         .collect()
 }

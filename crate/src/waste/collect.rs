@@ -100,6 +100,10 @@ pub struct Window {
     pub count: u32,
 }
 
+/// The fields of `java.lang.String` the waste report and the duplicates query read, for
+/// [`Index::field_offsets`]: `value`, `coder`, `offset`, `count`.
+pub(crate) const STRING_FIELDS: [(u8, &str); 4] = [(basic_type::OBJECT, "value"), (basic_type::BYTE, "coder"), (basic_type::INT, "offset"), (basic_type::INT, "count")];
+
 /// Per String class: byte offsets of `value` and `coder` in an instance's field data.
 #[derive(Debug, Clone, Copy)]
 struct StringLayout {
@@ -167,41 +171,14 @@ impl Collector {
     pub fn new(index: &Index, hashes: super::prehash::ArrayHashes) -> Result<Collector> {
         let id_size = index.header.id_size as usize;
         let table = &index.classes;
-        let string_classes = table
-            .classes
-            .iter()
+        let string_classes = (0..table.classes.len() as u32)
             .map(|c| {
-                if c.name != "java.lang.String" {
+                if table.classes[c as usize].name != "java.lang.String" {
                     return None;
                 }
-                // Field data: the class's own fields first, then its super classes'.
-                let (mut at, mut value, mut coder, mut offset, mut count, mut references) = (0usize, None, None, None, None, 0);
-                let mut cur = Some(c);
-                let mut steps = 0;
-                while let Some(k) = cur {
-                    for f in &k.fields {
-                        let name = index.strings.get(f.name_id).unwrap_or("");
-                        if name == "value" && f.ty == basic_type::OBJECT && value.is_none() {
-                            value = Some(at);
-                        }
-                        if name == "coder" && f.ty == basic_type::BYTE && coder.is_none() {
-                            coder = Some(at);
-                        }
-                        if name == "offset" && f.ty == basic_type::INT && offset.is_none() {
-                            offset = Some(at);
-                        }
-                        if name == "count" && f.ty == basic_type::INT && count.is_none() {
-                            count = Some(at);
-                        }
-                        references += (f.ty == basic_type::OBJECT) as u32;
-                        at += basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as usize;
-                    }
-                    cur = k.super_index.map(|s| &table.classes[s as usize]);
-                    steps += 1;
-                    if steps > table.classes.len() {
-                        break;
-                    }
-                }
+                // The most derived field of each name, and whether `value` is the only reference.
+                let [value, coder, offset, count] = index.field_offsets(c, STRING_FIELDS);
+                let references = table.instance_fields(c, id_size as u32).filter(|f| f.decl.ty == basic_type::OBJECT).count();
                 Some(StringLayout { value: value?, coder, window: offset.zip(count), only_reference: references == 1 })
             })
             .collect::<Vec<Option<StringLayout>>>();

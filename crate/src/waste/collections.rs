@@ -18,6 +18,7 @@
 //! bytes): capacities are those lengths. Grouping is linear plus a sort of those lengths
 //! when the dump is not in address order.
 
+use crate::index::layout::own_fields;
 use crate::index::Index;
 use crate::records::basic_type;
 use crate::records::cursor::be_id;
@@ -107,27 +108,13 @@ pub struct Entry {
 pub fn layouts(index: &Index) -> Vec<Option<Layout>> {
     let table = &index.classes;
     let id_size = index.header.id_size;
-    table
-        .classes
-        .iter()
+    (0..table.classes.len() as u32)
         .map(|c| {
-            // Field data: the class's own fields first, then its super classes'.
-            let mut at = 0usize;
-            let mut cur = Some(c);
-            let mut steps = 0;
-            while let Some(k) = cur {
-                if let Some(&(_, kind)) = BASES.iter().find(|b| b.0 == k.name) {
-                    let field = |names: &[&str], ty: u8| {
-                        let mut off = at;
-                        for f in &k.fields {
-                            let name = index.strings.get(f.name_id).unwrap_or("");
-                            if f.ty == ty && names.contains(&name) {
-                                return Some(off);
-                            }
-                            off += basic_type::value_size(f.ty, id_size).unwrap_or(0) as usize;
-                        }
-                        None
-                    };
+            // The first class of the chain that is a known collection, and where its fields begin.
+            for (k, depth, at) in table.chain_starts(c, id_size) {
+                let k_info = &table.classes[k as usize];
+                if let Some(&(_, kind)) = BASES.iter().find(|b| b.0 == k_info.name) {
+                    let field = |names: &[&str], ty: u8| own_fields(k_info, k, depth, at, id_size).find(|f| index.field_is(f.decl, ty, names)).map(|f| f.offset);
                     let (o, i, l) = (basic_type::OBJECT, basic_type::INT, basic_type::LONG);
                     let layout = match kind {
                         Kind::ArrayList => Layout { kind, size: field(&["size"], i), array: field(&["elementData", "array"], o)?, head_tail: None, cells: None },
@@ -144,14 +131,6 @@ pub fn layouts(index: &Index) -> Vec<Option<Layout>> {
                     };
                     // A list or map must have its size (a deque has head and tail).
                     return (layout.size.is_some() || matches!(kind, Kind::ArrayDeque | Kind::HashSet)).then_some(layout);
-                }
-                for f in &k.fields {
-                    at += basic_type::value_size(f.ty, id_size).unwrap_or(0) as usize;
-                }
-                cur = k.super_index.map(|s| &table.classes[s as usize]);
-                steps += 1;
-                if steps > table.classes.len() {
-                    break;
                 }
             }
             None

@@ -22,22 +22,7 @@ fn value_offset(heap: &Heap, class: u32) -> Option<usize> {
     if !c.name.ends_with("ConcurrentHashMap$CounterCell") {
         return None;
     }
-    // Field data: the class's own fields first, then its super classes'.
-    let (mut at, mut cur, mut steps) = (0usize, Some(c), 0usize);
-    while let Some(k) = cur {
-        for f in &k.fields {
-            if f.ty == basic_type::LONG && heap.index.strings.get(f.name_id) == Some("value") {
-                return Some(at);
-            }
-            at += basic_type::value_size(f.ty, heap.index.header.id_size).unwrap_or(0) as usize;
-        }
-        cur = k.super_index.map(|s| &classes[s as usize]);
-        steps += 1;
-        if steps > classes.len() {
-            break;
-        }
-    }
-    None
+    heap.index.field_offset(class, basic_type::LONG, &["value"])
 }
 
 fn long_at(fields: &[u8], at: usize) -> Option<i64> {
