@@ -35,6 +35,12 @@ interface Node {
 
 const COLUMNS = 6;
 
+/** `text` with a line-break opportunity after each `.`, `/` and `$`, and before each `(` (a <wbr>, no
+ *  character added): a long frame or class name wraps between its parts in a narrow window. */
+function breakable(text: string): Child[] {
+  return text.split(/(?<=[./$])|(?=\()/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+}
+
 function threadRef(t: ThreadInfo): ObjectRef {
   return { address: t.address, class_name: t.class_name, shallow_bytes: t.shallow_bytes, retained_bytes: t.retained_bytes, retained_bp: t.retained_bp };
 }
@@ -142,7 +148,7 @@ export class ThreadsView {
   }
 
   private frameNode(thread: string, text: string, locals: ObjectRef[], index: number): Node {
-    const row = this.row(2, 'frame', locals.length > 0, [h('span', { class: 'frame mono' }, text), '', '', locals.length ? `${formatCount(locals.length)} locals` : 'no locals', '', '']);
+    const row = this.row(2, 'frame', locals.length > 0, [h('span', { class: 'frame mono' }, ...breakable(text)), '', '', locals.length ? `${formatCount(locals.length)} locals` : 'no locals', '', '']);
     row.dataset.frame = String(index);
     row.dataset.locals = String(locals.length);
     const node = this.node('frame', 2, row, locals.length ? () => locals.map((o) => this.localNode(o)) : null);
@@ -154,7 +160,7 @@ export class ThreadsView {
   }
 
   private localNode(o: ObjectRef): Node {
-    const row = this.row(3, 'local', false, [h('span', { class: 'cls', title: objectTitle(o) }, objectTitle(o)), objectLink(o, 'inspector', o.address), '', '', formatCount(o.shallow_bytes), formatCount(o.retained_bytes)]);
+    const row = this.row(3, 'local', false, [h('span', { class: 'cls', title: objectTitle(o) }, ...breakable(objectTitle(o))), objectLink(o, 'inspector', o.address), '', '', formatCount(o.shallow_bytes), formatCount(o.retained_bytes)]);
     row.dataset.address = o.address;
     return this.node('local', 3, row, null);
   }
