@@ -71,6 +71,34 @@ impl CsrBuilder {
         if targets.is_empty() {
             return Ok(());
         }
+        // The usual case: the list is encoded straight into the last chunk, which has room
+        // for its longest encoding (5 bytes per delta) and length prefix, behind a one-byte
+        // length patched after (lists shorter than 128 bytes are the rule).
+        let worst = targets.len().saturating_mul(5).saturating_add(10);
+        let k = self.chunks.len().wrapping_sub(1);
+        if let Some(chunk) = self.chunks.last_mut().filter(|c| c.capacity() == CHUNK && CHUNK - c.len() >= worst) {
+            let at = chunk.len();
+            chunk.push(0);
+            let mut prev = node as i64;
+            for &t in targets {
+                let d = t as i64 - prev;
+                put_varint(chunk, ((d << 1) ^ (d >> 63)) as u64);
+                prev = t as i64;
+            }
+            let len = chunk.len() - at - 1;
+            if len < 0x80 {
+                chunk[at] = len as u8;
+            } else {
+                self.scratch.clear();
+                put_varint(&mut self.scratch, len as u64);
+                // Within the room checked above: the chunk is not reallocated.
+                chunk.splice(at..at + 1, self.scratch.iter().copied());
+            }
+            self.start[node as usize] = (k * CHUNK + at) as u32;
+            self.bytes += if len < LONG as usize { len } else { chunk.len() - at };
+            self.edges += targets.len() as u64;
+            return Ok(());
+        }
         // The entry: the list's byte length, then the list.
         self.scratch.clear();
         let mut prev = node as i64;

@@ -6,9 +6,16 @@
 //! with [`Cursor::skip`], which seeks in the source instead of reading when it can.
 //! The window grows only up to [`MAX_WINDOW`]: a record field that claims more is reported
 //! as an error instead of turning into an allocation sized by untrusted input.
+//!
+//! A source mapped in memory ([`ByteSource::mapped`], a native file) is read in place:
+//! the window is then a view of the mapping, as long as the buffer would be (longer
+//! only for a request, up to [`MAX_WINDOW`]: both readers accept and refuse the same
+//! records), and the pages behind it are handed back as it moves on.
+
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::source::ByteSource;
+use crate::source::{ByteSource, Mapped};
 
 /// Default window size.
 pub const DEFAULT_WINDOW: usize = 4 << 20;
@@ -23,7 +30,22 @@ pub struct Cursor {
     /// Stream offset of `buf[0]`.
     base: u64,
     eof: bool,
+    /// The whole stream, when the source is mapped: `buf` is unused, `base` is 0 and
+    /// `start..end` are offsets in the mapping.
+    map: Option<Map>,
 }
+
+/// A mapped stream's view: the window's size, and how far the pages behind it were
+/// handed back (so that the mapping adds no more to the resident set than the buffer
+/// it replaces).
+struct Map {
+    bytes: Arc<Mapped>,
+    window: usize,
+    released: usize,
+}
+
+/// Granularity of handing back pages read (a multiple of every page size in use).
+const RELEASE: usize = 1 << 16;
 
 impl Cursor {
     pub fn new(src: Box<dyn ByteSource>) -> Cursor {
@@ -31,7 +53,41 @@ impl Cursor {
     }
 
     pub fn with_window(src: Box<dyn ByteSource>, window: usize) -> Cursor {
-        Cursor { src, buf: vec![0; window.max(64)], start: 0, end: 0, base: 0, eof: false }
+        let window = window.max(64);
+        let map = src.mapped().map(|bytes| Map { bytes, window, released: 0 });
+        let buf = if map.is_some() { Vec::new() } else { vec![0; window] };
+        let mut c = Cursor { src, buf, start: 0, end: 0, base: 0, eof: false, map };
+        c.map_at(0, 0);
+        c
+    }
+
+    /// In a mapped stream, moves to `offset` (at most the end) with a window of at
+    /// least `n` bytes where the stream has them, handing back the pages read behind it.
+    fn map_at(&mut self, offset: u64, n: usize) {
+        if let Some(m) = &mut self.map {
+            let len = m.bytes.len();
+            let start = offset.min(len as u64) as usize;
+            let page = start / RELEASE * RELEASE;
+            if start < m.released {
+                // Backwards (a seek): every page may have been read again since.
+                m.bytes.release(0, len);
+                m.released = page;
+            } else if page > m.released {
+                m.bytes.release(m.released, page);
+                m.released = page;
+            }
+            self.start = start;
+            self.end = len.min(start + m.window.max(n));
+            self.eof = true;
+        }
+    }
+
+    /// Bytes of the input consumed so far (for progress).
+    pub fn input_pos(&self) -> u64 {
+        match self.map {
+            Some(_) => self.pos(),
+            None => self.src.input_pos(),
+        }
     }
 
     /// Offset in the stream of the next unread byte.
@@ -43,7 +99,10 @@ impl Cursor {
     /// The buffered, unread bytes.
     #[inline]
     pub fn window(&self) -> &[u8] {
-        &self.buf[self.start..self.end]
+        match &self.map {
+            Some(m) => &m.bytes.bytes()[self.start..self.end],
+            None => &self.buf[self.start..self.end],
+        }
     }
 
     /// Bytes buffered and unread.
@@ -105,6 +164,10 @@ impl Cursor {
         if n > MAX_WINDOW {
             return Ok(false);
         }
+        if self.map.is_some() {
+            self.map_at(self.start as u64, n);
+            return Ok(self.end - self.start >= n);
+        }
         // Move the unread tail to the front.
         if self.start > 0 {
             self.buf.copy_within(self.start..self.end, 0);
@@ -133,6 +196,11 @@ impl Cursor {
         if n <= buffered {
             self.start += n as usize;
             return Ok(n);
+        }
+        if self.map.is_some() {
+            let from = self.start as u64;
+            self.map_at(from.saturating_add(n), 0);
+            return Ok(self.start as u64 - from);
         }
         let rest = n - buffered;
         self.base += self.end as u64;
@@ -166,12 +234,17 @@ impl Cursor {
         self.end = 0;
         self.base = 0;
         self.eof = false;
+        self.map_at(0, 0);
         Ok(())
     }
 
     /// Restarts at `offset`, used for reading one record again.
     pub fn seek(&mut self, offset: u64) -> Result<()> {
         self.rewind()?;
+        if self.map.is_some() {
+            self.map_at(offset, 0);
+            return Ok(());
+        }
         let got = self.src.skip(offset)?;
         self.base = got;
         if got < offset {
@@ -238,6 +311,56 @@ mod tests {
         assert_eq!(be_u32(c.window(), 0), u32::from_be_bytes(data[pos..pos + 4].try_into().unwrap()));
         let err = c.skip_exact(1_000_000, "payload").unwrap_err();
         assert!(err.to_string().contains("payload"), "{err}");
+    }
+
+    /// The same moves over a mapped file and over the same bytes in memory see the same
+    /// bytes, positions and ends (the mapped reader against the plain one).
+    #[cfg(unix)]
+    #[test]
+    fn a_mapped_file_reads_like_the_bytes_in_memory() {
+        use std::io::Write;
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(&data).unwrap();
+        let file = crate::source::FileSource::from_file(f).unwrap();
+        assert!(file.mapped().is_some(), "a regular file is mapped");
+        let mut m = Cursor::with_window(Box::new(file), 1 << 16);
+        let mut r = Cursor::with_window(Box::new(MemorySource::new(data.clone())), 1 << 16);
+        let mut x = 0x9e37_79b9u64;
+        for step in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = (x >> 20) as usize % 200_000;
+            match x % 7 {
+                0 | 1 => assert_eq!(m.ensure(n % 70_000).unwrap(), r.ensure(n % 70_000).unwrap(), "ensure, step {step}"),
+                2 => {
+                    let k = n.min(m.available()).min(r.available());
+                    m.advance(k);
+                    r.advance(k);
+                }
+                3 => assert_eq!(m.skip(n as u64).unwrap(), r.skip(n as u64).unwrap(), "skip, step {step}"),
+                4 if step % 50 == 0 => {
+                    m.seek(n as u64 * 15).unwrap();
+                    r.seek(n as u64 * 15).unwrap();
+                }
+                5 if step % 500 == 0 => {
+                    m.rewind().unwrap();
+                    r.rewind().unwrap();
+                }
+                _ => assert_eq!(m.need(n % 1000, "x").is_ok(), r.need(n % 1000, "x").is_ok(), "need, step {step}"),
+            }
+            assert_eq!(m.pos(), r.pos(), "step {step}");
+            let k = m.available().min(r.available());
+            assert_eq!(&m.window()[..k], &r.window()[..k], "step {step}");
+            assert_eq!(&m.window()[..k], &data[m.pos() as usize..m.pos() as usize + k]);
+        }
+        // A request longer than the longest window is refused by both.
+        m.rewind().unwrap();
+        r.rewind().unwrap();
+        assert!(!m.ensure(MAX_WINDOW + 1).unwrap() && !r.ensure(MAX_WINDOW + 1).unwrap());
+        assert_eq!(m.skip(u64::MAX / 2).unwrap(), data.len() as u64);
+        assert!(m.at_end().unwrap());
     }
 
     #[test]

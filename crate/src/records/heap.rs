@@ -375,7 +375,7 @@ fn walk_segment<V: Visitor>(
         until_tick -= 1;
         if until_tick == 0 {
             until_tick = TICK_EVERY;
-            v.tick(c.source().input_pos())?;
+            v.tick(c.input_pos())?;
         }
         let at = c.pos();
         *sub_record = at;

@@ -11,6 +11,8 @@ pub struct FileSource {
     file: File,
     len: u64,
     pos: u64,
+    /// The file mapped in memory (Unix, regular files), read in place by the cursor.
+    map: Option<std::sync::Arc<super::Mapped>>,
 }
 
 impl FileSource {
@@ -19,11 +21,22 @@ impl FileSource {
         FileSource::from_file(file)
     }
 
-    /// An already open file (e.g. a temporary copy of standard input), read from its start.
-    pub fn from_file(mut file: File) -> Result<FileSource> {
+    /// An already open file (e.g. a temporary copy of standard input), read from its
+    /// start; mapped in memory when it is a regular file and the system allows.
+    pub fn from_file(file: File) -> Result<FileSource> {
+        let mut s = FileSource::unmapped(file)?;
+        #[cfg(unix)]
+        if s.file.metadata()?.is_file() {
+            s.map = super::Mapped::map(&s.file, s.len).map(std::sync::Arc::new);
+        }
+        Ok(s)
+    }
+
+    /// `file` read with plain reads only (never mapped).
+    pub fn unmapped(mut file: File) -> Result<FileSource> {
         let len = file.metadata()?.len();
         file.seek(SeekFrom::Start(0))?;
-        Ok(FileSource { file, len, pos: 0 })
+        Ok(FileSource { file, len, pos: 0, map: None })
     }
 }
 
@@ -60,6 +73,10 @@ impl ByteSource for FileSource {
         self.file.seek(SeekFrom::Start(0))?;
         self.pos = 0;
         Ok(())
+    }
+
+    fn mapped(&self) -> Option<std::sync::Arc<super::Mapped>> {
+        self.map.clone()
     }
 
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize> {

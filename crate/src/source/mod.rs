@@ -10,9 +10,12 @@
 //! *decoded* HPROF stream.
 
 mod gzip;
+mod mapped;
 mod memory;
 #[cfg(not(target_arch = "wasm32"))]
 mod file;
+
+pub use mapped::Mapped;
 
 pub use gzip::GzipSource;
 pub use memory::MemorySource;
@@ -57,6 +60,12 @@ pub trait ByteSource {
 
     /// Starts again from offset 0.
     fn rewind(&mut self) -> Result<()>;
+
+    /// The whole stream in memory, when the source can map it (a native file): the
+    /// cursor then reads it in place instead of calling [`ByteSource::read`].
+    fn mapped(&self) -> Option<std::sync::Arc<Mapped>> {
+        None
+    }
 
     /// Reads bytes at an absolute offset without disturbing the sequential position's
     /// meaning for the caller (the caller rewinds before any new sequential pass).

@@ -44,8 +44,9 @@ pub mod reading {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(C, packed(4))]
 pub struct StringEntry {
-    /// Equal for strings MAT shows with the same text (up to hash collisions); its two
-    /// low bits are the string's [`reading`], the next is [`LONG`].
+    /// Equal for strings MAT shows with the same text (up to hash collisions) once
+    /// [`SHARED`] is masked off; its two low bits are the string's [`reading`], the next
+    /// is [`LONG`], then [`SHARED`].
     pub key: u64,
     pub string: u32,
 }
@@ -90,6 +91,13 @@ use super::prehash::{LONG_ARRAY, ODD_BYTES};
 /// Key bit of strings whose arrays may differ in length within their group (longer than
 /// 1024 bytes, or windows): their arrays are looked up one by one.
 pub const LONG: u64 = 4;
+/// Key bit of strings whose value array other strings share too (listed in
+/// [`Collected::shared`]): not part of the value, so grouping masks it off. A flag in
+/// the entry, read as the entries are grouped, spares a lookup per string in object
+/// order scattered by the sort.
+pub const SHARED: u64 = 8;
+/// Key bits that are not the value's hash.
+const FLAGS: u64 = 15;
 
 /// A string reading `count` chars of `array` from `offset` (JDK ≤ 6, old Android).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,6 +155,9 @@ pub struct Collector {
     /// record being read; (object, trace position) of objects allocated at one.
     site_traces: Vec<(u32, u32)>,
     serial: u32,
+    /// The last serial found without frames: HotSpot gives every object the serial of
+    /// one empty trace, asked for again and again.
+    frameless: u32,
     sites: Vec<(u32, u32)>,
     /// The first allocation that failed (reported by [`Collector::finish`]).
     failed: Option<Error>,
@@ -220,6 +231,7 @@ impl Collector {
             lens: Vec::new(),
             site_traces: super::sites::traces_with_frames(index),
             serial: 0,
+            frameless: 0,
             sites: Vec::new(),
             failed: None,
         })
@@ -261,22 +273,36 @@ impl Collector {
     /// The allocation serial of the next object record (not 0).
     #[inline]
     pub fn allocation_serial(&mut self, serial: u32) {
-        self.serial = serial;
+        // Without traces with frames (or for the serial of a trace found without) no
+        // serial is kept, and [`Collector::allocated`] has nothing to do.
+        if !self.site_traces.is_empty() && serial != self.frameless {
+            self.serial = serial;
+        }
     }
 
     /// Object `obj` was defined by the record whose serial came last (`u32::MAX`: the
     /// record defines no object).
-    #[inline]
+    #[inline(always)]
     pub fn allocated(&mut self, obj: u32) {
+        // Called for every object: most dumps record no serials.
+        if self.serial != 0 {
+            self.allocated_at(obj);
+        }
+    }
+
+    #[inline(never)]
+    fn allocated_at(&mut self, obj: u32) {
         let serial = std::mem::take(&mut self.serial);
-        if serial == 0 || obj == u32::MAX || self.site_traces.is_empty() {
+        if obj == u32::MAX || self.site_traces.is_empty() {
             return;
         }
-        if let Ok(k) = self.site_traces.binary_search_by_key(&serial, |p| p.0) {
-            let trace = self.site_traces[k].1;
-            if let Err(e) = push(&mut self.sites, (obj, trace)) {
-                self.failed.get_or_insert(e);
-            }
+        let Ok(k) = self.site_traces.binary_search_by_key(&serial, |p| p.0) else {
+            self.frameless = serial;
+            return;
+        };
+        let trace = self.site_traces[k].1;
+        if let Err(e) = push(&mut self.sites, (obj, trace)) {
+            self.failed.get_or_insert(e);
         }
     }
 
@@ -368,12 +394,13 @@ impl Collector {
                 (Some((_, _, long)), _) => long,
                 (None, _) => array_list[at].hash(),
             };
-            if again[at / 64] & (1 << (at % 64)) != 0 {
+            let is_shared = again[at / 64] & (1 << (at % 64)) != 0;
+            if is_shared {
                 if let Err(x) = push(&mut shared, (e.string, array)) {
                     failed = Err(x);
                 }
             }
-            e.key = (mix(content, coder as u64) & !7) | if long.is_some() { LONG } else { 0 } | coder as u64;
+            e.key = (mix(content, coder as u64) & !FLAGS) | if long.is_some() { LONG } else { 0 } | if is_shared { SHARED } else { 0 } | coder as u64;
             true
         });
         failed?;
@@ -525,7 +552,7 @@ pub fn resolve_windows(c: &mut Collected, index: &Index, source: Box<dyn ByteSou
         let head = if unit == 2 { HEAD_LONG } else { HEAD_SHORT };
         let content = if (window.len() as u64) > head { h.head(head, array.ty as u64) } else { h.finish_all(array.ty as u64) & !1 };
         let reading = if unit == 2 { reading::NO_CODER } else { reading::LATIN1 };
-        c.strings.push(StringEntry { key: (mix(content, reading as u64) & !7) | LONG | reading as u64, string: w.string });
+        c.strings.push(StringEntry { key: (mix(content, reading as u64) & !FLAGS) | LONG | reading as u64, string: w.string });
     }
     Ok(source)
 }

@@ -13,7 +13,7 @@
 use crate::graph::{Heap, NO_CLASS};
 use crate::records::basic_type;
 
-use super::collect::{reading, ArrayData, Collected, LONG};
+use super::collect::{reading, ArrayData, Collected, LONG, SHARED};
 use super::Kept;
 
 /// Characters of a value MAT shows (and groups by).
@@ -60,7 +60,7 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
     // Entries come in object order: the kept ones are picked sequentially, then sorted by key.
     let kept = |v: u32| kept.has(v);
     collected.strings.retain(|e| kept(e.string()));
-    super::sort::by_hash(&mut collected.strings, |e| e.key());
+    super::sort::by_hash(&mut collected.strings, |e| e.key() & !SHARED);
     let collected: &Collected = collected;
     // With one String class (the usual case) every string has its instance size.
     let string_classes: Vec<&crate::index::classes::ClassInfo> = heap.index.classes.classes.iter().filter(|c| c.name == "java.lang.String").collect();
@@ -80,51 +80,41 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         });
         found
     };
-    // One bit per object for the strings whose array another string shares: every
-    // string is asked, few are such (without memory for the bits, each is searched).
-    let shared_marks = (!collected.shared.is_empty()).then(|| crate::alloc::try_filled(heap.object_count().div_ceil(64), 0u64, "").ok()).flatten().map(|mut bits| {
-        for &(s, _) in &collected.shared {
-            bits[s as usize / 64] |= 1 << (s % 64);
-        }
-        bits
-    });
-    let shared_array = |s: u32| {
-        if collected.shared.is_empty() || shared_marks.as_ref().is_some_and(|b| b.get(s as usize / 64).map_or(true, |w| w & (1 << (s % 64)) == 0)) {
-            return None;
-        }
-        collected.shared.binary_search_by_key(&s, |p| p.0).ok().map(|k| collected.shared[k].1)
-    };
+    // The array of a string whose entry says other strings share it (few are such).
+    let shared_array = |s: u32| collected.shared.binary_search_by_key(&s, |p| p.0).ok().map(|k| collected.shared[k].1);
     let mut g = Groups { unresolved: collected.unresolved.iter().filter(|&&s| kept(s)).count() as u64, ..Groups::default() };
     g.strings = g.unresolved;
     let mut arrays: Vec<u32> = Vec::new();
     let entries = &collected.strings;
     let mut i = 0;
     while i < entries.len() {
-        let key = entries[i].key();
+        let key = entries[i].key() & !SHARED;
         let mut j = i;
         arrays.clear();
         let (mut count, mut strings_shallow) = (0u64, 0u64);
-        let mut first = None;
+        // The lowest-address member, and whether its array is shared.
+        let mut first: Option<(u32, bool)> = None;
         let mut sample = Vec::new();
         // Members whose array no other string shares: each adds one distinct array. In a
         // group of short values all arrays have one length, hence one shallow size.
         let exact = key & LONG != 0;
         let mut own = 0u64;
-        while j < entries.len() && entries[j].key() == key {
+        while j < entries.len() && entries[j].key() & !SHARED == key {
             let string = entries[j].string();
+            let shared = entries[j].key() & SHARED != 0;
             j += 1;
             count += 1;
             strings_shallow += shallow_of_string(string);
             // The lowest addresses (entries of a group come in no particular order).
-            if first.map_or(true, |f| string < f) {
-                first = Some(string);
+            if first.map_or(true, |(f, _)| string < f) {
+                first = Some((string, shared));
             }
             if sample.len() < SAMPLE || sample.last().is_some_and(|&l| string < l) {
                 let at = sample.partition_point(|&x| x < string);
                 sample.insert(at, string);
                 sample.truncate(SAMPLE);
             }
-            match shared_array(string) {
+            match shared.then(|| shared_array(string)).flatten() {
                 Some(array) => arrays.push(array),
                 None if exact => arrays.push(array_of(string)),
                 None => own += 1,
@@ -135,8 +125,8 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         if count >= 1 {
             g.distinct_values += 1;
         }
-        let Some(first) = first.filter(|_| count >= 2) else { continue };
-        let first_array = shared_array(first).unwrap_or_else(|| array_of(first));
+        let Some((first, first_shared)) = first.filter(|_| count >= 2) else { continue };
+        let first_array = first_shared.then(|| shared_array(first)).flatten().unwrap_or_else(|| array_of(first));
         arrays.sort_unstable();
         arrays.dedup();
         let arrays_shallow: u64 = own * heap.shallow(first_array) + arrays.iter().map(|&x| heap.shallow(x)).sum::<u64>();
