@@ -106,9 +106,11 @@ fn insertion_sort<T: Copy, K: Fn(&T) -> u64>(run: &mut [T], key: &K) {
 mod tests {
     /// `n` entries (key from `key(i, random)`, position) and the same sorted by a
     /// comparison sort.
-    fn random_entries(n: u32, seed: u64, key: impl Fn(u32, u64) -> u64) -> (Vec<(u64, u32)>, Vec<(u64, u32)>) {
+    type Entries = Vec<(u64, u32)>;
+
+    fn random_entries(n: u32, seed: u64, key: impl Fn(u32, u64) -> u64) -> (Entries, Entries) {
         let mut x = seed;
-        let v: Vec<(u64, u32)> = (0..n)
+        let v: Entries = (0..n)
             .map(|i| {
                 x ^= x << 13;
                 x ^= x >> 7;
