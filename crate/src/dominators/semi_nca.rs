@@ -239,7 +239,7 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
     let mut marks = if suspects.is_empty() { None } else { Some(private::private_marks(&pre)?) };
     private::resolve(&mut pre);
     if let Some(marks) = &mut marks {
-        let failed = private::failed_hubs(g, &pre, marks, &suspects, &into_hubs);
+        let failed = private::failed_hubs(g, &pre, marks, &suspects, &into_hubs)?;
         if !failed.is_empty() {
             return Ok(Err(failed));
         }
