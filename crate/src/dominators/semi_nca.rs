@@ -105,8 +105,8 @@
 //! The graph is scanned once whole (the private nodes) and three times over the kept
 //! nodes: the DFS, the predecessor fill, and the parent recovery. Keeping the parents in
 //! a fourth array would save the last scan for 4 bytes per kept node. When some hub is
-//! not immediately under the virtual root, the private nodes' edges are scanned once
-//! more to check it, and if a hub loses its bet the whole search runs again (twice at
+//! not immediately under the virtual root, the graph is scanned once more to check the
+//! hubs (once per 63 distinct hub dominators), and if a hub loses its bet the whole search runs again (twice at
 //! most; see [`semi_nca_tuned`]).
 //! [`Graph::for_each_successor`] must report the same successors every time.
 
