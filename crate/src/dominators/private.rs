@@ -219,72 +219,117 @@ pub(crate) fn private_marks(out: &[u32]) -> Result<Vec<u8>, Error> {
 
 pub(crate) const MARK_PRIVATE: u8 = 0x40;
 const MARK_KNOWN: u8 = 0x80;
-/// Hubs checked per scan: one memo bit each.
-const BATCH: usize = 6;
-const MARK_BITS: u8 = (1 << BATCH) - 1;
+/// The memo's value: an index into the scan's list of the suspects' dominators, or
+/// [`NO_DOM`].
+const MARK_BITS: u8 = 0x3f;
+const NO_DOM: u8 = MARK_BITS;
+/// Distinct suspect dominators per scan (one memo value each, [`NO_DOM`] aside).
+const DOMS_PER_SCAN: usize = NO_DOM as usize;
 
 /// After the search and [`resolve`] (`idom` final for the reduced graph): the hubs
-/// among `suspects` (hubs not immediately under the virtual root) that some reachable
-/// private node points at without being dominated by the hub's `idom`.
+/// among `suspects` (hubs not immediately under the virtual root, ascending) that some
+/// reachable private node points at without being dominated by the hub's `idom`.
 ///
-/// For each private node pointing at a suspect, walks up the dominator tree looking for
-/// the suspect's `idom`; the memo in `marks` (per node: which suspects' `idom`s are
-/// among its dominators) makes every walk stop at the first node already walked, so a
-/// scan costs `O(edges of private nodes + n)`.
-pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Vec<u32> {
+/// One scan of the edges checks up to [`DOMS_PER_SCAN`] distinct dominators (every hub
+/// on a heap graph, in practice): the memo in `marks` keeps, per node walked, its
+/// nearest dominator-tree ancestor (itself included) among them, and each of them its
+/// ancestors among them as a bit mask, so a walk up from a private node stops at the
+/// first node walked before, and a scan costs `O(edges + n)`.
+pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Result<Vec<u32>, Error> {
+    debug_assert!(suspects.windows(2).all(|w| w[0] < w[1]));
     let mut failed = Vec::new();
-    for batch in suspects.chunks(BATCH) {
-        // A suspect's dominator, or UNREACHABLE (then no walk ever finds it, as wanted:
-        // a reachable private node pointing at it would make it reachable).
-        let doms: Vec<u32> = batch.iter().map(|&h| idom[h as usize]).collect();
-        for m in marks.iter_mut() {
-            *m &= MARK_PRIVATE;
-        }
-        let mut lost = [false; BATCH];
-        for u in into_hubs.iter() {
-            if marks[u as usize] & MARK_PRIVATE == 0 || idom[u as usize] == UNREACHABLE {
-                continue;
-            }
-            g.for_each_successor(u, |x| {
-                if let Some(k) = batch.iter().position(|&h| h == x) {
-                    if !lost[k] && dominator_bits(idom, marks, &doms, u) & (1 << k) == 0 {
-                        lost[k] = true;
-                    }
+    let mut rest = suspects;
+    let mut first = true;
+    while !rest.is_empty() {
+        // The longest prefix of `rest` with at most DOMS_PER_SCAN distinct dominators. A
+        // suspect's dominator may be UNREACHABLE: then no walk ever finds it, as wanted (a
+        // reachable private node pointing at it would make it reachable).
+        let mut doms: Vec<u32> = Vec::new();
+        let mut take = 0;
+        for &h in rest {
+            let d = idom[h as usize];
+            if d != UNREACHABLE && !doms.contains(&d) {
+                if doms.len() == DOMS_PER_SCAN {
+                    break;
                 }
-            });
+                doms.push(d);
+            }
+            take += 1;
         }
+        let (batch, later) = rest.split_at(take);
+        rest = later;
+        if !first {
+            for m in marks.iter_mut() {
+                *m &= MARK_PRIVATE;
+            }
+        }
+        first = false;
+        // Each dominator is its own nearest one; then its ancestors among the others.
+        for (j, &d) in doms.iter().enumerate() {
+            marks[d as usize] = (marks[d as usize] & MARK_PRIVATE) | MARK_KNOWN | j as u8;
+        }
+        let above: Vec<u8> = doms.iter().map(|&d| nearest_dom(idom, marks, idom[d as usize])).collect();
+        let ancestors: Vec<u64> = (0..doms.len())
+            .map(|j| {
+                let (mut a, mut mask) = (above[j], 0u64);
+                while a != NO_DOM {
+                    mask |= 1 << a;
+                    a = above[a as usize];
+                }
+                mask
+            })
+            .collect();
+        // Per suspect of the batch, the bit of its dominator (0: unreachable, never found).
+        let want: Vec<u64> = batch
+            .iter()
+            .map(|&h| doms.iter().position(|&d| d == idom[h as usize]).map_or(0, |j| 1 << j))
+            .collect();
+        let mut is_suspect = NodeSet::empty(marks.len(), "the hub check")?;
+        for &h in batch {
+            is_suspect.insert(h);
+        }
+        let mut lost = vec![false; batch.len()];
+        g.for_each_edge(|u, x| {
+            if !is_suspect.contains(x) || !into_hubs.contains(u) || marks[u as usize] & MARK_PRIVATE == 0 || idom[u as usize] == UNREACHABLE {
+                return;
+            }
+            let Ok(k) = batch.binary_search(&x) else { return };
+            if lost[k] {
+                return;
+            }
+            let a = nearest_dom(idom, marks, u);
+            let mask = if a == NO_DOM { 0 } else { (1u64 << a) | ancestors[a as usize] };
+            if mask & want[k] == 0 {
+                lost[k] = true;
+            }
+        });
         failed.extend(batch.iter().zip(lost).filter(|(_, l)| *l).map(|(&h, _)| h));
     }
-    failed
+    Ok(failed)
 }
 
-/// Bit `k` set when `doms[k]` dominates `u` (or is `u`); memoised in `marks`.
-fn dominator_bits(idom: &[u32], marks: &mut [u8], doms: &[u32], u: u32) -> u8 {
-    let own = |y: u32| doms.iter().enumerate().fold(0u8, |b, (k, &d)| if d == y { b | 1 << k } else { b });
-    // Up to the first node walked before (or past the top); each node is one of the
-    // doms at most once on the way, so the bits of the path add up without overlap.
+/// The nearest of the scan's dominators on the dominator-tree path from `u` up (`u`
+/// included), or [`NO_DOM`]; memoised in `marks`.
+fn nearest_dom(idom: &[u32], marks: &mut [u8], u: u32) -> u8 {
+    // Up to the first node walked before (or past the top).
     let mut y = u;
-    let mut path = 0u8;
-    let above = loop {
+    let found = loop {
         if y == VIRTUAL_ROOT || y == UNREACHABLE {
-            break 0;
+            break NO_DOM;
         }
         let m = marks[y as usize];
         if m & MARK_KNOWN != 0 {
             break m & MARK_BITS;
         }
-        path ^= own(y);
         y = idom[y as usize];
     };
-    let total = above | path;
-    // Down again from `u`, recording each node's bits.
-    let (mut z, mut bits) = (u, total);
+    // Down again from `u`: no node on the way is one of the dominators (those are known).
+    let mut z = u;
     while z != y {
-        marks[z as usize] = (marks[z as usize] & MARK_PRIVATE) | MARK_KNOWN | bits;
-        bits ^= own(z);
+        marks[z as usize] = (marks[z as usize] & MARK_PRIVATE) | MARK_KNOWN | found;
         z = idom[z as usize];
     }
-    total
+    found
 }
 
 /// Whether `s` is a private entry not resolved yet (`VIRTUAL_ROOT` and `UNREACHABLE`

@@ -105,8 +105,8 @@
 //! The graph is scanned once whole (the private nodes) and three times over the kept
 //! nodes: the DFS, the predecessor fill, and the parent recovery. Keeping the parents in
 //! a fourth array would save the last scan for 4 bytes per kept node. When some hub is
-//! not immediately under the virtual root, the private nodes' edges are scanned once
-//! more to check it, and if a hub loses its bet the whole search runs again (twice at
+//! not immediately under the virtual root, the graph is scanned once more to check the
+//! hubs (once per 63 distinct hub dominators), and if a hub loses its bet the whole search runs again (twice at
 //! most; see [`semi_nca_tuned`]).
 //! [`Graph::for_each_successor`] must report the same successors every time.
 
@@ -239,7 +239,7 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
     let mut marks = if suspects.is_empty() { None } else { Some(private::private_marks(&pre)?) };
     private::resolve(&mut pre);
     if let Some(marks) = &mut marks {
-        let failed = private::failed_hubs(g, &pre, marks, &suspects, &into_hubs);
+        let failed = private::failed_hubs(g, &pre, marks, &suspects, &into_hubs)?;
         if !failed.is_empty() {
             return Ok(Err(failed));
         }

@@ -175,6 +175,36 @@ fn hub_that_loses_its_bet() {
     assert_eq!((stats.failed_hubs, stats.runs), (1, 2), "{stats:?}");
 }
 
+/// More hubs with distinct dominators than one scan of the hub check handles (63): the
+/// check runs in several scans, and a hub in each loses its bet.
+#[test]
+fn hubs_with_many_distinct_dominators() {
+    // Group i: root a → e → h, a → h, owner → p → h, where the owner is a, or for every
+    // seventh group the next group's root (then p is not under a, and h hangs off the
+    // virtual root). h has three predecessors: a hub at thresholds 2 and 3.
+    const GROUPS: u32 = 150;
+    let (a, h, e, p) = (|i: u32| 4 * i, |i: u32| 4 * i + 1, |i: u32| 4 * i + 2, |i: u32| 4 * i + 3);
+    let lost = |i: u32| i % 7 == 3;
+    let n = 4 * GROUPS as usize + 4;
+    let mut edges = Vec::new();
+    let mut expected = vec![UN; n];
+    let roots: Vec<u32> = (0..=GROUPS).map(a).collect();
+    for &r in &roots {
+        expected[r as usize] = VR;
+    }
+    for i in 0..GROUPS {
+        let owner = if lost(i) { a(i + 1) } else { a(i) };
+        edges.extend([(a(i), e(i)), (e(i), h(i)), (a(i), h(i)), (owner, p(i)), (p(i), h(i))]);
+        expected[e(i) as usize] = a(i);
+        expected[p(i) as usize] = owner;
+        expected[h(i) as usize] = if lost(i) { VR } else { a(i) };
+    }
+    check(n, &roots, &edges, &expected);
+    let g = CsrGraph::from_edges(n, &roots, &edges);
+    let (_, stats) = semi_nca_tuned(&g, 3).unwrap();
+    assert_eq!((stats.failed_hubs, stats.runs), ((0..GROUPS).filter(|&i| lost(i)).count(), 2), "{stats:?}");
+}
+
 /// A hub reachable only through private nodes: unreachable in the reduced graph.
 #[test]
 fn hub_reached_only_through_private_nodes() {

@@ -341,19 +341,41 @@ pub fn compute(idom: &[u32], align: u32, shallow: impl Fn(u32) -> u64) -> Result
 /// the sum of the retained sizes of the class's objects that have no object of the same
 /// class above them in the dominator tree. `class_of` may map objects to any groups
 /// (packages, loaders) numbered below `classes`; other values are in no group.
+///
+/// A depth-first walk of the tree. The order of siblings does not matter here, so a node
+/// with many children (kept by retained size, an order unrelated to where they are in
+/// memory) has them walked in index order, which is address order: on a large
+/// collection that turns random reads of the per-object columns into nearly sequential
+/// ones (measured on the 1 GB benchmark dump: about half the CPU time).
 pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn(u32) -> u32, classes: usize) -> Vec<u64> {
+    /// Fan-out from which a node's children are walked from a sorted copy.
+    const SORTED: usize = 32;
     let mut sum = vec![0u64; classes];
     let mut active = vec![0u32; classes];
-    // Frames (node, next child, end of its children), one per level; entering a node
-    // counts its class as active, leaving it undoes that.
+    // Sorted copies of the children of the wide nodes on the path, one after the other.
+    let mut copies: Vec<u32> = Vec::new();
+    // Frames (node, next child, end of its children, where its copy starts in `copies`
+    // or NOT_COPIED), one per level; entering a node counts its class as active, leaving
+    // it undoes that.
+    const NOT_COPIED: usize = usize::MAX;
     let class = |v: u32| Some(class_of(v) as usize).filter(|&c| c < classes);
-    let (a, b) = tree.child_range(tree.root());
-    let mut stack: Vec<(u32, usize, usize)> = vec![(tree.root(), a, b)];
+    let frame = |copies: &mut Vec<u32>, v: u32| -> (u32, usize, usize, usize) {
+        let (a, b) = tree.child_range(v);
+        if b - a < SORTED || copies.try_reserve(b - a).is_err() {
+            return (v, a, b, NOT_COPIED);
+        }
+        let at = copies.len();
+        copies.extend_from_slice(&tree.children[a..b]);
+        copies[at..].sort_unstable();
+        (v, at, copies.len(), at)
+    };
+    let root = frame(&mut copies, tree.root());
+    let mut stack: Vec<(u32, usize, usize, usize)> = vec![root];
     while let Some(top) = stack.last_mut() {
-        let (v, next, end) = *top;
+        let (v, next, end, copy) = *top;
         if next < end {
             top.1 += 1;
-            let x = tree.child(next);
+            let x = if copy == NOT_COPIED { tree.child(next) } else { copies[next] };
             // Objects without a class have no histogram row.
             let c = class(x);
             if let Some(c) = c {
@@ -368,10 +390,13 @@ pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn
             } else if tree.is_leaf(x) {
                 continue;
             }
-            let (a, b) = tree.child_range(x);
-            stack.push((x, a, b));
+            let f = frame(&mut copies, x);
+            stack.push(f);
         } else {
             stack.pop();
+            if copy != NOT_COPIED {
+                copies.truncate(copy);
+            }
             if v != tree.root() {
                 if let Some(c) = class(v) {
                     active[c] -= 1;
@@ -418,6 +443,74 @@ mod tests {
         assert_eq!(retained.get(1), size(1) + (n as u32 - 300..n as u32).map(size).sum::<u64>());
         assert_eq!(retained.get(n as u32), (0..n as u32).map(size).sum::<u64>());
         assert_eq!(tree.children(n as u32), &[0, 1]);
+    }
+
+    /// Against the definition, walked up from every object: trees with wide nodes (their
+    /// children walked from a sorted copy, nested) and narrow ones, a few classes.
+    #[test]
+    fn class_minimum_against_brute_force() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for round in 0..20 {
+            let n = 500 + 300 * round as usize;
+            // Parents before children; nodes 1, 2 and 7 (under 1) are wide; some unreachable.
+            let idom: Vec<u32> = (0..n as u32)
+                .map(|v| match (v, rand(10)) {
+                    (0, _) => VIRTUAL_ROOT,
+                    (7, _) => 1,
+                    (_, 0) => UNREACHABLE,
+                    (1..=7, _) | (_, 1) => VIRTUAL_ROOT,
+                    (_, 2 | 3) => [1, 2, 7][rand(3) as usize],
+                    _ => rand(v as u64) as u32,
+                })
+                .collect();
+            // A node under an unreachable one is unreachable too.
+            let mut idom = idom;
+            for v in 0..n {
+                let p = idom[v];
+                if p != VIRTUAL_ROOT && p != UNREACHABLE && idom[p as usize] == UNREACHABLE {
+                    idom[v] = UNREACHABLE;
+                }
+            }
+            let class: Vec<u32> = (0..n).map(|_| [0, 1, 2, 3, u32::MAX][rand(5) as usize]).collect();
+            let size = |v: u32| 8 * (1 + v as u64 % 7);
+            let (tree, retained) = compute(&idom, 8, size).unwrap();
+            let min = class_min_retained(&tree, &retained, |v| class[v as usize], 4);
+            // Retained sizes from the definition: each object counts for all its dominators.
+            let mut ret = vec![0u64; n];
+            for w in 0..n {
+                let mut x = w as u32;
+                while idom[w] != UNREACHABLE && x != VIRTUAL_ROOT {
+                    ret[x as usize] += size(w as u32);
+                    x = idom[x as usize];
+                }
+            }
+            let mut expected = vec![0u64; 4];
+            for v in 0..n {
+                let c = class[v];
+                if idom[v] == UNREACHABLE || c == u32::MAX {
+                    continue;
+                }
+                let mut p = idom[v];
+                let mut below = true;
+                while p != VIRTUAL_ROOT {
+                    if class[p as usize] == c {
+                        below = false;
+                        break;
+                    }
+                    p = idom[p as usize];
+                }
+                if below {
+                    expected[c as usize] += ret[v];
+                }
+            }
+            assert_eq!(min, expected, "round {round}");
+        }
     }
 
     #[test]
