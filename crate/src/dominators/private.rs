@@ -100,20 +100,6 @@ impl NodeSet {
     pub(crate) fn contains(&self, v: u32) -> bool {
         self.0[v as usize / 64] & (1 << (v % 64)) != 0
     }
-
-    /// The members, ascending.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let b = w.trailing_zeros();
-                    w &= w - 1;
-                    k as u32 * 64 + b
-                })
-            })
-        })
-    }
 }
 
 /// What [`reduce`] found.
