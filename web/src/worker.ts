@@ -7,7 +7,7 @@
 // memory never shrinks, so each dump starts on a clean heap). A wasm trap (a failed
 // allocation aborts; a panic) leaves the instance unusable: it is reported as such, never
 // swallowed, and later queries are refused with the same message.
-import init, { Session, heapLog, memoryLimit, version } from '../pkg/heapscope.js';
+import init, { Session, heapLog, memoryLimit, version, wasmPeakEstimate } from '../pkg/heapscope.js';
 import { cliCommand } from './lib/cli';
 import type { AnalysisError, FromWorker, OpenOptions, Progress, Request, ToWorker } from './protocol';
 import { internalError } from './protocol';
@@ -15,7 +15,7 @@ import { internalError } from './protocol';
 interface WorkerScope {
   postMessage(message: FromWorker): void;
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
-  __heapscope?: { memory: WebAssembly.Memory | null; session: Session | null; heapLog: () => string };
+  __heapscope?: { memory: WebAssembly.Memory | null; memoryBefore: number; session: Session | null; heapLog: () => string; peakEstimate: (objects: number) => number };
 }
 const scope = self as unknown as WorkerScope;
 const post = (message: FromWorker): void => scope.postMessage(message);
@@ -32,8 +32,9 @@ let ready: Promise<void> | null = null;
 let fileName = 'DUMP';
 
 // Diagnostics from the devtools console (and the tests, the benchmark): the wasm memory,
-// the session (its phase_stats()) and the log of large allocations.
-scope.__heapscope = { memory: null, session: null, heapLog };
+// the session (its phase_stats()), the log of large allocations, the wasm memory when the
+// analysis started and the page's estimate of its growth.
+scope.__heapscope = { memory: null, memoryBefore: 0, session: null, heapLog, peakEstimate: wasmPeakEstimate };
 
 const memoryBytes = (): number => memory?.buffer.byteLength ?? 0;
 
@@ -72,6 +73,7 @@ function open(file: Blob, options: OpenOptions): void {
   fileName = file instanceof File ? file.name : 'DUMP';
   const t0 = performance.now();
   const limit = memoryLimit(options.memoryLimit ?? null);
+  scope.__heapscope!.memoryBefore = memoryBytes();
   try {
     session = Session.open(file, options, (p: Omit<Progress, 'memoryBytes'>) => post({ type: 'progress', progress: { ...p, memoryBytes: memoryBytes() } }));
     scope.__heapscope!.session = session;

@@ -467,6 +467,9 @@ impl Visitor for Pass2<'_> {
 pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     let array_hashes = std::mem::take(&mut index.array_hashes);
     let n = index.ids.len();
+    // The largest array first: it takes the space pass 1's freed temporaries left (wasm
+    // memory never shrinks; an array that does not fit there grows it).
+    let refs = CsrBuilder::new(n)?;
     let classes = ClassColumn::new(n, index.classes.classes.len())?;
     let sizes = SizeColumn::new(n, index.layout.object_alignment)?;
 
@@ -488,7 +491,7 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         ids: index.header.id_size as usize,
         classes,
         sizes,
-        refs: CsrBuilder::new(n)?,
+        refs,
         targets: Vec::new(),
         array: None,
         locals,

@@ -18,7 +18,8 @@
 //! Identifier 0 (MAT's pseudo object for the bootstrap loader, always present after pass
 //! 1) is kept apart as index 0: it would otherwise stretch the range down to zero.
 //!
-//! Collecting the identifiers in pass 1 ([`IdCollector`]) costs 8 bytes per object, in
+//! Collecting the identifiers in pass 1 ([`IdCollector`]) costs 4 bytes per object (8 when
+//! the identifiers of a chunk spread over more than 4 GiB), in
 //! chunks that are freed one by one while the map is filled, so the peak of the
 //! conversion stays near 8 bytes per object.
 
@@ -63,33 +64,90 @@ pub struct IdMap {
 /// Identifiers as pass 1 meets them, in chunks that grow to 4 Mi entries.
 #[derive(Default)]
 pub struct IdCollector {
-    chunks: Vec<Vec<u64>>,
+    chunks: Vec<Chunk>,
     len: usize,
 }
 
-/// Largest chunk: 4 Mi identifiers (32 MiB). Chunks this big are above glibc's largest
-/// mmap threshold, so a freed chunk goes back to the system at once.
+/// Identifiers as 4-byte offsets from `base` (`narrow`: identifiers of one chunk lie
+/// within 4 GiB of each other in any dump read in address order), or whole (`wide`).
+/// One of the two is empty. Half the bytes of whole identifiers: these chunks are pass
+/// 1's largest temporary, and in a wasm instance whatever pass 1 needed at its peak
+/// stays part of the linear memory.
+struct Chunk {
+    base: u64,
+    narrow: Vec<u32>,
+    wide: Vec<u64>,
+}
+
+impl Chunk {
+    fn for_each(&self, mut f: impl FnMut(u64)) {
+        for &d in &self.narrow {
+            f(self.base + d as u64);
+        }
+        for &id in &self.wide {
+            f(id);
+        }
+    }
+}
+
+/// Largest chunk: 4 Mi identifiers (16 MiB narrow). Chunks this big are above glibc's
+/// largest mmap threshold, so a freed chunk goes back to the system at once.
 const CHUNK_MAX: usize = 1 << 22;
 const CHUNK_MIN: usize = 1 << 12;
+/// A narrow chunk's base lies this far below its first identifier, so that identifiers
+/// going down a little (heap regions dumped out of order) still fit.
+const BELOW: u64 = 1 << 31;
 
 impl IdCollector {
     #[inline]
     pub fn push(&mut self, id: u64) -> Result<()> {
-        match self.chunks.last_mut() {
-            Some(c) if c.len() < c.capacity() => c.push(id),
-            _ => self.push_new_chunk(id)?,
+        if let Some(c) = self.chunks.last_mut() {
+            let d = id.wrapping_sub(c.base);
+            if c.narrow.len() < c.narrow.capacity() && d <= u32::MAX as u64 {
+                c.narrow.push(d as u32);
+                self.len += 1;
+                return Ok(());
+            }
+            if c.wide.len() < c.wide.capacity() {
+                c.wide.push(id);
+                self.len += 1;
+                return Ok(());
+            }
         }
+        self.push_new_chunk(id)?;
         self.len += 1;
         Ok(())
     }
 
+    /// A new chunk for `id`. After a full chunk: narrow, of half the identifiers so far
+    /// (within [`CHUNK_MIN`, `CHUNK_MAX`]). After a jump out of a narrow chunk's 4 GiB:
+    /// the chunk left is trimmed, and the next is a small narrow one, or a wide one when
+    /// the chunk left held few identifiers (identifiers jumping about: at most 8 bytes
+    /// each, as whole identifiers).
     #[cold]
     fn push_new_chunk(&mut self, id: u64) -> Result<()> {
-        let size = (self.len / 2).clamp(CHUNK_MIN, CHUNK_MAX);
-        let mut c = Vec::new();
-        c.try_reserve_exact(size)
-            .map_err(|_| Error::memory(format!("out of memory for the object ids after {} objects", self.len)))?;
-        c.push(id);
+        let memory = |len: usize| Error::memory(format!("out of memory for the object ids after {len} objects"));
+        let (size, wide) = match self.chunks.last_mut() {
+            Some(c) if c.narrow.len() < c.narrow.capacity() => {
+                let few = c.narrow.len() < 64;
+                c.narrow.shrink_to_fit();
+                if few {
+                    ((self.len / 2).clamp(CHUNK_MIN, CHUNK_MAX), true)
+                } else {
+                    (CHUNK_MIN, false)
+                }
+            }
+            _ => ((self.len / 2).clamp(CHUNK_MIN, CHUNK_MAX), false),
+        };
+        let mut c = Chunk { base: id.saturating_sub(BELOW), narrow: Vec::new(), wide: Vec::new() };
+        if wide {
+            c.wide.try_reserve_exact(size).map_err(|_| memory(self.len))?;
+            c.wide.push(id);
+        } else {
+            c.narrow.try_reserve_exact(size).map_err(|_| memory(self.len))?;
+            c.narrow.push((id - c.base) as u32);
+        }
+        self.chunks.try_reserve(1).map_err(|_| memory(self.len))?;
         self.chunks.push(c);
         Ok(())
     }
@@ -104,7 +162,7 @@ impl IdCollector {
 
     /// Every identifier collected, in the order pushed.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        self.chunks.iter().flat_map(|c| c.iter().copied())
+        self.chunks.iter().flat_map(|c| c.narrow.iter().map(move |&d| c.base + d as u64).chain(c.wide.iter().copied()))
     }
 
     /// Builds the map; duplicates are collapsed (the second definition of an object is
@@ -118,14 +176,14 @@ impl IdCollector {
         let first = self.iter().find(|&x| x != 0).unwrap_or(0);
         let (mut min, mut max, mut differ, mut nonzero) = (u64::MAX, 0u64, 0u64, 0usize);
         for c in &self.chunks {
-            for &id in c {
+            c.for_each(|id| {
                 if id != 0 {
                     min = min.min(id);
                     max = max.max(id);
                     differ |= id ^ first;
                     nonzero += 1;
                 }
-            }
+            });
         }
         let zero = nonzero < self.len;
         if nonzero == 0 {
@@ -141,10 +199,12 @@ impl IdCollector {
             words.try_reserve_exact(nw).map_err(|_| alloc("ids"))?;
             words.resize(nw, Word::default());
             while let Some(c) = self.chunks.pop() {
-                for &id in c.iter().filter(|&&id| id != 0) {
-                    let key = (id - min) >> unit;
-                    words[(key >> 6) as usize].bits |= 1 << (key & 63);
-                }
+                c.for_each(|id| {
+                    if id != 0 {
+                        let key = (id - min) >> unit;
+                        words[(key >> 6) as usize].bits |= 1 << (key & 63);
+                    }
+                });
             }
             let mut select = Vec::new();
             select.try_reserve_exact(nonzero.div_ceil(64) + 1).map_err(|_| alloc("ids"))?;
@@ -164,14 +224,22 @@ impl IdCollector {
             let mut k: Vec<u32> = Vec::new();
             k.try_reserve_exact(nonzero).map_err(|_| alloc("ids"))?;
             while let Some(c) = self.chunks.pop() {
-                k.extend(c.iter().filter(|&&id| id != 0).map(|&id| ((id - min) >> unit) as u32));
+                c.for_each(|id| {
+                    if id != 0 {
+                        k.push(((id - min) >> unit) as u32);
+                    }
+                });
             }
             Keys::Narrow(k)
         } else {
             let mut k: Vec<u64> = Vec::new();
             k.try_reserve_exact(nonzero).map_err(|_| alloc("ids"))?;
             while let Some(c) = self.chunks.pop() {
-                k.extend(c.iter().filter(|&&id| id != 0).map(|&id| (id - min) >> unit));
+                c.for_each(|id| {
+                    if id != 0 {
+                        k.push((id - min) >> unit);
+                    }
+                });
             }
             Keys::Wide(k)
         };
@@ -386,6 +454,44 @@ mod tests {
         // Without the zero, indices start at the first object.
         let map = check((0..1000u64).map(|i| 4096 + i * 24).collect(), &[0, 4096 + 8, 4096 + 24_000]);
         assert!(matches!(map.keys, Keys::Dense { .. }));
+    }
+
+    /// Bytes the collector's chunks hold.
+    fn collector_bytes(c: &IdCollector) -> usize {
+        c.chunks.iter().map(|k| k.narrow.capacity() * 4 + k.wide.capacity() * 8).sum()
+    }
+
+    #[test]
+    fn the_collector_keeps_ascending_ids_in_four_bytes_and_jumping_ones_in_at_most_eight() {
+        // Address order with a few regions out of order and far apart (> 4 GiB), then
+        // class objects elsewhere and 0x0, as pass 1 pushes them.
+        let mut ids: Vec<u64> = Vec::new();
+        for region in [3u64, 1, 40, 2] {
+            ids.extend((0..300_000u64).map(|i| (region << 33) + i * 40));
+        }
+        ids.extend((0..3000u64).map(|i| 0x7_0000_0000_0000 + i * 512));
+        ids.push(0);
+        let mut c = IdCollector::default();
+        for &id in &ids {
+            c.push(id).unwrap();
+        }
+        assert_eq!(c.iter().collect::<Vec<_>>(), ids, "every id back, in push order");
+        let bytes = collector_bytes(&c);
+        assert!(bytes <= ids.len() * 4 * 11 / 10 + (1 << 16), "{bytes} bytes for {} ids", ids.len());
+        let map = c.finish().unwrap();
+        assert_eq!(map.len(), ids.len());
+        // Ids jumping back and forth by more than 4 GiB at every step: whole ids, as
+        // before, not a chunk each.
+        let jumping: Vec<u64> = (0..200_000u64).map(|i| if i % 2 == 0 { 0x1000 + i * 16 } else { (1 << 40) + i * 16 }).collect();
+        let mut c = IdCollector::default();
+        for &id in &jumping {
+            c.push(id).unwrap();
+        }
+        assert_eq!(c.iter().collect::<Vec<_>>(), jumping);
+        let bytes = collector_bytes(&c);
+        assert!(bytes <= jumping.len() * 8 * 11 / 10 + (1 << 16), "{bytes} bytes for {} ids", jumping.len());
+        assert!(c.chunks.len() < 64, "{} chunks", c.chunks.len());
+        check(jumping, &[0x1008, 1 << 40]);
     }
 
     #[test]

@@ -87,6 +87,9 @@ pub struct Counts {
     pub object_arrays: u64,
     pub primitive_arrays: u64,
     pub class_dumps: u64,
+    /// Instances of a class loaded as `java/lang/String` (to size the waste report's
+    /// list of strings before pass 2).
+    pub string_instances: u64,
     pub segments: u64,
     pub bytes: u64,
 }
@@ -126,6 +129,8 @@ struct Pass1<'a> {
     id_size: u32,
     strings: Strings,
     class_names: HashMap<u64, u64>,
+    /// Class ids loaded with the name `java/lang/String` (one per loader that has one).
+    string_classes: Vec<u64>,
     classes: Vec<ClassInfo>,
     class_by_id: U64Map,
     ids: IdCollector,
@@ -183,6 +188,9 @@ impl Visitor for Pass1<'_> {
 
     fn load_class(&mut self, serial: u32, class_id: u64, _stack: u32, name_id: u64) -> Result<()> {
         self.class_names.insert(class_id, name_id);
+        if self.strings.get(name_id) == Some("java/lang/String") {
+            self.string_classes.push(class_id);
+        }
         self.stacks.class_names.insert(serial, name_id);
         Ok(())
     }
@@ -247,8 +255,9 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
-    fn instance(&mut self, id: u64, _class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
+    fn instance(&mut self, id: u64, class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
         self.counts.instances += 1;
+        self.counts.string_instances += self.string_classes.contains(&class_id) as u64;
         self.object(id, offset)
     }
 
@@ -281,6 +290,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         id_size: header.id_size,
         strings: Strings::default(),
         class_names: HashMap::new(),
+        string_classes: Vec::new(),
         classes: Vec::new(),
         class_by_id: U64Map::with_capacity(1024),
         ids: IdCollector::default(),
@@ -315,7 +325,8 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
     let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, hasher, .. } = p;
-    let array_hashes = hasher.finish();
+    // Before the ids' chunks are freed (see `ArrayHashes`).
+    let array_hashes = hasher.finish()?;
 
     // Names.
     for c in classes.iter_mut() {

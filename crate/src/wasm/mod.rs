@@ -22,7 +22,7 @@ mod session;
 
 pub use blob_source::{BlobSource, DEFAULT_CHUNK_SIZE, FETCHED, SEEK_FETCH};
 pub use progress::{JsProgress, ProgressHandle};
-pub use session::{memory_bytes, memory_limit, OpenOptions, Session, MEMORY_MARGIN, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
+pub use session::{memory_bytes, memory_limit, wasm_peak_estimate, OpenOptions, Session, MEMORY_MARGIN, WASM_FIXED_BYTES, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
 
 use wasm_bindgen::prelude::*;
 

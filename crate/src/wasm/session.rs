@@ -32,15 +32,29 @@ pub const WASM_MAX_MEMORY: u64 = 4 << 30;
 /// its JSON and Markdown, query answers.
 pub const MEMORY_MARGIN: u64 = 160 << 20;
 
-/// The analysis' peak per object as the wasm memory grows to it, for the estimate after
-/// pass 1 (the core's [`analysis::PEAK_BYTES_PER_OBJECT`] is what the allocator holds;
-/// the linear memory also keeps the holes freed temporaries leave, since it never
-/// shrinks). Measured with `tests/bench/browser-bench.mjs` on the 1 GB benchmark dump
-/// (22.1 M objects): 713 MiB, 33.8 B/object, reached in pass 2 (the holes pass 1's
-/// temporaries leave below it), of which a few MiB do not grow with the dump (the module,
-/// the read buffers). Rounded up: an estimate below the real peak would let a dump start
-/// that cannot finish.
-pub const WASM_PEAK_BYTES_PER_OBJECT: u64 = 34;
+/// The page's estimate of how far an analysis grows the wasm memory:
+/// [`WASM_FIXED_BYTES`] + [`WASM_PEAK_BYTES_PER_OBJECT`] per object (see
+/// [`wasm_peak_estimate`]). The core's [`analysis::PEAK_BYTES_PER_OBJECT`] is what the
+/// allocator holds; the linear memory also keeps the holes freed temporaries leave, since
+/// it never shrinks. Measured with `tests/bench/browser-bench.mjs` on the 1 GB benchmark
+/// dump (22.1 M objects, 2026-12-02): 546 MiB, grown by 545 MiB, reached in the
+/// retained-size phase (23.8 bytes per object after the fixed part);
+/// `tests/e2e/memory-estimate.test.mjs` keeps the estimate within 10% of the growth
+/// measured on mid-size dumps (1.4 M objects: 79.6 MiB, 0.36 M: 50.0 MiB). Rounded up on
+/// the large dump: an estimate below the real peak would let a dump start that cannot
+/// finish.
+pub const WASM_PEAK_BYTES_PER_OBJECT: u64 = 24;
+
+/// What the analysis adds to the wasm memory whatever the dump's size: the small
+/// allocations' arena (`heap_stats::SMALL_ARENA`), the read chunk
+/// ([`DEFAULT_CHUNK_SIZE`]), the class table and the like.
+pub const WASM_FIXED_BYTES: u64 = 44 << 20;
+
+/// The estimated growth of the wasm memory while a dump of `objects` objects is analyzed
+/// (the check after pass 1 refuses a dump when this exceeds [`memory_limit`]).
+pub fn wasm_peak_estimate(objects: u64) -> u64 {
+    WASM_FIXED_BYTES + objects.saturating_mul(WASM_PEAK_BYTES_PER_OBJECT)
+}
 
 /// Options the page passes to [`Session::open`] (camelCase keys; all optional).
 #[derive(Debug, Default, Deserialize)]
@@ -96,6 +110,7 @@ impl Session {
         options: JsValue,
         on_progress: Option<js_sys::Function>,
     ) -> Result<Session, JsValue> {
+        super::heap_stats::reserve_small_arena();
         let options: OpenOptions = if options.is_undefined() || options.is_null() {
             OpenOptions::default()
         } else {
@@ -115,7 +130,8 @@ impl Session {
         let source = auto_decompress(Box::new(blob))?;
         let core_options = Options {
             keep_unreachable: options.keep_unreachable,
-            memory_limit: Some(memory_limit(options.memory_limit)),
+            // The core checks the per-object part; the fixed part comes off the limit.
+            memory_limit: Some(memory_limit(options.memory_limit).saturating_sub(WASM_FIXED_BYTES)),
             peak_bytes_per_object: Some(WASM_PEAK_BYTES_PER_OBJECT),
             snapshot: options.snapshot,
             ..Options::default()
@@ -251,6 +267,12 @@ impl Session {
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes_js() -> f64 {
     memory_bytes() as f64
+}
+
+/// [`wasm_peak_estimate`] (bytes), for the tests and the benchmark.
+#[wasm_bindgen(js_name = wasmPeakEstimate)]
+pub fn wasm_peak_estimate_js(objects: f64) -> f64 {
+    wasm_peak_estimate(objects.max(0.0) as u64) as f64
 }
 
 /// The memory limit `open` would give the analysis now (bytes), for the page to show.

@@ -127,12 +127,11 @@ pub struct Collector {
     id_size: usize,
     /// Per class: Some for `java.lang.String` classes.
     string_classes: Vec<Option<StringLayout>>,
-    /// Pass 1's hashes of the primitive arrays, taken in record order.
+    /// Pass 1's hashes of the primitive arrays, taken in record order, and, kept in the
+    /// same array, every primitive array with data: its hash and object, 12 bytes, in
+    /// record order (object order in address-ordered dumps); in [`Collector::finish`]
+    /// sorted in place when needed, and filtered in place into [`Collected::arrays`].
     hashes: super::prehash::ArrayHashes,
-    /// Every primitive array with data: its hash and object, 12 bytes, in record order
-    /// (object order in address-ordered dumps); in [`Collector::finish`] sorted in place
-    /// when needed, and filtered in place into [`Collected::arrays`].
-    arrays: Vec<super::arrays::Entry>,
     /// (array, Latin-1 key, two-byte key) of arrays longer than 1024 bytes.
     long_arrays: Vec<(u32, u64, u64)>,
     /// Strings as met; keys filled in by [`Collector::finish`].
@@ -208,18 +207,18 @@ impl Collector {
                 }
             })
             .collect();
-        // Sized from pass 1's count: no growth (and no copying) while pass 2 reads.
-        let arrays = index.counts.primitive_arrays as usize;
+        // Sized from pass 1's count of String instances: no growth (and no copying, nor
+        // the hole a moved vector leaves in a wasm memory) while pass 2 reads. The arrays'
+        // entries are pass 1's hashes, filled in place (`ArrayHashes::keep`).
         let reserve = |what| Error::memory(format!("out of memory reserving the waste report's {what}"));
-        let mut array_list = Vec::new();
-        array_list.try_reserve_exact(arrays).map_err(|_| reserve("array hashes"))?;
+        let mut strings = Vec::new();
+        strings.try_reserve_exact(index.counts.string_instances as usize).map_err(|_| reserve("strings"))?;
         Ok(Collector {
             id_size,
             string_classes,
             hashes,
-            arrays: array_list,
             long_arrays: Vec::new(),
-            strings: Vec::new(),
+            strings,
             unresolved: Vec::new(),
             windows: Vec::new(),
             kinds,
@@ -309,12 +308,12 @@ impl Collector {
     /// The end of a primitive array record (`obj` None when it is not kept, e.g. a
     /// second definition): its hash comes from pass 1 ([`super::prehash`]).
     pub fn array(&mut self, obj: Option<u32>, has_data: bool) -> Result<()> {
-        let Some((full, heads)) = self.hashes.take() else {
+        let Some((_, heads)) = self.hashes.take() else {
             // Pass 1 saw every record pass 2 sees.
             return Err(Error::io("the input changed between the two passes: more primitive arrays than pass 1 read"));
         };
         let (Some(obj), true) = (obj, has_data) else { return Ok(()) };
-        push(&mut self.arrays, super::arrays::Entry { hash: full, obj })?;
+        self.hashes.keep(obj);
         // Only byte[] and char[] of more than 1024 bytes have heads.
         if let Some((short, long)) = heads {
             push(&mut self.long_arrays, (obj, short, long))?;
@@ -349,10 +348,11 @@ impl Collector {
 
     /// Replaces each string's array by its value's hash; frees the per-array vectors.
     pub fn finish(self, ids: &IdMap) -> Result<Collected> {
-        let Collector { arrays: mut array_list, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, .. } = self;
+        let Collector { hashes, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, .. } = self;
         if let Some(e) = failed {
             return Err(e);
         }
+        let mut array_list = hashes.into_kept();
         // Arrays by object index (already so in address-ordered dumps), sorted in place:
         // no second copy of the largest list of the waste report.
         if !array_list.windows(2).all(|w| w[0].obj() < w[1].obj()) {

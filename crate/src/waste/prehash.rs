@@ -4,8 +4,8 @@
 //!
 //! Both passes see exactly the same records in the same order (pass 2 stops where pass
 //! 1 broke off and keeps the same snapshot), so the k-th primitive array record of pass 2
-//! is the k-th of pass 1: no identifier is stored. Per record: one 64-bit hash (8 bytes,
-//! in chunks that pass 2 frees as it goes), plus the hashes of the first 1024 and 2048
+//! is the k-th of pass 1: no identifier is stored. Per record: one 64-bit hash (8 bytes
+//! in pass 1's chunks, then 12 in the waste report's entry, see [`ArrayHashes`]), plus the hashes of the first 1024 and 2048
 //! bytes of the rare `byte[]`/`char[]` longer than 1024 bytes (MAT groups strings by at
 //! most 1024 characters), in a side list.
 //!
@@ -17,6 +17,7 @@ use std::collections::VecDeque;
 use super::hash::{StreamHash, HEAD_LONG, HEAD_SHORT};
 use crate::error::{Error, Result};
 use crate::records::basic_type;
+use super::arrays::Entry;
 
 /// Hash bit: a `byte[]` of odd length (MAT cannot read it two bytes per character).
 pub const ODD_BYTES: u64 = 1;
@@ -28,16 +29,25 @@ pub const LONG_ARRAY: u64 = 4;
 const CHUNK: usize = 1 << 20;
 
 /// The hashes of pass 1, in record order, taken back by pass 2.
+///
+/// Pass 1 fills chunks; at its end they are moved into one array of the waste report's
+/// entries (hash, object index to come), before pass 1 frees its own temporaries, so
+/// that pass 2 fills that array in place ([`ArrayHashes::keep`]) instead of allocating
+/// another of the same size while this one is still held. In a wasm instance, whose
+/// memory never shrinks, that second array and the holes the freed chunks leave were a
+/// large part of the peak.
 #[derive(Default)]
 pub struct ArrayHashes {
     chunks: VecDeque<Vec<u64>>,
+    /// One entry per record, `obj` set by [`ArrayHashes::keep`] (after [`ArrayHasher::finish`]).
+    entries: Vec<Entry>,
+    /// Entries kept so far (at the front of `entries`).
+    kept: usize,
     /// (record number, hash of the first 1024 bytes, of the first 2048 bytes or of all
     /// when shorter) of the `byte[]` and `char[]` longer than 1024 bytes, ascending.
     heads: Vec<(u64, u64, u64)>,
-    /// The record number of the next [`ArrayHashes::take`], and where it is in `chunks`
-    /// and `heads`.
+    /// The record number of the next [`ArrayHashes::take`], and where it is in `heads`.
     next: u64,
-    at: usize,
     head_at: usize,
 }
 
@@ -46,13 +56,7 @@ impl ArrayHashes {
     /// `byte[]` or `char[]`; None past the last record of pass 1.
     #[inline]
     pub fn take(&mut self) -> Option<(u64, Option<(u64, u64)>)> {
-        let front = self.chunks.front()?;
-        let full = *front.get(self.at)?;
-        self.at += 1;
-        if self.at == front.len() {
-            self.chunks.pop_front();
-            self.at = 0;
-        }
+        let full = self.entries.get(self.next as usize)?.hash;
         let n = self.next;
         self.next += 1;
         let heads = match self.heads.get(self.head_at) {
@@ -65,9 +69,26 @@ impl ArrayHashes {
         Some((full, heads))
     }
 
+    /// Keeps the record last taken as the waste report's entry for object `obj`.
+    #[inline]
+    pub fn keep(&mut self, obj: u32) {
+        if let Some(last) = (self.next as usize).checked_sub(1) {
+            let hash = self.entries[last].hash;
+            // `kept` never passes `next`: the entry written is one already taken.
+            self.entries[self.kept] = Entry { hash, obj };
+            self.kept += 1;
+        }
+    }
+
+    /// The entries kept, in the order kept.
+    pub fn into_kept(mut self) -> Vec<Entry> {
+        self.entries.truncate(self.kept);
+        self.entries
+    }
+
     /// Heap bytes held (for memory accounting).
     pub fn memory_bytes(&self) -> usize {
-        self.chunks.iter().map(|c| c.capacity() * 8).sum::<usize>() + self.heads.capacity() * 24
+        self.chunks.iter().map(|c| c.capacity() * 8).sum::<usize>() + self.entries.capacity() * std::mem::size_of::<Entry>() + self.heads.capacity() * 24
     }
 }
 
@@ -125,14 +146,20 @@ impl ArrayHasher {
         Ok(())
     }
 
-    /// The hashes, for pass 2 (the last chunk trimmed to what it holds).
-    pub fn finish(mut self) -> ArrayHashes {
-        let mut last = std::mem::take(&mut self.current);
+    /// The hashes, for pass 2, in one array of entries sized to the records (each chunk
+    /// freed as soon as it is copied).
+    pub fn finish(mut self) -> Result<ArrayHashes> {
+        let last = std::mem::take(&mut self.current);
         if !last.is_empty() {
-            last.shrink_to_fit();
             self.out.chunks.push_back(last);
         }
-        self.out
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(self.records as usize).map_err(|_| memory(self.records))?;
+        while let Some(c) = self.out.chunks.pop_front() {
+            entries.extend(c.iter().map(|&hash| Entry { hash, obj: u32::MAX }));
+        }
+        self.out.entries = entries;
+        Ok(self.out)
     }
 }
 
@@ -157,7 +184,7 @@ mod tests {
             }
             h.array(*ty).unwrap();
         }
-        let mut out = h.finish();
+        let mut out = h.finish().unwrap();
         for (k, (ty, data)) in arrays.iter().enumerate() {
             let (full, heads) = out.take().expect("a hash per record");
             assert_eq!(full & !7, hash_bytes(data, *ty as u64) & !7, "record {k}");
@@ -172,13 +199,36 @@ mod tests {
     }
 
     #[test]
+    fn kept_records_become_entries_in_place_in_record_order() {
+        let mut h = ArrayHasher::default();
+        let arrays: Vec<Vec<u8>> = (0..(CHUNK as u32 + 300)).map(|i| i.to_be_bytes().to_vec()).collect();
+        for data in &arrays {
+            h.data(data);
+            h.array(basic_type::INT).unwrap();
+        }
+        let mut out = h.finish().unwrap();
+        // Every third record kept, as object 10 × k.
+        let mut want = Vec::new();
+        for (k, data) in arrays.iter().enumerate() {
+            let (full, _) = out.take().unwrap();
+            assert_eq!(full & !7, hash_bytes(data, basic_type::INT as u64) & !7, "record {k}");
+            if k % 3 == 0 {
+                out.keep(10 * k as u32);
+                want.push((hash_bytes(data, basic_type::INT as u64) & !7, 10 * k as u32));
+            }
+        }
+        let got: Vec<(u64, u32)> = out.into_kept().iter().map(|e| (e.hash() & !7, e.obj())).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
     fn flags_say_odd_byte_arrays_and_all_zero_ones() {
         let mut h = ArrayHasher::default();
         for (ty, data) in [(basic_type::BYTE, vec![1u8, 2, 3]), (basic_type::BYTE, vec![0u8; 4]), (basic_type::CHAR, vec![0u8, 1]), (basic_type::BYTE, vec![])] {
             h.data(&data);
             h.array(ty).unwrap();
         }
-        let mut out = h.finish();
+        let mut out = h.finish().unwrap();
         let flags: Vec<u64> = std::iter::from_fn(|| out.take()).map(|(f, _)| f & 7).collect();
         assert_eq!(flags, vec![ODD_BYTES, super::super::arrays::ALL_ZERO, 0, 0]);
     }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use heapscope::analysis::{self, Options};
 use heapscope::report::{self, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, MemorySource};
-use heapscope::wasm::{memory_bytes, memory_limit, BlobSource, Session, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
+use heapscope::wasm::{memory_bytes, memory_limit, wasm_peak_estimate, BlobSource, Session, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_FIXED_BYTES, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -498,11 +498,15 @@ fn the_page_estimates_the_wasm_memory_peak_not_the_allocators() {
         Session::open(file_of(&tiny_hprof(8), "t.hprof"), options.into(), None)
     };
     // Enough for the allocator's figure, not for the wasm memory's: refused after pass 1.
-    let err = open(high * analysis::PEAK_BYTES_PER_OBJECT).err().expect("refused");
+    let err = open(WASM_FIXED_BYTES + high * analysis::PEAK_BYTES_PER_OBJECT).err().expect("refused");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
-    let err = open(low * WASM_PEAK_BYTES_PER_OBJECT - 1).err().expect("refused");
+    // The estimate: a fixed part and a part per object.
+    assert_eq!(wasm_peak_estimate(low), WASM_FIXED_BYTES + low * WASM_PEAK_BYTES_PER_OBJECT);
+    let err = open(wasm_peak_estimate(low) - 1).err().expect("refused");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
-    assert!(open(high * WASM_PEAK_BYTES_PER_OBJECT).is_ok());
+    let err = open(high * WASM_PEAK_BYTES_PER_OBJECT).err().expect("refused without the fixed part");
+    assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
+    assert!(open(wasm_peak_estimate(high)).is_ok());
 }
 
 #[wasm_bindgen_test]
@@ -593,4 +597,25 @@ fn a_comparison_side_is_checked_and_loaders_named_as_the_cli_does() {
     let report = heapscope::compare::read_report_json(&session.report_json()).unwrap();
     assert_eq!(names, heapscope::compare::loaders::stable_names(&report.histogram));
     assert_eq!(names.get("<system class loader>").map(String::as_str), Some("<system class loader>"));
+}
+
+#[wasm_bindgen_test]
+fn blocks_keep_their_bytes_moving_between_the_small_and_the_large_allocator() {
+    // heapscope::big_blocks takes the blocks of at least BIG bytes, dlmalloc the others: a
+    // vector growing past BIG, shrinking below it and growing again changes sides each time.
+    let expected = |i: usize| (i % 251) as u8;
+    let mut v: Vec<u8> = Vec::new();
+    for i in 0..(3 * heapscope::big_blocks::BIG) {
+        v.push(expected(i));
+    }
+    let mut others: Vec<Vec<u8>> = (0..8).map(|k| vec![k as u8; heapscope::big_blocks::BIG + k * 4096]).collect();
+    others.truncate(3);
+    v.truncate(1000);
+    v.shrink_to_fit();
+    assert!(v.iter().enumerate().all(|(i, &b)| b == expected(i)));
+    v.extend((1000..2 * heapscope::big_blocks::BIG).map(expected));
+    assert!(v.iter().enumerate().all(|(i, &b)| b == expected(i)));
+    assert!(others.iter().enumerate().all(|(k, o)| o.iter().all(|&b| b == k as u8)));
+    let zeros = vec![0u64; heapscope::big_blocks::BIG];
+    assert!(zeros.iter().all(|&z| z == 0));
 }
