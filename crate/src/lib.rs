@@ -11,7 +11,6 @@
 
 pub mod error;
 pub mod alloc;
-pub mod big_blocks;
 pub mod source;
 pub mod records;
 pub mod index;
