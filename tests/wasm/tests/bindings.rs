@@ -598,24 +598,3 @@ fn a_comparison_side_is_checked_and_loaders_named_as_the_cli_does() {
     assert_eq!(names, heapscope::compare::loaders::stable_names(&report.histogram));
     assert_eq!(names.get("<system class loader>").map(String::as_str), Some("<system class loader>"));
 }
-
-#[wasm_bindgen_test]
-fn blocks_keep_their_bytes_moving_between_the_small_and_the_large_allocator() {
-    // heapscope::big_blocks takes the blocks of at least BIG bytes, dlmalloc the others: a
-    // vector growing past BIG, shrinking below it and growing again changes sides each time.
-    let expected = |i: usize| (i % 251) as u8;
-    let mut v: Vec<u8> = Vec::new();
-    for i in 0..(3 * heapscope::big_blocks::BIG) {
-        v.push(expected(i));
-    }
-    let mut others: Vec<Vec<u8>> = (0..8).map(|k| vec![k as u8; heapscope::big_blocks::BIG + k * 4096]).collect();
-    others.truncate(3);
-    v.truncate(1000);
-    v.shrink_to_fit();
-    assert!(v.iter().enumerate().all(|(i, &b)| b == expected(i)));
-    v.extend((1000..2 * heapscope::big_blocks::BIG).map(expected));
-    assert!(v.iter().enumerate().all(|(i, &b)| b == expected(i)));
-    assert!(others.iter().enumerate().all(|(k, o)| o.iter().all(|&b| b == k as u8)));
-    let zeros = vec![0u64; heapscope::big_blocks::BIG];
-    assert!(zeros.iter().all(|&z| z == 0));
-}
