@@ -10,10 +10,18 @@
 //! Memory: 1 byte per object + 4 bytes per 16 objects + the lists (≈ 1.7 bytes per
 //! reference on a large dump): ≈ 3 bytes per object.
 //!
-//! Pass 2 meets objects in file order, not index order, so it appends each list to a
-//! [`CsrBuilder`] stream (in fixed-size chunks, never reallocated) with a 4-byte start per
-//! object; [`CsrBuilder::finish`] then copies the lists into index order and drops the
-//! builder.
+//! Pass 2 meets objects in file order, not index order. [`CsrBuilder`] appends each list,
+//! already in its final form, to a stream (in fixed-size chunks, never reallocated) and
+//! sets its length byte in place. Dumps write objects mostly in address order, which is
+//! index order: then the lists of a block lie back to back in the stream and one offset
+//! per block finds them. A block whose lists did not arrive that way (class objects
+//! come first, heap regions may come out of order) is *scattered*: its lists get an
+//! (object, offset) entry each in a side list. [`CsrBuilder::finish`] copies the blocks'
+//! bytes into one array in index order, freeing each chunk after its last use.
+//!
+//! Memory while building: the final length bytes, 4 bytes per block, the lists, and 8
+//! bytes per list of a scattered block (none for an address-ordered dump); the copy adds
+//! the lists' bytes once more, less the chunks already freed.
 
 use crate::error::{Error, Result};
 
@@ -21,7 +29,6 @@ use crate::error::{Error, Result};
 pub const BLOCK: usize = 16;
 /// A length byte that means "the length is at the start of the list".
 const LONG: u8 = u8::MAX;
-const NO_EDGES: u32 = u32::MAX;
 
 pub struct Csr {
     lens: Vec<u8>,
@@ -37,33 +44,51 @@ pub struct Csr {
 /// grown: a growing vector moves when it cannot grow in place, and in a wasm instance
 /// (whose memory never shrinks) each move leaves a hole the size of the old vector. A
 /// list never straddles two chunks; one longer than a chunk gets a chunk of its own,
-/// spanning several chunk numbers.
+/// spanning several chunk numbers. A stream offset is chunk number × [`CHUNK`] + offset
+/// in the chunk.
 pub struct CsrBuilder {
-    /// Offset of each object's entry in the stream (its byte length, then its list): chunk
-    /// number × [`CHUNK`] + offset in the chunk.
-    start: Vec<u32>,
+    /// The final length byte of every node (0: no list yet).
+    lens: Vec<u8>,
+    /// Per block: the stream offset of its first list while its lists lie back to back
+    /// in index order ([`UNSET`]: no list yet; [`SCATTERED`]: listed in `side`).
+    block_start: Vec<u32>,
+    /// (node, stream offset) of the lists of the scattered blocks.
+    side: Vec<(u32, u32)>,
     /// Chunk `k` holds stream offsets `k × CHUNK ..`; the chunk numbers an oversized chunk
     /// spans after its own are empty.
     chunks: Vec<Vec<u8>>,
-    scratch: Vec<u8>,
+    /// The node of the last list stored, and the stream offset after it.
+    last: (u32, u32),
     edges: u64,
-    /// Bytes the lists will take in the [`Csr`].
+    /// Bytes the lists take (in the stream as in the [`Csr`]).
     bytes: usize,
 }
 
 /// Bytes per chunk of [`CsrBuilder`]'s stream.
 const CHUNK: usize = 1 << 20;
+/// [`CsrBuilder`]'s block without a list yet.
+const UNSET: u32 = u32::MAX;
+/// [`CsrBuilder`]'s block whose lists are found through the side list.
+const SCATTERED: u32 = u32::MAX - 1;
 
 fn too_big() -> Error {
     Error::memory("more than 4 GiB of compressed references: too large for this build")
 }
 
+fn builder_memory() -> Error {
+    Error::memory("out of memory while storing references")
+}
+
 impl CsrBuilder {
     pub fn new(nodes: usize) -> Result<CsrBuilder> {
-        let mut start = Vec::new();
-        start.try_reserve_exact(nodes).map_err(|_| Error::memory(format!("out of memory for the reference index of {nodes} objects")))?;
-        start.resize(nodes, NO_EDGES);
-        Ok(CsrBuilder { start, chunks: Vec::new(), scratch: Vec::new(), edges: 0, bytes: 0 })
+        let alloc = |what: &str| Error::memory(format!("out of memory for {what} of {nodes} objects"));
+        let mut lens = Vec::new();
+        lens.try_reserve_exact(nodes).map_err(|_| alloc("the reference lengths"))?;
+        lens.resize(nodes, 0);
+        let mut block_start = Vec::new();
+        block_start.try_reserve_exact(nodes.div_ceil(BLOCK)).map_err(|_| alloc("the reference blocks"))?;
+        block_start.resize(nodes.div_ceil(BLOCK), UNSET);
+        Ok(CsrBuilder { lens, block_start, side: Vec::new(), chunks: Vec::new(), last: (u32::MAX, u32::MAX), edges: 0, bytes: 0 })
     }
 
     /// Stores the references of `node` (once per node).
@@ -71,118 +96,180 @@ impl CsrBuilder {
         if targets.is_empty() {
             return Ok(());
         }
-        // The usual case: the list is encoded straight into the last chunk, which has room
-        // for its longest encoding (5 bytes per delta) and length prefix, behind a one-byte
-        // length patched after (lists shorter than 128 bytes are the rule).
+        debug_assert_eq!(self.lens[node as usize], 0, "a node's list is set once");
+        // Room for the longest encoding (5 bytes per delta) and a length prefix; only a
+        // chunk of exactly CHUNK bytes takes several lists, so that every list starts
+        // below CHUNK in its chunk.
         let worst = targets.len().saturating_mul(5).saturating_add(10);
-        let k = self.chunks.len().wrapping_sub(1);
-        if let Some(chunk) = self.chunks.last_mut().filter(|c| c.capacity() == CHUNK && CHUNK - c.len() >= worst) {
-            let at = chunk.len();
-            chunk.push(0);
-            let mut prev = node as i64;
-            for &t in targets {
-                let d = t as i64 - prev;
-                put_varint(chunk, ((d << 1) ^ (d >> 63)) as u64);
-                prev = t as i64;
-            }
-            let len = chunk.len() - at - 1;
-            if len < 0x80 {
-                chunk[at] = len as u8;
-            } else {
-                self.scratch.clear();
-                put_varint(&mut self.scratch, len as u64);
-                // Within the room checked above: the chunk is not reallocated.
-                chunk.splice(at..at + 1, self.scratch.iter().copied());
-            }
-            self.start[node as usize] = (k * CHUNK + at) as u32;
-            self.bytes += if len < LONG as usize { len } else { chunk.len() - at };
-            self.edges += targets.len() as u64;
-            return Ok(());
-        }
-        // The entry: the list's byte length, then the list.
-        self.scratch.clear();
-        let mut prev = node as i64;
-        for &t in targets {
-            let d = t as i64 - prev;
-            put_varint(&mut self.scratch, ((d << 1) ^ (d >> 63)) as u64);
-            prev = t as i64;
-        }
-        let len = self.scratch.len();
-        let (mut prefix, mut plen, mut rest) = ([0u8; 10], 0, len);
-        while rest >= 0x80 {
-            prefix[plen] = (rest as u8) | 0x80;
-            rest >>= 7;
-            plen += 1;
-        }
-        prefix[plen] = rest as u8;
-        plen += 1;
-        let need = plen + len;
-        // Only a chunk of exactly CHUNK bytes takes several lists, so that every list
-        // starts below CHUNK in its chunk (see `finish`'s lookup).
-        let fits = self.chunks.last().is_some_and(|c| c.capacity() == CHUNK && c.capacity() - c.len() >= need);
+        let fits = self.chunks.last().is_some_and(|c| c.capacity() == CHUNK && CHUNK - c.len() >= worst);
+        let mut long = Vec::new();
         if !fits {
+            // A list that may not fit a chunk is encoded first, to size its own chunk.
+            if worst > CHUNK {
+                long.try_reserve_exact(worst).map_err(|_| builder_memory())?;
+                encode(&mut long, node, targets);
+                let len = long.len();
+                if len >= LONG as usize {
+                    let mut prefix = Vec::with_capacity(10);
+                    put_varint(&mut prefix, len as u64);
+                    long.splice(0..0, prefix);
+                }
+            }
             // A new chunk after the last one (and the chunk numbers it spans).
             let first = self.chunks.last().map_or(0, |c| self.chunks.len() - 1 + c.capacity().div_ceil(CHUNK));
-            let size = need.div_ceil(CHUNK).max(1) * CHUNK;
-            if first as u64 * CHUNK as u64 + size as u64 >= NO_EDGES as u64 {
+            let size = long.len().div_ceil(CHUNK).max(1) * CHUNK;
+            if first as u64 * CHUNK as u64 + size as u64 >= SCATTERED as u64 {
                 return Err(too_big());
             }
             let mut chunk = Vec::new();
-            chunk.try_reserve_exact(size).map_err(|_| Error::memory("out of memory while storing references"))?;
+            chunk.try_reserve_exact(size).map_err(|_| builder_memory())?;
+            self.chunks.try_reserve(first + 1 - self.chunks.len()).map_err(|_| builder_memory())?;
             self.chunks.resize_with(first, Vec::new);
             self.chunks.push(chunk);
         }
         let k = self.chunks.len() - 1;
         let chunk = &mut self.chunks[k];
-        self.start[node as usize] = (k * CHUNK + chunk.len()) as u32;
-        chunk.extend_from_slice(&prefix[..plen]);
-        chunk.extend_from_slice(&self.scratch);
-        // In the final stream a short list loses its length prefix (see `finish`).
-        self.bytes += if len < LONG as usize { len } else { need };
+        let at = chunk.len();
+        if !long.is_empty() {
+            chunk.extend_from_slice(&long);
+            self.lens[node as usize] = if long.len() < LONG as usize { long.len() as u8 } else { LONG };
+        } else if let len @ 0..0xff = encode(chunk, node, targets) {
+            self.lens[node as usize] = len as u8;
+        } else {
+            let len = chunk.len() - at;
+            // A long list starts with its length (within the room checked above: the
+            // chunk is not reallocated).
+            let mut prefix = Vec::with_capacity(10);
+            put_varint(&mut prefix, len as u64);
+            chunk.splice(at..at, prefix);
+            self.lens[node as usize] = LONG;
+        }
+        let entry = chunk.len() - at;
+        let off = (k * CHUNK + at) as u32;
+        self.bytes += entry;
         self.edges += targets.len() as u64;
+        let b = node as usize / BLOCK;
+        match self.block_start[b] {
+            UNSET => self.block_start[b] = off,
+            SCATTERED => crate::alloc::try_push(&mut self.side, (node, off), "the scattered reference lists")?,
+            _ => {
+                let (prev_node, prev_end) = self.last;
+                // Still back to back: the previous list stored was this block's, of a lower
+                // node, and ended where this one starts.
+                if !(prev_node as usize / BLOCK == b && prev_node < node && prev_end == off) {
+                    self.scatter(b, node)?;
+                    crate::alloc::try_push(&mut self.side, (node, off), "the scattered reference lists")?;
+                }
+            }
+        }
+        self.last = (node, off + entry as u32);
+        Ok(())
+    }
+
+    /// Lists the lists block `b` holds so far (back to back from its start, in node
+    /// order, all but `new`'s) in the side list, and marks it scattered.
+    #[cold]
+    fn scatter(&mut self, b: usize, new: u32) -> Result<()> {
+        let mut off = self.block_start[b];
+        let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(self.lens.len()));
+        for v in lo..hi {
+            if v == new as usize || self.lens[v] == 0 {
+                continue;
+            }
+            crate::alloc::try_push(&mut self.side, (v as u32, off), "the scattered reference lists")?;
+            off += entry_len(&self.chunks, self.lens[v], off) as u32;
+        }
+        self.block_start[b] = SCATTERED;
         Ok(())
     }
 
     pub fn has(&self, node: u32) -> bool {
-        self.start[node as usize] != NO_EDGES
+        self.lens[node as usize] != 0
+    }
+
+    /// Heap bytes held (for memory accounting).
+    pub fn memory_bytes(&self) -> usize {
+        self.lens.capacity() + self.block_start.capacity() * 4 + self.side.capacity() * 8 + self.chunks.iter().map(|c| c.capacity()).sum::<usize>()
     }
 
     /// The lists in index order.
     pub fn finish(self) -> Result<Csr> {
-        let CsrBuilder { start, chunks, bytes, edges, .. } = self;
-        let n = start.len();
-        let alloc = || Error::memory(format!("out of memory for the references of {n} objects"));
-        let mut lens = Vec::new();
-        lens.try_reserve_exact(n).map_err(|_| alloc())?;
+        let CsrBuilder { lens, block_start, mut side, mut chunks, bytes, edges, .. } = self;
+        side.sort_unstable();
+        let alloc = || Error::memory(format!("out of memory for the references of {} objects", lens.len()));
         let mut blocks = Vec::new();
-        blocks.try_reserve_exact(n.div_ceil(BLOCK) + 1).map_err(|_| alloc())?;
+        blocks.try_reserve_exact(block_start.len() + 1).map_err(|_| alloc())?;
+        // The last block that reads each chunk: the chunk is freed after it.
+        let mut last_use = crate::alloc::try_filled(chunks.len(), 0usize, "the reference chunks")?;
+        for (b, &s) in block_start.iter().enumerate() {
+            if s < SCATTERED {
+                last_use[s as usize / CHUNK] = b;
+            }
+        }
+        for &(v, off) in &side {
+            let u = &mut last_use[off as usize / CHUNK];
+            *u = (*u).max(v as usize / BLOCK);
+        }
+        let mut order: Vec<(usize, usize)> = last_use.iter().enumerate().map(|(k, &b)| (b, k)).collect();
+        order.sort_unstable();
+        drop(last_use);
+        let mut free = order.iter().peekable();
         let mut data = Vec::new();
         data.try_reserve_exact(bytes).map_err(|_| alloc())?;
-        for (v, &s) in start.iter().enumerate() {
-            if v % BLOCK == 0 {
-                blocks.push(u32::try_from(data.len()).map_err(|_| too_big())?);
+        let mut s_at = 0;
+        for (b, &s) in block_start.iter().enumerate() {
+            blocks.push(u32::try_from(data.len()).map_err(|_| too_big())?);
+            let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(lens.len()));
+            if s == SCATTERED {
+                while s_at < side.len() && (side[s_at].0 as usize) < hi {
+                    let off = side[s_at].1;
+                    let len = entry_len(&chunks, lens[side[s_at].0 as usize], off);
+                    let p = off as usize % CHUNK;
+                    data.extend_from_slice(&chunks[off as usize / CHUNK][p..p + len]);
+                    s_at += 1;
+                }
+            } else if s != UNSET {
+                let mut len = 0;
+                for v in lo..hi {
+                    if lens[v] != 0 {
+                        len += entry_len(&chunks, lens[v], s + len as u32);
+                    }
+                }
+                let p = s as usize % CHUNK;
+                data.extend_from_slice(&chunks[s as usize / CHUNK][p..p + len]);
             }
-            if s == NO_EDGES {
-                lens.push(0);
-                continue;
+            while let Some(&(_, k)) = free.next_if(|e| e.0 <= b) {
+                chunks[k] = Vec::new();
             }
-            let old = &chunks[s as usize / CHUNK];
-            let mut p = s as usize % CHUNK;
-            let len = get_varint(old, &mut p) as usize;
-            if len < LONG as usize {
-                lens.push(len as u8);
-            } else {
-                lens.push(LONG);
-                put_varint(&mut data, len as u64);
-            }
-            data.extend_from_slice(&old[p..p + len]);
         }
         blocks.push(u32::try_from(data.len()).map_err(|_| too_big())?);
-        drop(chunks);
-        drop(start);
         debug_assert_eq!(data.len(), bytes);
         Ok(Csr { lens, blocks, data, edges })
     }
+}
+
+/// Appends the list of `node` (zigzag deltas, the first from `node`); returns its bytes.
+#[inline]
+fn encode(out: &mut Vec<u8>, node: u32, targets: &[u32]) -> usize {
+    let at = out.len();
+    let mut prev = node as i64;
+    for &t in targets {
+        let d = t as i64 - prev;
+        put_varint(out, ((d << 1) ^ (d >> 63)) as u64);
+        prev = t as i64;
+    }
+    out.len() - at
+}
+
+/// Bytes of the stream entry at `off` whose length byte is `len` (its length prefix
+/// included when long).
+fn entry_len(chunks: &[Vec<u8>], len: u8, off: u32) -> usize {
+    if len != LONG {
+        return len as usize;
+    }
+    let mut p = off as usize % CHUNK;
+    let n = get_varint(&chunks[off as usize / CHUNK], &mut p) as usize;
+    n + (p - off as usize % CHUNK)
 }
 
 /// Builds a [`Csr`] from lists given in index order (node 0 first, each node once), for
@@ -450,5 +537,57 @@ mod tests {
         assert_eq!(again, all);
         assert_eq!((h.lens.clone(), h.blocks.clone(), h.data.clone()), (g.lens.clone(), g.blocks.clone(), g.data.clone()));
         assert!(CsrWriter::new(1, 0).and_then(|mut w| w.push(&[]).and_then(|_| w.push(&[]))).is_err());
+    }
+
+    /// The lists given in several arrival orders (address order, the class objects first,
+    /// two heap regions swapped, reversed, shuffled), with lists long enough to fill
+    /// several chunks: the result is the one the in-order writer builds from the same
+    /// lists, byte for byte.
+    #[test]
+    fn any_arrival_order_gives_the_in_order_result() {
+        let n = 300_000u32;
+        let mut seed = 7u64;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        // Most nodes 0-3 nearby targets, some none, a few long lists (over 255 bytes).
+        let lists: Vec<Vec<u32>> = (0..n)
+            .map(|v| {
+                let len = match rnd() % 100 {
+                    0 => 200 + rnd() % 400,
+                    1..=30 => 0,
+                    _ => rnd() % 4,
+                };
+                (0..len).map(|_| if rnd() % 8 == 0 { rnd() % n } else { v.saturating_add(rnd() % 64).min(n - 1) }).collect()
+            })
+            .collect();
+        let mut w = CsrWriter::new(n as usize, 0).unwrap();
+        for l in &lists {
+            w.push(l).unwrap();
+        }
+        let want = w.finish().unwrap();
+        let ascending: Vec<u32> = (0..n).collect();
+        let classes_first: Vec<u32> = (0..n).filter(|v| v % 997 == 0).chain((0..n).filter(|v| v % 997 != 0)).collect();
+        let regions_swapped: Vec<u32> = (n / 3..n).chain(0..n / 3).collect();
+        let reversed: Vec<u32> = (0..n).rev().collect();
+        let mut shuffled = ascending.clone();
+        for k in (1..shuffled.len()).rev() {
+            shuffled.swap(k, rnd() as usize % (k + 1));
+        }
+        for (name, order) in [("ascending", ascending), ("classes first", classes_first), ("regions swapped", regions_swapped), ("reversed", reversed), ("shuffled", shuffled)] {
+            let mut b = CsrBuilder::new(n as usize).unwrap();
+            for &v in &order {
+                b.set(v, &lists[v as usize]).unwrap();
+            }
+            assert!(b.chunks.len() > 2, "{name}: several chunks");
+            let scattered = b.block_start.iter().filter(|&&s| s == SCATTERED).count();
+            if name == "ascending" {
+                // Only a block whose lists straddle two chunks.
+                assert!(scattered < b.chunks.len() && b.side.len() <= scattered * BLOCK, "{name}: {scattered} blocks scattered");
+            }
+            let g = b.finish().unwrap();
+            assert_eq!((&g.lens, &g.blocks, &g.data, g.edges), (&want.lens, &want.blocks, &want.data, want.edges), "{name}");
+        }
     }
 }

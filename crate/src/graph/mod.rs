@@ -467,7 +467,7 @@ impl Visitor for Pass2<'_> {
 pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     let array_hashes = std::mem::take(&mut index.array_hashes);
     let n = index.ids.len();
-    // The largest array first: it takes the space pass 1's freed temporaries left (wasm
+    // The largest arrays first: they take the space pass 1's freed temporaries left (wasm
     // memory never shrinks; an array that does not fit there grows it).
     let refs = CsrBuilder::new(n)?;
     let classes = ClassColumn::new(n, index.classes.classes.len())?;
