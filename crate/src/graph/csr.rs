@@ -151,14 +151,14 @@ impl CsrBuilder {
         let b = node as usize / BLOCK;
         match self.block_start[b] {
             UNSET => self.block_start[b] = off,
-            SCATTERED => crate::alloc::try_push(&mut self.side, (node, off), "the scattered reference lists")?,
+            SCATTERED => push_side(&mut self.side, (node, off))?,
             _ => {
                 let (prev_node, prev_end) = self.last;
                 // Still back to back: the previous list stored was this block's, of a lower
                 // node, and ended where this one starts.
                 if !(prev_node as usize / BLOCK == b && prev_node < node && prev_end == off) {
                     self.scatter(b, node)?;
-                    crate::alloc::try_push(&mut self.side, (node, off), "the scattered reference lists")?;
+                    push_side(&mut self.side, (node, off))?;
                 }
             }
         }
@@ -176,7 +176,7 @@ impl CsrBuilder {
             if v == new as usize || self.lens[v] == 0 {
                 continue;
             }
-            crate::alloc::try_push(&mut self.side, (v as u32, off), "the scattered reference lists")?;
+            push_side(&mut self.side, (v as u32, off))?;
             off += entry_len(&self.chunks, self.lens[v], off) as u32;
         }
         self.block_start[b] = SCATTERED;
@@ -246,6 +246,16 @@ impl CsrBuilder {
         debug_assert_eq!(data.len(), bytes);
         Ok(Csr { lens, blocks, data, edges })
     }
+}
+
+/// Adds a scattered list, growing the side list by an eighth (it is long only for a dump
+/// written out of address order, where doubling would leave up to half of it unused).
+fn push_side(side: &mut Vec<(u32, u32)>, e: (u32, u32)) -> Result<()> {
+    if side.len() == side.capacity() {
+        side.try_reserve_exact((side.len() / 8).max(4096)).map_err(|_| builder_memory())?;
+    }
+    side.push(e);
+    Ok(())
 }
 
 /// Appends the list of `node` (zigzag deltas, the first from `node`); returns its bytes.
