@@ -104,6 +104,48 @@ fn arb_trees(max_n: usize) -> impl Strategy<Value = Spec> {
     })
 }
 
+/// Heap-like graphs with hubs: `blocks` GC roots (nodes `0..blocks`) each owning a tree
+/// (node `i` owned by an earlier node of block `i % blocks`), hub nodes that many tree
+/// nodes point at, either from every block (the hub then hangs off the virtual root,
+/// like the class object of `char[]`) or from its own block only (it stays under a node
+/// of that block), hubs pointing back into the trees (so lifting one moves what it
+/// reaches), and a few random edges.
+fn arb_hubs(max_n: usize) -> impl Strategy<Value = Spec> {
+    (1..=4usize, 24..=max_n).prop_flat_map(|(blocks, n)| {
+        let node = 0..n as u32;
+        (
+            Just((blocks, n)),
+            prop::collection::vec(any::<u32>(), n),
+            // Hubs (node, shared by every block?), and per node the hub it points at.
+            prop::collection::vec((blocks as u32..n as u32, any::<bool>()), 1..=3),
+            prop::collection::vec(0..=4usize, n),
+            prop::collection::vec((0..3usize, node.clone()), 0..=6),
+            prop::collection::vec((node.clone(), node), 0..=n / 12),
+        )
+            .prop_map(|((blocks, n), owner, hubs, pick, hub_edges, extra)| {
+                let b = blocks as u32;
+                let mut edges = Vec::new();
+                for i in b..n as u32 {
+                    edges.push((i - b * (1 + owner[i as usize] % (i / b)), i));
+                }
+                for (i, &k) in pick.iter().enumerate() {
+                    if let Some(&(h, shared)) = hubs.get(k) {
+                        if i as u32 != h && (shared || i as u32 % b == h % b) {
+                            edges.push((i as u32, h));
+                        }
+                    }
+                }
+                for (k, t) in hub_edges {
+                    if let Some(&(h, _)) = hubs.get(k) {
+                        edges.push((h, t));
+                    }
+                }
+                edges.extend(extra);
+                Spec { n, roots: (0..b).collect(), edges }
+            })
+    })
+}
+
 /// Checks that everything agrees with the brute-force definition, Semi-NCA also with
 /// low hub thresholds (hubs then lose their bet often) and without hubs.
 fn check_agree(spec: &Spec) -> Result<(), TestCaseError> {
@@ -181,6 +223,11 @@ mod dominators {
         }
 
         #[test]
+        fn hub_graphs_agree(spec in arb_hubs(160)) {
+            check_agree(&spec)?;
+        }
+
+        #[test]
         fn result_ignores_edge_order_and_numbering(spec in arb_random(30, 3), seed in any::<u64>()) {
             check_invariance(&spec, seed)?;
         }
@@ -190,4 +237,24 @@ mod dominators {
             check_invariance(&spec, seed)?;
         }
     }
+}
+
+/// The hub graphs reach both ways of handling a hub that lost its bet: moved to the
+/// virtual root in place, and a second search (so `hub_graphs_agree` tests both).
+#[test]
+fn hub_graphs_lift_hubs_and_search_again() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = arb_hubs(160);
+    let (mut lifted, mut again) = (0, 0);
+    for _ in 0..2000 {
+        let spec = strategy.new_tree(&mut runner).unwrap().current();
+        for hubs in [3, 5, 32] {
+            let (_, stats) = semi_nca_tuned(&spec.graph(), hubs).unwrap();
+            lifted += usize::from(stats.lifted_hubs > 0 && stats.runs == 1);
+            again += usize::from(stats.runs > 1);
+        }
+    }
+    assert!(lifted > 0 && again > 0, "lifted {lifted}, searched again {again}");
 }

@@ -41,6 +41,7 @@
 //! Limits: `node_count()` must be below 2³¹ − 64 (preorder numbers carry a flag bit).
 
 pub mod chk;
+pub mod lift;
 pub mod private;
 pub mod semi_nca;
 

@@ -28,9 +28,10 @@
 //! it reaches `u`, hence `idom(x)`, first). The search on the reduced graph gives each
 //! hub its dominator there; `failed_hubs` then checks every dropped edge into a hub
 //! not immediately under the virtual root (where the condition is trivial) by walking up
-//! the dominator tree from its source. Hubs that fail are excluded and the search runs
-//! again (the caller bounds the number of runs and finally runs without hubs, which
-//! needs no check).
+//! the dominator tree from its source. Hubs that fail are moved to the virtual root when
+//! that is provably where they belong ([`super::lift`]); otherwise they are excluded and
+//! the search runs again (the caller bounds the number of runs and finally runs without
+//! hubs, which needs no check).
 //!
 //! # One scan
 //!
@@ -52,6 +53,8 @@
 //! or [`UNREACHABLE`], following chains of private nodes up to a node already resolved;
 //! a chain can also close on itself (a cycle nothing else points at), and is then
 //! unreachable.
+
+use std::collections::HashSet;
 
 use super::{Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::alloc::try_filled;
@@ -214,18 +217,24 @@ const DOMS_PER_SCAN: usize = NO_DOM as usize;
 
 /// After the search and [`resolve`] (`idom` final for the reduced graph): the hubs
 /// among `suspects` (hubs not immediately under the virtual root, ascending) that some
-/// reachable private node points at without being dominated by the hub's `idom`.
+/// reachable private node points at without being dominated by the hub's `idom`, each
+/// with whether the scan proved that in the whole graph it hangs off the virtual root:
+/// that holds when the nearest common ancestor of its `idom` (if reachable) and the
+/// private nodes pointing at it is the virtual root (see [`super::lift`]). The proof
+/// follows the scan's edges from the first failing one on and gives up after
+/// [`PROOF_STEPS`] steps up the tree in all.
 ///
 /// One scan of the edges checks up to [`DOMS_PER_SCAN`] distinct dominators (every hub
 /// on a heap graph, in practice): the memo in `marks` keeps, per node walked, its
 /// nearest dominator-tree ancestor (itself included) among them, and each of them its
 /// ancestors among them as a bit mask, so a walk up from a private node stops at the
 /// first node walked before, and a scan costs `O(edges + n)`.
-pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Result<Vec<u32>, Error> {
+pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Result<Vec<(u32, bool)>, Error> {
     debug_assert!(suspects.windows(2).all(|w| w[0] < w[1]));
     let mut failed = Vec::new();
     let mut rest = suspects;
     let mut first = true;
+    let mut steps = PROOF_STEPS;
     while !rest.is_empty() {
         // The longest prefix of `rest` with at most DOMS_PER_SCAN distinct dominators. A
         // suspect's dominator may be UNREACHABLE: then no walk ever finds it, as wanted (a
@@ -274,24 +283,81 @@ pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspe
         for &h in batch {
             is_suspect.insert(h);
         }
-        let mut lost = vec![false; batch.len()];
+        // Per suspect of the batch that lost, the common ancestor so far.
+        let mut lost: Vec<Option<Ancestor>> = (0..batch.len()).map(|_| None).collect();
         g.for_each_edge(|u, x| {
             if !is_suspect.contains(x) || !into_hubs.contains(u) || marks[u as usize] & MARK_PRIVATE == 0 || idom[u as usize] == UNREACHABLE {
                 return;
             }
             let Ok(k) = batch.binary_search(&x) else { return };
-            if lost[k] {
+            if let Some(nca) = &mut lost[k] {
+                nca.add(idom, u, &mut steps);
                 return;
             }
             let a = nearest_dom(idom, marks, u);
             let mask = if a == NO_DOM { 0 } else { (1u64 << a) | ancestors[a as usize] };
             if mask & want[k] == 0 {
-                lost[k] = true;
+                // Every non-private referrer is under the hub's idom (if reachable).
+                let mut nca = Ancestor::new(idom, u);
+                let d = idom[x as usize];
+                if d != UNREACHABLE {
+                    nca.add(idom, d, &mut steps);
+                }
+                lost[k] = Some(nca);
             }
         });
-        failed.extend(batch.iter().zip(lost).filter(|(_, l)| *l).map(|(&h, _)| h));
+        failed.extend(batch.iter().zip(lost).filter_map(|(&h, l)| Some((h, l?.top == Some(VIRTUAL_ROOT)))));
     }
     Ok(failed)
+}
+
+/// Steps up the dominator tree [`failed_hubs`] may take to prove lost hubs hang off the
+/// virtual root (a few per referrer on heap graphs, where the proof takes a few referrers).
+const PROOF_STEPS: usize = 1 << 22;
+
+/// The nearest common ancestor of the nodes added so far (all reachable), with its
+/// ancestors; `top` is `None` once the step budget ran out.
+struct Ancestor {
+    top: Option<u32>,
+    above: HashSet<u32>,
+}
+
+impl Ancestor {
+    fn new(idom: &[u32], v: u32) -> Ancestor {
+        let mut a = Ancestor { top: Some(v), above: HashSet::new() };
+        a.climb(idom, v);
+        a
+    }
+
+    /// Records `v` and its ancestors as those of the common ancestor.
+    fn climb(&mut self, idom: &[u32], mut v: u32) {
+        self.above.clear();
+        while v != VIRTUAL_ROOT {
+            self.above.insert(v);
+            v = idom[v as usize];
+        }
+    }
+
+    fn add(&mut self, idom: &[u32], v: u32, steps: &mut usize) {
+        let Some(top) = self.top else { return };
+        if top == VIRTUAL_ROOT {
+            return;
+        }
+        let mut y = v;
+        while y != VIRTUAL_ROOT && !self.above.contains(&y) {
+            if *steps == 0 {
+                self.top = None;
+                return;
+            }
+            *steps -= 1;
+            y = idom[y as usize];
+        }
+        if y != top {
+            self.top = Some(y);
+            // Climbing again is bounded by the steps of the first climb: the tree's depth.
+            self.climb(idom, y);
+        }
+    }
 }
 
 /// The nearest of the scan's dominators on the dominator-tree path from `u` up (`u`

@@ -106,10 +106,14 @@
 //! nodes: the DFS, the predecessor fill, and the parent recovery. Keeping the parents in
 //! a fourth array would save the last scan for 4 bytes per kept node. When some hub is
 //! not immediately under the virtual root, the graph is scanned once more to check the
-//! hubs (once per 63 distinct hub dominators), and if a hub loses its bet the whole search runs again (twice at
-//! most; see [`semi_nca_tuned`]).
+//! hubs (once per 63 distinct hub dominators). A hub that loses its bet but is proved to
+//! hang off the virtual root (on heap graphs: the class objects of `char[]` and `int[]`
+//! when they are not GC roots) is moved there in place with what it reaches (see
+//! [`super::lift`]); otherwise the whole search runs again (twice at most; see
+//! [`semi_nca_tuned`]).
 //! [`Graph::for_each_successor`] must report the same successors every time.
 
+use super::lift::{self, Lifted};
 use super::private::{self, RootSet, PRIVATE};
 use super::{check_node_count, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::alloc::{try_filled, try_push, try_with_capacity};
@@ -145,6 +149,9 @@ pub struct Stats {
     pub hubs: usize,
     pub failed_hubs: usize,
     pub runs: usize,
+    /// Of the hubs that lost their bet, those moved to the virtual root in place (see
+    /// [`super::lift`]) instead of searching again.
+    pub lifted_hubs: usize,
 }
 
 /// [`semi_nca`], also returning [`Stats`].
@@ -168,7 +175,7 @@ pub fn semi_nca_tuned<G: Graph>(g: &G, hub_preds: u32) -> Result<(Vec<u32>, Stat
         let threshold = if attempt < 2 { hub_preds } else { 0 };
         match run(g, &roots, threshold, &not_hubs)? {
             Ok((idom, mut stats)) => {
-                stats.failed_hubs = not_hubs.len();
+                stats.failed_hubs = not_hubs.len() + stats.lifted_hubs;
                 stats.runs = attempt + 1;
                 return Ok((idom, stats));
             }
@@ -201,7 +208,7 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
     }
 
     let preds = group_predecessors(g, roots, &pre, &mut semi, &mut count)?;
-    let stats = Stats { nodes: n, kept, searched: r, back_cross_edges: preds.len(), hubs: hubs.len(), failed_hubs: 0, runs: 0 };
+    let stats = Stats { nodes: n, kept, searched: r, back_cross_edges: preds.len(), hubs: hubs.len(), failed_hubs: 0, runs: 0, lifted_hubs: 0 };
     let (mut ancestor, mut label) = (parent, count);
     semidominators(&mut semi, &mut ancestor, &mut label, &preds);
     drop(preds);
@@ -235,13 +242,32 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
     drop(vertex);
     drop(idom);
     // Hubs under the virtual root need no check (see the private module's docs).
-    let suspects: Vec<u32> = hubs.into_iter().filter(|&h| pre[h as usize] != VIRTUAL_ROOT).collect();
+    let suspects: Vec<u32> = hubs.iter().copied().filter(|&h| pre[h as usize] != VIRTUAL_ROOT).collect();
     let mut marks = if suspects.is_empty() { None } else { Some(private::private_marks(&pre)?) };
     private::resolve(&mut pre);
     if let Some(marks) = &mut marks {
         let failed = private::failed_hubs(g, &pre, marks, &suspects, &into_hubs)?;
         if !failed.is_empty() {
-            return Ok(Err(failed));
+            let mut lost: Vec<u32> = failed.iter().map(|&(h, _)| h).collect();
+            if failed.iter().all(|&(_, proved)| proved) {
+                let lifted = Stats { lifted_hubs: lost.len(), ..stats };
+                match lift::lift_failed_hubs(g, roots, &mut pre, marks, &hubs, &lost)? {
+                    Lifted::Done => return Ok(Ok((pre, lifted))),
+                    Lifted::Recheck => {
+                        for m in marks.iter_mut() {
+                            *m &= private::MARK_PRIVATE;
+                        }
+                        let rest: Vec<u32> = suspects.iter().copied().filter(|&h| pre[h as usize] != VIRTUAL_ROOT).collect();
+                        let again = private::failed_hubs(g, &pre, marks, &rest, &into_hubs)?;
+                        if again.is_empty() {
+                            return Ok(Ok((pre, lifted)));
+                        }
+                        lost.extend(again.iter().map(|&(h, _)| h));
+                    }
+                    Lifted::No => {}
+                }
+            }
+            return Ok(Err(lost));
         }
     }
     Ok(Ok((pre, stats)))
