@@ -63,4 +63,8 @@ export default defineConfig({
   worker: {
     format: 'es',
   },
+  // Cross-origin isolation (as web/public/serve.json for `npx serve www`): the worker's
+  // read-ahead shares memory with a second worker (web/src/import/read-ahead.ts).
+  server: { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
+  preview: { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
 });

@@ -8,6 +8,10 @@
 //   node tests/bench/browser-bench.mjs --cli DUMP...      (also time the native CLI on each)
 //   node tests/bench/browser-bench.mjs --log FILE DUMP    (write the large allocations' log)
 //
+// On a shared machine wall time says little: each phase's line also gives the CPU time
+// the worker's thread spent in it (Linux: /proc's per-thread counters of Chromium's
+// "DedicatedWorker" threads, sampled every 50 ms; 10 ms resolution).
+//
 // Make dumps with tests/bench/make-big.sh SIZE_GB DIR (e.g. 1, 2, 3, 4; needs SIZE_GB of free
 // disk each; ../shared/corpus/make-big.sh caps them at 2 GiB). Prints one line per dump,
 // with its phases, and a JSON summary at the end.
@@ -26,6 +30,38 @@ const logFile = logAt >= 0 ? args[logAt + 1] : null;
 const dumps = args.filter((a, i) => !a.startsWith('--') && (logAt < 0 || i !== logAt + 1));
 if (!dumps.length) dumps.push('/work/big/big-1g.hprof');
 for (const d of dumps) if (!fs.existsSync(d)) throw new Error(`${d} not found (make it with tests/bench/make-big.sh)`);
+
+/** Samples of the CPU time (seconds) of every Chromium worker thread: [epoch ms, Map tid -> s]. */
+const cpuSamples = [];
+function sampleCpu() {
+  const now = Date.now();
+  const byTid = new Map();
+  let pids = [];
+  try { pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return; }
+  for (const pid of pids) {
+    let tids = [];
+    try { tids = fs.readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    for (const tid of tids) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('DedicatedWorker')) continue;
+        const f = stat.slice(close + 2).split(' ');
+        byTid.set(`${pid}/${tid}`, (Number(f[11]) + Number(f[12])) / 100);
+      } catch { /* the thread ended */ }
+    }
+  }
+  cpuSamples.push([now, byTid]);
+}
+/** CPU seconds the busiest worker thread spent between two epoch times (nearest samples). */
+function workerCpu(fromMs, toMs) {
+  const at = (t) => cpuSamples.reduce((best, s) => (Math.abs(s[0] - t) < Math.abs(best[0] - t) ? s : best), cpuSamples[0]);
+  const a = at(fromMs)[1];
+  const b = at(toMs)[1];
+  let best = 0;
+  for (const [tid, v] of b) best = Math.max(best, v - (a.get(tid) ?? 0));
+  return best;
+}
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
@@ -59,22 +95,30 @@ async function benchOne(browser, url, file) {
   await page.waitForFunction(() => document.getElementById('version')?.textContent.length > 0);
   const start = await page.evaluate(() => performance.now());
   const t0 = Date.now();
+  cpuSamples.length = 0;
+  sampleCpu();
+  const sampler = setInterval(sampleCpu, 50);
   await page.setInputFiles('#file-input', file);
   await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('main').dataset.mode) && document.getElementById('progress').hidden, null, { timeout: 60 * 60_000, polling: 250 });
   const wall = (Date.now() - t0) / 1000;
+  clearInterval(sampler);
+  sampleCpu();
+  const cpu = workerCpu(t0, Date.now());
   // The worker's own record of each phase (wall time, bytes read from the file, what the
   // allocator held at most and at the end, the linear memory at the end), and the log of
   // large allocations, when the analysis finished.
   let records = null;
   let heapLog = null;
+  let readAhead = null;
   for (const w of page.workers()) {
     const got = await w.evaluate(() => {
       const h = self.__heapscope;
-      return h?.session ? { records: h.session.phase_stats(), log: h.heapLog() } : null;
+      return h?.session ? { records: h.session.phase_stats(), log: h.heapLog(), readAhead: h.readAhead ?? false } : null;
     }).catch(() => null);
     if (got) {
       records = JSON.parse(got.records);
       heapLog = JSON.parse(got.log);
+      readAhead = got.readAhead;
     }
   }
   const result = await page.evaluate((startMs) => {
@@ -95,7 +139,8 @@ async function benchOne(browser, url, file) {
     };
   }, start);
   await context.close();
-  return { file, bytes: fs.statSync(file).size, wall, foreign, records, heapLog, ...result };
+  if (records) for (const r of records) r.cpuSeconds = workerCpu(r.startMs, r.endMs);
+  return { file, bytes: fs.statSync(file).size, wall, cpu, readAhead, foreign, records, heapLog, ...result };
 }
 
 /** The native CLI on the same dump: exit status, wall seconds, peak RSS (GNU time). */
@@ -105,7 +150,8 @@ function cliRun(file) {
   return `exit ${r.status}, ${secs} s, peak RSS ${fmt(Number(kb) * 1024)}`;
 }
 
-const server = await startServer();
+// BENCH_SITE: serve another build of the page (an A/B run), default www/.
+const server = await startServer(process.env.BENCH_SITE || undefined);
 const chromium = await launchChromium();
 const results = [];
 try {
@@ -115,14 +161,14 @@ try {
     results.push(r);
     if (r.mode === 'done') {
       const perObject = r.objects ? (r.peakMemory / r.objects).toFixed(1) : '?';
-      console.log(`report in ${r.wall.toFixed(1)} s (worker ${r.workerSeconds.toFixed(1)} s), peak wasm memory ${fmt(r.peakMemory)} (${perObject} B/object, ${r.objects?.toLocaleString('en-US')} objects)`);
+      console.log(`report in ${r.wall.toFixed(1)} s (worker ${r.workerSeconds.toFixed(1)} s, worker thread CPU ${r.cpu.toFixed(1)} s, read-ahead ${r.readAhead ? 'on' : 'off'}, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}), peak wasm memory ${fmt(r.peakMemory)} (${perObject} B/object, ${r.objects?.toLocaleString('en-US')} objects)`);
     } else {
       console.log(`${r.error?.kind} error after ${r.wall.toFixed(1)} s, wasm memory ${fmt(r.peakMemory)}: ${r.error?.text}`);
     }
     if (r.records) {
       // The worker's records: exact phase boundaries, bytes read, allocator vs linear memory.
       for (const p of r.records) {
-        console.log(`    ${p.phase.padEnd(30)} ${((p.endMs - p.startMs) / 1000).toFixed(1).padStart(7)} s   read ${fmt(p.bytesRead).padStart(9)}   allocator peak ${fmt(p.peakAllocated).padStart(9)}, at end ${fmt(p.allocated).padStart(9)}   wasm memory at end ${fmt(p.memory)}`);
+        console.log(`    ${p.phase.padEnd(30)} ${((p.endMs - p.startMs) / 1000).toFixed(1).padStart(7)} s (CPU ${p.cpuSeconds.toFixed(1).padStart(5)} s)   read ${fmt(p.bytesRead).padStart(9)}   allocator peak ${fmt(p.peakAllocated).padStart(9)}, at end ${fmt(p.allocated).padStart(9)}   wasm memory at end ${fmt(p.memory)}`);
       }
       if (logFile) fs.writeFileSync(logFile, JSON.stringify(r.heapLog));
     } else {
@@ -137,4 +183,4 @@ try {
   await chromium.close();
   await server.stop();
 }
-console.log(JSON.stringify(results.map(({ file, bytes, wall, workerSeconds, peakMemory, objects, mode, error, phases, records }) => ({ file, bytes, mode, wall, workerSeconds, peakMemory, objects, error, phases, records })), null, 1));
+console.log(JSON.stringify(results.map(({ file, bytes, wall, cpu, workerSeconds, peakMemory, objects, mode, error, phases, records }) => ({ file, bytes, mode, wall, cpu, workerSeconds, peakMemory, objects, error, phases, records })), null, 1));

@@ -9,13 +9,14 @@
 // swallowed, and later queries are refused with the same message.
 import init, { Session, heapLog, memoryLimit, version, wasmPeakEstimate } from '../pkg/heapscope.js';
 import { cliCommand } from './lib/cli';
+import { runReader, startReadAhead, type ReadAheadMessage } from './import/read-ahead';
 import type { AnalysisError, FromWorker, OpenOptions, Progress, Request, ToWorker } from './protocol';
 import { internalError } from './protocol';
 
 interface WorkerScope {
   postMessage(message: FromWorker): void;
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
-  __heapscope?: { memory: WebAssembly.Memory | null; memoryBefore: number; session: Session | null; heapLog: () => string; peakEstimate: (objects: number) => number };
+  __heapscope?: { memory: WebAssembly.Memory | null; memoryBefore: number; session: Session | null; heapLog: () => string; peakEstimate: (objects: number) => number; readAhead?: boolean };
 }
 const scope = self as unknown as WorkerScope;
 const post = (message: FromWorker): void => scope.postMessage(message);
@@ -53,6 +54,8 @@ function start(module: WebAssembly.Module | null): Promise<void> {
 
 scope.onmessage = async (event) => {
   const msg = event.data;
+  // This script also runs as the read-ahead worker an analysis worker starts (read-ahead.ts).
+  if ((msg as unknown as ReadAheadMessage).type === 'read-ahead') return runReader(msg as unknown as ReadAheadMessage, (m) => scope.postMessage(m as FromWorker));
   if (msg.type === 'init') {
     ready ??= start(msg.module);
     return;
@@ -63,23 +66,31 @@ scope.onmessage = async (event) => {
     if (msg.type === 'request') return post({ type: 'answer-error', id: msg.id, error: loadError, fatal: true });
     return post({ type: 'error', error: loadError });
   }
-  if (msg.type === 'open') return open(msg.file, msg.options);
+  if (msg.type === 'open') return await open(msg.file, msg.options);
   if (msg.type === 'open-report') return openReport(msg.file);
   if (msg.type === 'request') return request(msg.id, msg.request);
 };
 
-function open(file: Blob, options: OpenOptions): void {
+async function open(file: Blob, options: OpenOptions): Promise<void> {
   if (session) return post({ type: 'error', error: internalError('this worker already holds a dump (the page opens each dump in a new worker)') });
   fileName = file instanceof File ? file.name : 'DUMP';
   const t0 = performance.now();
   const limit = memoryLimit(options.memoryLimit ?? null);
   scope.__heapscope!.memoryBefore = memoryBytes();
+  // Reading overlapped with parsing when the page is cross-origin isolated (else null).
+  const ahead = await startReadAhead(file, self.location.href);
+  const global = globalThis as { heapscopeReadAhead?: (start: number, end: number) => Uint8Array | undefined };
+  if (ahead) global.heapscopeReadAhead = (start, end) => ahead.readAhead.read(start, end);
+  scope.__heapscope!.readAhead = ahead !== null;
   try {
     session = Session.open(file, options, (p: Omit<Progress, 'memoryBytes'>) => post({ type: 'progress', progress: { ...p, memoryBytes: memoryBytes() } }));
     scope.__heapscope!.session = session;
     post({ type: 'opened', reportJson: session.report_json(), hasDump: true, seconds: (performance.now() - t0) / 1000, memoryBytes: memoryBytes(), memoryLimit: limit });
   } catch (e) {
     post({ type: 'error', error: toAnalysisError(e) });
+  } finally {
+    ahead?.stop();
+    delete global.heapscopeReadAhead;
   }
 }
 

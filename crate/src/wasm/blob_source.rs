@@ -11,10 +11,18 @@
 //! slice that continues the one before doubles, up to `chunk_size`. A pass over the file
 //! reads 16 MiB slices after the first few; a walk that reads a span here and there
 //! (reading strings back for the waste report) no longer reads 16 MiB for each span.
+//!
+//! Read-ahead in another thread: when the worker's global scope has a function
+//! `heapscopeReadAhead(start, end)` (set by the page's worker when the page is
+//! cross-origin isolated, see `web/src/import/read-ahead.ts`), sequential slices are asked
+//! of it first: a second worker reads the file ahead into shared memory while this one
+//! parses, so reading and parsing overlap. It returns the bytes (a `Uint8Array`), or
+//! `undefined` when it cannot serve them; then the slice is read here as without it.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use js_sys::Uint8Array;
+use js_sys::{Function, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
 use crate::error::{Error, Result};
@@ -58,6 +66,8 @@ pub struct BlobSource {
     last_size: usize,
     /// Told how far the sequential reading got after each chunk.
     progress: Option<ProgressHandle>,
+    /// The global `heapscopeReadAhead(start, end)`, if the worker set one (module docs).
+    read_ahead: Option<Function>,
 }
 
 impl BlobSource {
@@ -87,6 +97,9 @@ impl BlobSource {
             last_end: 0,
             last_size: chunk_size.max(MIN_CHUNK_SIZE),
             progress: None,
+            read_ahead: js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("heapscopeReadAhead"))
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok()),
         })
     }
 
@@ -105,6 +118,27 @@ impl BlobSource {
 
     pub fn chunk_size(&self) -> usize {
         self.chunk_size
+    }
+
+    /// Sequential reading: [`Self::fetch`], served by the read-ahead worker when there is one
+    /// and the slice is a full-size one (a pass streaming the file; the short slices after a
+    /// seek, e.g. strings read back for the report, would make it read 16 MiB each).
+    fn fetch_sequential(&self, start: u64, dst: &mut [u8]) -> Result<()> {
+        let streaming = dst.len() == self.chunk_size || start + dst.len() as u64 == self.len;
+        if let (Some(f), true) = (&self.read_ahead, streaming) {
+            let end = start + dst.len() as u64;
+            // An exception or anything but the exact bytes: read them here instead.
+            if let Ok(got) = f.call2(&JsValue::UNDEFINED, &JsValue::from_f64(start as f64), &JsValue::from_f64(end as f64)) {
+                if let Some(bytes) = got.dyn_ref::<Uint8Array>() {
+                    if bytes.length() as usize == dst.len() {
+                        bytes.copy_to(dst);
+                        FETCHED.fetch_add(dst.len() as u64, Relaxed);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        self.fetch(start, dst)
     }
 
     /// Reads exactly `dst.len()` bytes at `start` (the caller keeps the range inside the blob).
@@ -180,7 +214,7 @@ impl ByteSource for BlobSource {
         if out.len() >= size {
             // A caller with a big buffer of its own: read straight into it, no second copy.
             let n = (size as u64).min(left) as usize;
-            self.fetch(self.pos, &mut out[..n])?;
+            self.fetch_sequential(self.pos, &mut out[..n])?;
             self.pos += n as u64;
             self.last_end = self.pos;
             self.report()?;
@@ -192,7 +226,7 @@ impl ByteSource for BlobSource {
             self.buf.resize(n, 0);
         }
         let mut buf = std::mem::take(&mut self.buf);
-        let fetched = self.fetch(self.pos, &mut buf[..n]);
+        let fetched = self.fetch_sequential(self.pos, &mut buf[..n]);
         self.buf = buf;
         if let Err(e) = fetched {
             self.buf_len = 0;

@@ -18,7 +18,8 @@ export async function launchChromium() {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    // CHROMIUM_EXTRA_ARGS (space-separated): e.g. V8 flags for a benchmark's A/B run.
+    args: [...CHROMIUM_ARGS, ...(process.env.CHROMIUM_EXTRA_ARGS ?? '').split(' ').filter(Boolean)],
   });
   return {
     browser,
