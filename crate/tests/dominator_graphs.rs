@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use heapscope::analysis::{analyze, NoProgress, Options};
 use heapscope::dominators::Graph;
 
-fn edges_both_ways<G: Graph>(g: &G) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+type EdgeList = Vec<(u32, u32)>;
+
+fn edges_both_ways<G: Graph>(g: &G) -> (EdgeList, EdgeList) {
     let mut whole = Vec::new();
     g.for_each_edge(|v, t| whole.push((v, t)));
     let mut by_node = Vec::new();
