@@ -64,13 +64,29 @@ impl<E: Edges> Graph for TreeGraph<'_, E> {
 
     #[inline]
     fn for_each_successor<F: FnMut(u32)>(&self, v: u32, mut f: F) {
-        let s = self.strengths;
-        let sv = s[v as usize];
-        let owned = self.owned;
+        let sv = self.strengths[v as usize];
         self.edges.for_each_edge_of(v, |t, flags| {
-            if counts(flags & STRENGTH_MASK, sv, s[t as usize]) && (flags & OWNER != 0 || !bit(owned, t)) {
+            if self.keeps(sv, t, flags) {
                 f(t)
             }
         });
+    }
+
+    #[inline]
+    fn for_each_edge<F: FnMut(u32, u32)>(&self, mut f: F) {
+        let s = self.strengths;
+        self.edges.for_each_edge(|v, t, flags| {
+            if self.keeps(s[v as usize], t, flags) {
+                f(v, t)
+            }
+        });
+    }
+}
+
+impl<E: Edges> TreeGraph<'_, E> {
+    /// Whether the edge to `t` with `flags` from a node of strength `sv` is in the tree.
+    #[inline(always)]
+    fn keeps(&self, sv: u8, t: u32, flags: u8) -> bool {
+        counts(flags & STRENGTH_MASK, sv, self.strengths[t as usize]) && (flags & OWNER != 0 || !bit(self.owned, t))
     }
 }

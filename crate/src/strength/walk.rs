@@ -29,6 +29,14 @@ pub trait Edges {
     /// A hint that `v`'s edges will be read soon (see [`crate::dominators::Graph`]).
     #[inline]
     fn prefetch(&self, _v: u32) {}
+    /// Calls `f(v, t, flags)` for every edge: nodes in increasing order, each one's as
+    /// [`Edges::for_each_edge_of`] gives them (an implementation may read sequentially).
+    #[inline]
+    fn for_each_edge<F: FnMut(u32, u32, u8)>(&self, mut f: F) {
+        for v in 0..self.node_count() as u32 {
+            self.for_each_edge_of(v, |t, flags| f(v, t, flags));
+        }
+    }
 }
 
 impl<E: Edges> Edges for &E {
@@ -53,6 +61,10 @@ impl<E: Edges> Edges for &E {
     #[inline]
     fn prefetch(&self, v: u32) {
         (**self).prefetch(v)
+    }
+    #[inline]
+    fn for_each_edge<F: FnMut(u32, u32, u8)>(&self, f: F) {
+        (**self).for_each_edge(f)
     }
 }
 
@@ -116,6 +128,25 @@ impl Edges for HeapEdges<'_> {
     #[inline]
     fn prefetch(&self, v: u32) {
         self.heap.refs.prefetch(v);
+    }
+
+    /// Reads the lists sequentially (the dominator search scans every edge twice or so).
+    #[inline]
+    fn for_each_edge<F: FnMut(u32, u32, u8)>(&self, mut f: F) {
+        let heap = self.heap;
+        heap.refs.scan(|v, targets| {
+            if heap.has_special_edges(v) {
+                return self.for_each_edge_of(v, |t, flags| f(v, t, flags));
+            }
+            // As Heap::for_each_reference: the class edge first.
+            let c = heap.classes.get(v);
+            let co = if c == NO_CLASS { NO_CLASS } else { heap.class_object[c as usize] };
+            for t in (co != NO_CLASS).then_some(co).into_iter().chain(targets) {
+                if self.live(t) {
+                    f(v, t, STRONG);
+                }
+            }
+        });
     }
 
     #[inline]
