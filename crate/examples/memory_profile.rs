@@ -70,7 +70,7 @@ fn main() {
         ("sizes", a.heap.sizes.memory_bytes()),
         ("refs", a.heap.refs.memory_bytes()),
         ("strengths", a.strengths.capacity()),
-        ("idom", a.idom.capacity() * 4),
+        ("idom", a.idom.memory_bytes()),
         ("tree", a.tree.memory_bytes()),
         ("retained", a.retained.memory_bytes()),
     ];

@@ -11,7 +11,7 @@ use crate::graph::roots::RootKinds;
 use crate::graph::{Heap, NO_CLASS};
 use crate::records::heap::{RootKind, WalkEnd};
 use crate::records::Cursor;
-use crate::retained::{self, DomTree, Retained};
+use crate::retained::{self, DomTree, Idom, Retained};
 use crate::source::ByteSource;
 use crate::strength::tree::TreeGraph;
 use crate::strength::walk::HeapEdges;
@@ -131,8 +131,9 @@ pub struct ClassStats {
 pub struct Analysis {
     pub heap: Heap,
     pub options: Options,
-    /// Immediate dominator per object (see [`crate::dominators`]).
-    pub idom: Vec<u32>,
+    /// Immediate dominator per object (see [`crate::dominators`]), packed
+    /// ([`crate::retained::idom`]).
+    pub idom: Idom,
     /// What the dominator search saw (objects searched, hubs, runs).
     pub dominator_stats: dominators::Stats,
     pub tree: DomTree,
@@ -187,7 +188,7 @@ pub struct Analysis {
 /// What a dominator tree brings to an [`Analysis`] (the fields of the same names).
 struct TreeParts {
     reading: Reading,
-    idom: Vec<u32>,
+    idom: Idom,
     dominator_stats: dominators::Stats,
     tree: DomTree,
     retained: Retained,
@@ -247,12 +248,12 @@ impl Analysis {
     /// Whether `obj` is kept (reachable, or kept because unreachables are kept).
     #[inline]
     pub fn is_kept(&self, obj: u32) -> bool {
-        self.idom[obj as usize] != UNREACHABLE && self.heap.class_of(obj) != NO_CLASS
+        self.idom.get(obj) != UNREACHABLE && self.heap.class_of(obj) != NO_CLASS
     }
 
     /// Immediate dominator: `None` for unreachable objects, `Some(None)` under the root.
     pub fn immediate_dominator(&self, obj: u32) -> Option<Option<u32>> {
-        match self.idom[obj as usize] {
+        match self.idom.get(obj) {
             UNREACHABLE => None,
             VIRTUAL_ROOT => Some(None),
             d => Some(Some(d)),
@@ -502,7 +503,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     #[cfg(debug_assertions)]
     if options.tree == Reading::Mat || options.keep_unreachable {
         for v in 0..heap.object_count() {
-            debug_assert_eq!(kept.has(v as u32), t.idom[v] != UNREACHABLE && heap.class_of(v as u32) != NO_CLASS, "object {v}: kept by the walk and by the tree differ");
+            debug_assert_eq!(kept.has(v as u32), t.idom.get(v as u32) != UNREACHABLE && heap.class_of(v as u32) != NO_CLASS, "object {v}: kept by the walk and by the tree differ");
         }
     }
     drop(kept);
@@ -589,6 +590,8 @@ fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, op
     }
 
     tick(Phase::Retained)?;
+    // Packed before the tree is built, so that the phase's peak holds the small form.
+    let idom = Idom::compact(idom)?;
     let (tree, retained) = retained::compute(&idom, heap.index.layout.object_alignment, |v| heap.shallow(v))?;
     let class_count = heap.index.classes.classes.len();
     let mins = retained::class_min_retained(&tree, &retained, |v| heap.class_of(v), class_count);
@@ -596,7 +599,7 @@ fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, op
     let mut kept_objects = 0u64;
     let mut used_heap = 0u64;
     for v in 0..n {
-        if idom[v] == UNREACHABLE {
+        if idom.get(v as u32) == UNREACHABLE {
             continue;
         }
         let c = heap.class_of(v as u32);
@@ -615,8 +618,8 @@ fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, op
     // Roots that are not kept (cannot happen: roots are reachable) are dropped anyway.
     // (In the strength-aware tree a root whose root edge does not count is not a child
     // of the virtual root, but still a root of the dump.)
-    roots.retain(|&(o, _)| idom[o as usize] != UNREACHABLE);
-    debug_assert!(reading == Reading::Strength || roots.iter().all(|&(o, _)| idom[o as usize] == VIRTUAL_ROOT));
+    roots.retain(|&(o, _)| idom.get(o) != UNREACHABLE);
+    debug_assert!(reading == Reading::Strength || roots.iter().all(|&(o, _)| idom.get(o) == VIRTUAL_ROOT));
     Ok(TreeParts { reading, idom, dominator_stats, tree, retained, roots, classes, unreachable, kept_objects, used_heap, garbage })
 }
 
@@ -762,7 +765,8 @@ fn garbage_forest(heap: &Heap, strengths: &[u8], filter: bool) -> Result<Vec<u32
 /// Estimated peak of the phases after pass 1, per object, in bytes, as the allocator sees
 /// it: measured 20.3 on the `make-big.sh` 1 GB dump (2026-12-01,
 /// `examples/memory_profile.rs`; at the retained-size phase, pass 2 a close second at
-/// 19.6); 17.8 on the mid-size dump of `tests/memory_estimate.rs` (2026-12-02, after pass
+/// 19.6; since the immediate dominators are packed, 2026-12-02: pass 2 the peak at 19.9,
+/// the retained-size phase 17.4); 17.8 on the mid-size dump of `tests/memory_estimate.rs` (2026-12-02, after pass
 /// 2 stopped holding the primitive arrays' hashes twice), which keeps it within 10% of
 /// that. A wasm instance needs more than the allocator holds (freed temporaries
 /// leave holes in a memory that never shrinks, and the allocator grows it by a whole

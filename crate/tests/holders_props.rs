@@ -60,7 +60,7 @@ fn setup(s: &Spec) -> (CsrGraph, Vec<u32>) {
     (g, idom)
 }
 
-fn build(g: &CsrGraph, idom: &[u32]) -> ReferrerIndex {
+fn build(g: &CsrGraph, idom: &Vec<u32>) -> ReferrerIndex {
     let view = TreeView { tree: Tree::Mat, graph: g.clone(), idom, avoid: |_: u32, _: u32| false };
     ReferrerIndex::build(&view).unwrap()
 }

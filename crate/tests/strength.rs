@@ -51,7 +51,7 @@ fn the_object(a: &Analysis, class: &str, shallow: u64) -> u32 {
 }
 
 fn dominator(a: &Analysis, obj: u32) -> Option<u32> {
-    match a.idom[obj as usize] {
+    match a.idom.get(obj) {
         UNREACHABLE => panic!("0x{:x} is not in the tree", a.address(obj)),
         VIRTUAL_ROOT => None,
         d => Some(d),
@@ -110,7 +110,7 @@ fn partition_adds_up_and_the_strength_tree_holds_every_object_on_every_dump() {
         let with_class = (0..n).filter(|&o| a.class_of(o) != NO_CLASS).count() as u64;
         assert_eq!(with_class, kept + gone, "{name}");
         for o in 0..n {
-            assert_eq!(a.idom[o as usize] != UNREACHABLE, a.class_of(o) != NO_CLASS, "{name}: 0x{:x} in the tree", a.address(o));
+            assert_eq!(a.idom.get(o) != UNREACHABLE, a.class_of(o) != NO_CLASS, "{name}: 0x{:x} in the tree", a.address(o));
         }
         assert_eq!(a.retained.get(a.tree.root()), kept_bytes + gone_bytes, "{name}: the root retains the whole dump");
         assert_eq!((a.kept_objects, a.used_heap), (kept + gone, kept_bytes + gone_bytes), "{name}");
@@ -262,7 +262,7 @@ fn s10_garbage_cycles_are_in_the_garbage_forest() {
         assert_eq!(entries.len(), 1, "{name}: one entry point for the ring");
         let ring_bytes: u64 = dead.iter().map(|&o| a.shallow(o)).sum();
         assert!(a.retained(entries[0]) >= ring_bytes, "{name}: the entry retains the ring");
-        assert!(dead.iter().all(|&o| a.idom[o as usize] != UNREACHABLE));
+        assert!(dead.iter().all(|&o| a.idom.get(o) != UNREACHABLE));
         let selfref = objects_of_class(&a, "corpus.S10GarbageCycles$SelfRef")[0];
         assert_eq!(dominator(&a, selfref), None, "{name}: SelfRef is its own entry point");
         assert!(a.retained(selfref) >= 300_016);

@@ -102,7 +102,7 @@ fn dump() -> Vec<u8> {
 }
 
 fn idom(a: &Analysis, id: u64) -> Option<u64> {
-    match a.idom[a.object_at(id).unwrap() as usize] {
+    match a.idom.get(a.object_at(id).unwrap()) {
         UNREACHABLE => panic!("0x{id:x} not in the tree"),
         VIRTUAL_ROOT => None,
         d => Some(a.address(d)),

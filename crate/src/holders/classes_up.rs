@@ -21,6 +21,7 @@ use crate::alloc::{try_filled, try_push, try_with_capacity};
 use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::Result;
 use crate::graph::NO_CLASS;
+use crate::retained::IdomRead;
 
 /// The class key of the row of the whole heap dump (the virtual root).
 pub const WHOLE_HEAP: u32 = u32::MAX - 1;
@@ -37,7 +38,7 @@ pub struct Row {
 
 /// The per-object columns the reverse tree reads.
 pub struct Columns<'a, C: Fn(u32) -> u32, S: Fn(u32) -> u64> {
-    pub idom: &'a [u32],
+    pub idom: &'a dyn IdomRead,
     pub class_of: C,
     pub shallow: S,
 }
@@ -47,14 +48,14 @@ pub type Entry = (u32, u64);
 
 impl<C: Fn(u32) -> u32, S: Fn(u32) -> u64> Columns<'_, C, S> {
     fn kept(&self, v: u32) -> bool {
-        self.idom[v as usize] != UNREACHABLE && (self.class_of)(v) != NO_CLASS
+        self.idom.at(v) != UNREACHABLE && (self.class_of)(v) != NO_CLASS
     }
 
     /// The class rows (one per class with kept instances), heaviest first.
     pub fn class_rows(&self, classes: usize) -> Result<Vec<Row>> {
         let mut rows: Vec<Row> = try_with_capacity(classes, "the class rows")?;
         rows.extend((0..classes as u32).map(|class| Row { class, objects: 0, weight: 0, above: Vec::new() }));
-        for v in 0..self.idom.len() as u32 {
+        for v in 0..self.idom.count() as u32 {
             if self.kept(v) {
                 if let Some(r) = rows.get_mut((self.class_of)(v) as usize) {
                     r.objects += 1;
@@ -72,7 +73,7 @@ impl<C: Fn(u32) -> u32, S: Fn(u32) -> u64> Columns<'_, C, S> {
     pub fn instances_by_class(&self, classes: usize) -> Result<(Vec<u32>, Vec<u32>)> {
         let mut offsets: Vec<u32> = try_filled(classes + 1, 0, "the class rows")?;
         let mut kept = 0usize;
-        for v in 0..self.idom.len() as u32 {
+        for v in 0..self.idom.count() as u32 {
             if self.kept(v) {
                 let c = (self.class_of)(v) as usize;
                 if c < classes {
@@ -86,7 +87,7 @@ impl<C: Fn(u32) -> u32, S: Fn(u32) -> u64> Columns<'_, C, S> {
         }
         let mut order: Vec<u32> = try_filled(kept, 0, "the objects by class")?;
         let mut next = offsets.clone();
-        for v in 0..self.idom.len() as u32 {
+        for v in 0..self.idom.count() as u32 {
             if self.kept(v) {
                 let c = (self.class_of)(v) as usize;
                 if c < classes {
@@ -111,7 +112,7 @@ impl<C: Fn(u32) -> u32, S: Fn(u32) -> u64> Columns<'_, C, S> {
     pub fn entries(&self, path: &[u32]) -> Result<Vec<Entry>> {
         let mut entries: Vec<Entry> = Vec::new();
         let Some((&bottom, up)) = path.split_first() else { return Ok(entries) };
-        for v in 0..self.idom.len() as u32 {
+        for v in 0..self.idom.count() as u32 {
             if (self.class_of)(v) == bottom && self.kept(v) {
                 try_push(&mut entries, (v, (self.shallow)(v)), "the entries of a class row")?;
             }
@@ -131,7 +132,7 @@ impl<C: Fn(u32) -> u32, S: Fn(u32) -> u64> Columns<'_, C, S> {
             if v == VIRTUAL_ROOT {
                 continue;
             }
-            match self.idom[v as usize] {
+            match self.idom.at(v) {
                 UNREACHABLE => {}
                 VIRTUAL_ROOT => up.push((WHOLE_HEAP, VIRTUAL_ROOT, w)),
                 d => up.push(((self.class_of)(d), d, w)),

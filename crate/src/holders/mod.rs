@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::{Analysis, Reading};
 use crate::dominators::Graph;
 use crate::error::Result;
+use crate::retained::IdomRead;
 use referrer_index::ReferrerIndex;
 
 /// Which dominator tree a question is about.
@@ -106,7 +107,7 @@ pub fn resolve(a: &Analysis, asked: Option<Tree>) -> Result<Tree> {
 pub struct TreeView<'a, G: Graph, A: Fn(u32, u32) -> bool> {
     pub tree: Tree,
     pub graph: G,
-    pub idom: &'a [u32],
+    pub idom: &'a dyn IdomRead,
     pub avoid: A,
 }
 

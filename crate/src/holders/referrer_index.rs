@@ -40,7 +40,7 @@ impl ReferrerIndex {
         let g = &view.graph;
         let idom = view.idom;
         let n = g.node_count();
-        let kept = |v: u32| idom.get(v as usize).is_some_and(|&d| d != UNREACHABLE);
+        let kept = |v: u32| (v as usize) < idom.count() && idom.at(v) != UNREACHABLE;
 
         let mut roots = try_filled(n.div_ceil(64), 0u64, "the GC root bits")?;
         g.for_each_root(|r| roots[r as usize / 64] |= 1 << (r % 64));

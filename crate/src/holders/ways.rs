@@ -26,6 +26,7 @@ use super::referrer_index::ReferrerIndex;
 use crate::alloc::{try_filled, try_push};
 use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::Result;
+use crate::retained::IdomRead;
 
 const NOT_SEEN: u32 = u32::MAX;
 /// The parent entry of the object a walk starts from.
@@ -105,21 +106,21 @@ pub fn trace(index: &ReferrerIndex, avoid: impl Fn(u32, u32) -> bool, obj: u32) 
 
 /// For each step of `trace` (ending at its object), whether it strictly dominates the
 /// object in the tree `idom`.
-pub fn marks(idom: &[u32], trace: &[u32]) -> Vec<bool> {
+pub fn marks(idom: &dyn IdomRead, trace: &[u32]) -> Vec<bool> {
     let mut out = vec![false; trace.len()];
     let Some((&obj, _)) = trace.split_last() else { return out };
     let pos: HashMap<u32, usize> = trace.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    let mut d = idom.get(obj as usize).copied().unwrap_or(UNREACHABLE);
+    let mut d = if (obj as usize) < idom.count() { idom.at(obj) } else { UNREACHABLE };
     // The dominators of an object are a chain of at most `n` objects; the bound guards
     // against a corrupt array.
-    for _ in 0..idom.len() {
+    for _ in 0..idom.count() {
         if d == VIRTUAL_ROOT || d == UNREACHABLE {
             break;
         }
         if let Some(&i) = pos.get(&d) {
             out[i] = true;
         }
-        d = idom[d as usize];
+        d = idom.at(d);
     }
     out
 }

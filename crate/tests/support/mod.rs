@@ -125,7 +125,7 @@ pub fn expected_cases(corpus: &Path) -> Vec<(PathBuf, PathBuf, bool, bool)> {
 /// the lowest marked step is the object's immediate dominator in `idom`. Returns the marks.
 pub fn check_trace_marks(idom: &[u32], trace: &[u32], cut: impl Fn(u32) -> bool) -> Vec<bool> {
     let obj = *trace.last().expect("a trace ends at its object");
-    let m = heapscope::holders::ways::marks(idom, trace);
+    let m = heapscope::holders::ways::marks(&idom.to_vec(), trace);
     for (i, &x) in trace.iter().enumerate() {
         assert_eq!(m[i], x != obj && cut(x), "step {i} ({x}) of {trace:?}");
     }
