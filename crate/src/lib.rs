@@ -11,6 +11,7 @@
 
 pub mod error;
 pub mod alloc;
+pub mod big_blocks;
 pub mod source;
 pub mod records;
 pub mod index;

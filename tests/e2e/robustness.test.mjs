@@ -184,8 +184,8 @@ describe('cancel and errors', () => {
   test('a dump needing more memory than the tab allows is refused before allocating, with the CLI command', async () => {
     const file = CORPUS_MISSING ? SAMPLE : h.corpusFile('dumps/s02_static_map_leak_serial.hprof.gz');
     // ?memory-limit= lowers the limit the page gives the analysis (as on a small device): to
-    // the estimate's fixed part (WASM_FIXED_BYTES, 20 MiB) plus room for about 5,000 objects
-    // at 25 bytes each, so the tiny dump below fits and s02 (18,724 objects) or the sample
+    // the estimate's fixed part (WASM_FIXED_BYTES, 30 MiB) plus room for about 5,000 objects
+    // at 24 bytes each, so the tiny dump below fits and s02 (18,724 objects) or the sample
     // (15,127) does not.
     await h.withPage(async ({ page }) => {
       assert.equal(await openFile(page, file), 'error');
@@ -199,7 +199,7 @@ describe('cancel and errors', () => {
       writeXssDump(small);
       assert.equal(await openFile(page, small), 'done');
       assert.ok(await page.locator('#error').isHidden());
-    }, { query: `?memory-limit=${(20 << 20) + (128 << 10)}` });
+    }, { query: `?memory-limit=${(30 << 20) + (128 << 10)}` });
   });
 
   test('a worker that dies or traps is reported, never silent, and the page stays usable', async () => {
