@@ -36,15 +36,14 @@ impl Mapped {
     /// they leave the resident set, and are read from the file again if touched again.
     pub fn release(&self, from: usize, to: usize) {
         let to = to.min(self.len);
-        if from >= to {
-            return;
-        }
         // SAFETY: a range inside the mapping. The mapping is private and never written:
         // a page handed back reads the same bytes from the file when touched again.
         #[cfg(unix)]
-        unsafe {
-            libc::madvise(self.ptr.add(from) as *mut libc::c_void, to - from, libc::MADV_DONTNEED)
-        };
+        if from < to {
+            unsafe { libc::madvise(self.ptr.add(from) as *mut libc::c_void, to - from, libc::MADV_DONTNEED) };
+        }
+        #[cfg(not(unix))]
+        let _ = (from, to);
     }
 
     /// Maps the first `len` bytes of `file` (None: empty, too large for the address
