@@ -15,13 +15,14 @@
 //! sets its length byte in place. Dumps write objects mostly in address order, which is
 //! index order: then the lists of a block lie back to back in the stream and one offset
 //! per block finds them. A block whose lists did not arrive that way (class objects
-//! come first, heap regions may come out of order) is *scattered*: its lists get an
-//! (object, offset) entry each in a side list. [`CsrBuilder::finish`] copies the blocks'
-//! bytes into one array in index order, freeing each chunk after its last use.
+//! come first, heap regions may come out of order) is *scattered*: it gets a slot of one
+//! offset per object. [`CsrBuilder::finish`] copies the blocks' bytes into one array in
+//! index order, freeing each chunk after its last use.
 //!
-//! Memory while building: the final length bytes, 4 bytes per block, the lists, and 8
-//! bytes per list of a scattered block (none for an address-ordered dump); the copy adds
-//! the lists' bytes once more, less the chunks already freed.
+//! Memory while building: the final length bytes, 4 bytes per block, the lists, and 4
+//! bytes per object of a scattered block (none for an address-ordered dump, as much as a
+//! start per object when every block is scattered); the copy adds the lists' bytes once
+//! more, less the chunks already freed.
 
 use crate::error::{Error, Result};
 
@@ -50,10 +51,12 @@ pub struct CsrBuilder {
     /// The final length byte of every node (0: no list yet).
     lens: Vec<u8>,
     /// Per block: the stream offset of its first list while its lists lie back to back
-    /// in index order ([`UNSET`]: no list yet; [`SCATTERED`]: listed in `side`).
+    /// in index order ([`UNSET`]: no list yet); for a scattered block, its slot.
     block_start: Vec<u32>,
-    /// (node, stream offset) of the lists of the scattered blocks.
-    side: Vec<(u32, u32)>,
+    /// One bit per block: scattered.
+    scattered: Vec<u64>,
+    /// Per slot (scattered block), the stream offset of each object's list ([`UNSET`]: none).
+    slots: Vec<[u32; BLOCK]>,
     /// Chunk `k` holds stream offsets `k × CHUNK ..`; the chunk numbers an oversized chunk
     /// spans after its own are empty.
     chunks: Vec<Vec<u8>>,
@@ -68,8 +71,8 @@ pub struct CsrBuilder {
 const CHUNK: usize = 1 << 20;
 /// [`CsrBuilder`]'s block without a list yet.
 const UNSET: u32 = u32::MAX;
-/// [`CsrBuilder`]'s block whose lists are found through the side list.
-const SCATTERED: u32 = u32::MAX - 1;
+/// Largest stream offset + 1.
+const STREAM_MAX: u32 = u32::MAX - 1;
 
 fn too_big() -> Error {
     Error::memory("more than 4 GiB of compressed references: too large for this build")
@@ -88,7 +91,8 @@ impl CsrBuilder {
         let mut block_start = Vec::new();
         block_start.try_reserve_exact(nodes.div_ceil(BLOCK)).map_err(|_| alloc("the reference blocks"))?;
         block_start.resize(nodes.div_ceil(BLOCK), UNSET);
-        Ok(CsrBuilder { lens, block_start, side: Vec::new(), chunks: Vec::new(), last: (u32::MAX, u32::MAX), edges: 0, bytes: 0 })
+        let scattered = crate::alloc::try_filled(block_start.len().div_ceil(64), 0u64, "the reference blocks")?;
+        Ok(CsrBuilder { lens, block_start, scattered, slots: Vec::new(), chunks: Vec::new(), last: (u32::MAX, u32::MAX), edges: 0, bytes: 0 })
     }
 
     /// Stores the references of `node` (once per node).
@@ -118,7 +122,7 @@ impl CsrBuilder {
             // A new chunk after the last one (and the chunk numbers it spans).
             let first = self.chunks.last().map_or(0, |c| self.chunks.len() - 1 + c.capacity().div_ceil(CHUNK));
             let size = long.len().div_ceil(CHUNK).max(1) * CHUNK;
-            if first as u64 * CHUNK as u64 + size as u64 >= SCATTERED as u64 {
+            if first as u64 * CHUNK as u64 + size as u64 >= STREAM_MAX as u64 {
                 return Err(too_big());
             }
             let mut chunk = Vec::new();
@@ -149,38 +153,47 @@ impl CsrBuilder {
         self.bytes += entry;
         self.edges += targets.len() as u64;
         let b = node as usize / BLOCK;
-        match self.block_start[b] {
-            UNSET => self.block_start[b] = off,
-            SCATTERED => push_side(&mut self.side, (node, off))?,
-            _ => {
-                let (prev_node, prev_end) = self.last;
-                // Still back to back: the previous list stored was this block's, of a lower
-                // node, and ended where this one starts.
-                if !(prev_node as usize / BLOCK == b && prev_node < node && prev_end == off) {
-                    self.scatter(b, node)?;
-                    push_side(&mut self.side, (node, off))?;
-                }
+        if self.scattered[b / 64] & (1 << (b % 64)) != 0 {
+            self.slots[self.block_start[b] as usize][node as usize % BLOCK] = off;
+        } else if self.block_start[b] == UNSET {
+            self.block_start[b] = off;
+        } else {
+            let (prev_node, prev_end) = self.last;
+            // Still back to back: the previous list stored was this block's, of a lower
+            // node, and ended where this one starts.
+            if !(prev_node as usize / BLOCK == b && prev_node < node && prev_end == off) {
+                let slot = self.scatter(b, node)?;
+                self.slots[slot][node as usize % BLOCK] = off;
             }
         }
         self.last = (node, off + entry as u32);
         Ok(())
     }
 
-    /// Lists the lists block `b` holds so far (back to back from its start, in node
-    /// order, all but `new`'s) in the side list, and marks it scattered.
+    /// Gives block `b` a slot with the offsets of the lists it holds so far (back to
+    /// back from its start, in node order, all but `new`'s); returns the slot.
     #[cold]
-    fn scatter(&mut self, b: usize, new: u32) -> Result<()> {
+    fn scatter(&mut self, b: usize, new: u32) -> Result<usize> {
+        if self.slots.len() == self.slots.capacity() {
+            // By an eighth: many slots only for a dump written out of address order, where
+            // doubling would leave up to half of them unused.
+            self.slots.try_reserve_exact((self.slots.len() / 8).max(256)).map_err(|_| builder_memory())?;
+        }
+        let slot = self.slots.len();
+        let mut offsets = [UNSET; BLOCK];
         let mut off = self.block_start[b];
         let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(self.lens.len()));
         for v in lo..hi {
             if v == new as usize || self.lens[v] == 0 {
                 continue;
             }
-            push_side(&mut self.side, (v as u32, off))?;
+            offsets[v % BLOCK] = off;
             off += entry_len(&self.chunks, self.lens[v], off) as u32;
         }
-        self.block_start[b] = SCATTERED;
-        Ok(())
+        self.slots.push(offsets);
+        self.block_start[b] = slot as u32;
+        self.scattered[b / 64] |= 1 << (b % 64);
+        Ok(slot)
     }
 
     pub fn has(&self, node: u32) -> bool {
@@ -189,26 +202,26 @@ impl CsrBuilder {
 
     /// Heap bytes held (for memory accounting).
     pub fn memory_bytes(&self) -> usize {
-        self.lens.capacity() + self.block_start.capacity() * 4 + self.side.capacity() * 8 + self.chunks.iter().map(|c| c.capacity()).sum::<usize>()
+        self.lens.capacity() + self.block_start.capacity() * 4 + self.scattered.capacity() * 8 + self.slots.capacity() * 4 * BLOCK + self.chunks.iter().map(|c| c.capacity()).sum::<usize>()
     }
 
     /// The lists in index order.
     pub fn finish(self) -> Result<Csr> {
-        let CsrBuilder { lens, block_start, mut side, mut chunks, bytes, edges, .. } = self;
-        side.sort_unstable();
+        let CsrBuilder { lens, block_start, scattered, slots, mut chunks, bytes, edges, .. } = self;
+        let is_scattered = |b: usize| scattered[b / 64] & (1 << (b % 64)) != 0;
         let alloc = || Error::memory(format!("out of memory for the references of {} objects", lens.len()));
         let mut blocks = Vec::new();
         blocks.try_reserve_exact(block_start.len() + 1).map_err(|_| alloc())?;
         // The last block that reads each chunk: the chunk is freed after it.
         let mut last_use = crate::alloc::try_filled(chunks.len(), 0usize, "the reference chunks")?;
         for (b, &s) in block_start.iter().enumerate() {
-            if s < SCATTERED {
+            if is_scattered(b) {
+                for &off in slots[s as usize].iter().filter(|&&o| o != UNSET) {
+                    last_use[off as usize / CHUNK] = b;
+                }
+            } else if s != UNSET {
                 last_use[s as usize / CHUNK] = b;
             }
-        }
-        for &(v, off) in &side {
-            let u = &mut last_use[off as usize / CHUNK];
-            *u = (*u).max(v as usize / BLOCK);
         }
         let mut order: Vec<(usize, usize)> = last_use.iter().enumerate().map(|(k, &b)| (b, k)).collect();
         order.sort_unstable();
@@ -216,17 +229,17 @@ impl CsrBuilder {
         let mut free = order.iter().peekable();
         let mut data = Vec::new();
         data.try_reserve_exact(bytes).map_err(|_| alloc())?;
-        let mut s_at = 0;
         for (b, &s) in block_start.iter().enumerate() {
             blocks.push(u32::try_from(data.len()).map_err(|_| too_big())?);
             let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(lens.len()));
-            if s == SCATTERED {
-                while s_at < side.len() && (side[s_at].0 as usize) < hi {
-                    let off = side[s_at].1;
-                    let len = entry_len(&chunks, lens[side[s_at].0 as usize], off);
-                    let p = off as usize % CHUNK;
-                    data.extend_from_slice(&chunks[off as usize / CHUNK][p..p + len]);
-                    s_at += 1;
+            if is_scattered(b) {
+                for v in lo..hi {
+                    let off = slots[s as usize][v % BLOCK];
+                    if lens[v] != 0 {
+                        let len = entry_len(&chunks, lens[v], off);
+                        let p = off as usize % CHUNK;
+                        data.extend_from_slice(&chunks[off as usize / CHUNK][p..p + len]);
+                    }
                 }
             } else if s != UNSET {
                 let mut len = 0;
@@ -246,16 +259,6 @@ impl CsrBuilder {
         debug_assert_eq!(data.len(), bytes);
         Ok(Csr { lens, blocks, data, edges })
     }
-}
-
-/// Adds a scattered list, growing the side list by an eighth (it is long only for a dump
-/// written out of address order, where doubling would leave up to half of it unused).
-fn push_side(side: &mut Vec<(u32, u32)>, e: (u32, u32)) -> Result<()> {
-    if side.len() == side.capacity() {
-        side.try_reserve_exact((side.len() / 8).max(4096)).map_err(|_| builder_memory())?;
-    }
-    side.push(e);
-    Ok(())
 }
 
 /// Appends the list of `node` (zigzag deltas, the first from `node`); returns its bytes.
@@ -591,10 +594,10 @@ mod tests {
                 b.set(v, &lists[v as usize]).unwrap();
             }
             assert!(b.chunks.len() > 2, "{name}: several chunks");
-            let scattered = b.block_start.iter().filter(|&&s| s == SCATTERED).count();
+            let scattered = b.slots.len();
             if name == "ascending" {
                 // Only a block whose lists straddle two chunks.
-                assert!(scattered < b.chunks.len() && b.side.len() <= scattered * BLOCK, "{name}: {scattered} blocks scattered");
+                assert!(scattered < b.chunks.len(), "{name}: {scattered} blocks scattered");
             }
             let g = b.finish().unwrap();
             assert_eq!((&g.lens, &g.blocks, &g.data, g.edges), (&want.lens, &want.blocks, &want.data, want.edges), "{name}");
