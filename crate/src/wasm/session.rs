@@ -37,12 +37,13 @@ pub const MEMORY_MARGIN: u64 = 160 << 20;
 /// [`wasm_peak_estimate`]). The core's [`analysis::PEAK_BYTES_PER_OBJECT`] is what the
 /// allocator holds; the linear memory also keeps the holes freed temporaries leave, since
 /// it never shrinks. Measured with `tests/bench/browser-bench.mjs` on the 1 GB benchmark
-/// dump (22.1 M objects, 2026-12-02, large blocks placed by `big_blocks`): 516 MiB,
-/// reached in the retained-size phase; `tests/e2e/memory-estimate.test.mjs` keeps the
-/// estimate within 10% of the growth measured on mid-size dumps (1.4 M objects: 64.4 MiB,
-/// 0.36 M: 35.3 MiB). Rounded up on the large dump (30 MiB + 24 B × 22.1 M = 536 MiB): an
-/// estimate below the real peak would let a dump start that cannot finish.
-pub const WASM_PEAK_BYTES_PER_OBJECT: u64 = 24;
+/// dump (22.1 M objects, 2026-12-02, packed immediate dominators, pass 2's in-order
+/// reference stream, large blocks placed by `big_blocks`): 458 MiB, reached in the
+/// retained-size phase; `tests/e2e/memory-estimate.test.mjs` keeps the estimate within
+/// 10% of the growth measured on mid-size dumps (1.4 M objects: 64.6 MiB, 0.36 M: 35.3
+/// MiB). Above the large dump's peak (30 MiB + 22 B × 22.1 M = 494 MiB): an estimate below
+/// the real peak would let a dump start that cannot finish.
+pub const WASM_PEAK_BYTES_PER_OBJECT: u64 = 22;
 
 /// What the analysis adds to the wasm memory whatever the dump's size: the read chunk
 /// ([`DEFAULT_CHUNK_SIZE`]), the general allocator's arena
