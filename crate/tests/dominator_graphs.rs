@@ -5,7 +5,6 @@
 
 mod support;
 
-use std::path::PathBuf;
 
 use heapscope::analysis::{analyze, NoProgress, Options};
 use heapscope::dominators::Graph;
@@ -26,13 +25,7 @@ fn edges_both_ways<G: Graph>(g: &G) -> (EdgeList, EdgeList) {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn whole_scan_matches_per_node_successors_on_every_corpus_dump() {
     let Some(corpus) = support::corpus_dir() else { return };
-    let mut dumps: Vec<PathBuf> = ["dumps", "android"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(corpus.join(d)).unwrap().filter_map(|e| Some(e.ok()?.path())))
-        .filter(|p| p.to_string_lossy().ends_with(".hprof.gz"))
-        .collect();
-    dumps.sort();
-    assert!(!dumps.is_empty(), "no dumps in {}", corpus.display());
+    let dumps = support::corpus_dumps(&corpus);
     let mut special = 0;
     for dump in &dumps {
         let a = analyze(support::open_dump(dump), &Options::default(), &mut NoProgress).unwrap();

@@ -309,13 +309,7 @@ const CHK_STEP_LIMIT: u64 = 40_000_000_000;
 fn semi_nca_and_cooper_harvey_kennedy_agree_on_every_corpus_dump() {
     use heapscope::dominators::cooper_harvey_kennedy_bounded;
     let Some(corpus) = corpus_dir() else { return };
-    let mut dumps: Vec<PathBuf> = ["dumps", "android"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(corpus.join(d)).unwrap().filter_map(|e| Some(e.ok()?.path())))
-        .filter(|p| p.to_string_lossy().ends_with(".hprof.gz"))
-        .collect();
-    dumps.sort();
-    assert!(!dumps.is_empty(), "no dumps in {}", corpus.display());
+    let dumps = support::corpus_dumps(&corpus);
     let (mut compared, mut too_slow) = (0, Vec::new());
     for dump in &dumps {
         for keep in [false, true] {

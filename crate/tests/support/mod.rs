@@ -28,6 +28,18 @@ pub fn corpus_dir() -> Option<PathBuf> {
     None
 }
 
+/// Every gzip'd dump of the corpus (`dumps/` and `android/`), sorted; fails when there is none.
+pub fn corpus_dumps(corpus: &Path) -> Vec<PathBuf> {
+    let mut dumps: Vec<PathBuf> = ["dumps", "android"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(corpus.join(d)).unwrap().filter_map(|e| Some(e.ok()?.path())))
+        .filter(|p| p.to_string_lossy().ends_with(".hprof.gz"))
+        .collect();
+    dumps.sort();
+    assert!(!dumps.is_empty(), "no dumps in {}", corpus.display());
+    dumps
+}
+
 pub fn open_dump(path: &Path) -> Box<dyn ByteSource> {
     auto_decompress(Box::new(FileSource::open(path).expect("dump opens"))).expect("dump readable")
 }
