@@ -155,4 +155,18 @@ mod tests {
         s.finish();
         assert_eq!((s.get(0), s.get(1), s.get(2), s.get(3)), (24, 8 * 65_535, 8 * 65_534, 8 * 70_000));
     }
+
+    #[test]
+    fn sizes_in_units_of_any_alignment() {
+        // A power of two (shifted) and not (divided): the same bytes back.
+        for align in [8u32, 16, 24, 256] {
+            let mut s = SizeColumn::new(3, align).unwrap();
+            let a = align as u64;
+            s.set(0, 3 * a);
+            s.set(1, 70_000 * a);
+            s.set(2, 0);
+            s.finish();
+            assert_eq!((s.get(0), s.get(1), s.get(2)), (3 * a, 70_000 * a, 0), "alignment {align}");
+        }
+    }
 }
