@@ -120,8 +120,10 @@ fn texts() -> Vec<Vec<u16>> {
 }
 
 /// A HotSpot dump (JDK 9+ layout with `coder`, or JDK 8's `char[]` values) holding the
-/// strings; reachable ones are held by an Object[] that a JNI global root names.
-fn dump(specs: &[Spec], jdk8: bool) -> (Vec<u8>, Vec<u64>, Vec<u64>) {
+/// strings; reachable ones are held by an Object[] that a JNI global root names. With
+/// `descending`, the value arrays come in descending address order (heap regions dumped
+/// out of order: pass 2 meets them out of object order).
+fn dump(specs: &[Spec], jdk8: bool, descending: bool) -> (Vec<u8>, Vec<u64>, Vec<u64>) {
     let texts = texts();
     let mut h = Hprof::new(8);
     for (id, name) in [(1, "java/lang/Object"), (2, "java/lang/String"), (3, "value"), (4, "coder"), (5, "[B"), (6, "[Ljava/lang/Object;"), (7, "[C")] {
@@ -146,7 +148,7 @@ fn dump(specs: &[Spec], jdk8: bool) -> (Vec<u8>, Vec<u64>, Vec<u64>) {
         let array = match (spec.share, earlier) {
             (true, Some(j)) => arrays[j],
             _ => {
-                let aid = 0x100_0000 + 0x1_0000 * k as u64;
+                let aid = if descending { 0x300_0000 - 0x1_0000 * k as u64 } else { 0x100_0000 + 0x1_0000 * k as u64 };
                 let latin1 = !jdk8 && text.iter().all(|&u| u < 256);
                 let (ty, data): (u8, Vec<u8>) = if jdk8 {
                     (5, text.iter().flat_map(|u| u.to_be_bytes()).collect())
@@ -185,8 +187,8 @@ fn mat_value(units: &[u16]) -> String {
     s
 }
 
-fn check_against_brute_force(specs: &[Spec], jdk8: bool) -> Result<(), TestCaseError> {
-    let (bytes, strings, arrays) = dump(specs, jdk8);
+fn check_against_brute_force(specs: &[Spec], jdk8: bool, descending: bool) -> Result<(), TestCaseError> {
+    let (bytes, strings, arrays) = dump(specs, jdk8, descending);
     let a = analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis");
     let texts = texts();
     // Brute force: kept strings grouped by MAT's text.
@@ -235,7 +237,8 @@ proptest! {
     fn duplicate_strings_equal_brute_force_grouping(
         specs in prop::collection::vec((0usize..12, any::<bool>(), prop::bool::weighted(0.8)).prop_map(|(text, share, reachable)| Spec { text, share, reachable }), 0..40),
         jdk8 in any::<bool>(),
+        descending in any::<bool>(),
     ) {
-        check_against_brute_force(&specs, jdk8)?;
+        check_against_brute_force(&specs, jdk8, descending)?;
     }
 }

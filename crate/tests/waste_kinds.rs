@@ -62,7 +62,9 @@ struct Ids {
 }
 
 /// A HotSpot dump (`android`: Android's old field names `array`, `backingMap`).
-fn dump(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: bool) -> (Vec<u8>, Ids) {
+/// With `scrambled`, the primitive arrays' addresses are a permutation of their record
+/// order (heap regions dumped out of order: pass 2 meets them out of object order).
+fn dump(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: bool, scrambled: bool) -> (Vec<u8>, Ids) {
     let mut h = Hprof::new(8);
     let names: &[(u64, &str)] = &[
         (1, "java/lang/Object"),
@@ -141,7 +143,9 @@ fn dump(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: bo
     let mut held = Vec::new();
     let mut ids = Ids { arrays: Vec::new(), boxes: Vec::new(), colls: Vec::new(), backing: Vec::new() };
     for (k, a) in arrays.iter().enumerate() {
-        let id = 0x100_0000 + 0x1000 * k as u64;
+        // (k × 17 mod 41 is a permutation of 0..41; the strategy makes at most 40 arrays.)
+        let slot = if scrambled { (k as u64 * 17) % 41 } else { k as u64 };
+        let id = 0x100_0000 + 0x1000 * slot;
         let (ty, _, _, _) = TYPES[a.ty];
         let data = content_bytes(a);
         seg.primitive_array_header(id, ty, a.len).raw(&data);
@@ -206,8 +210,8 @@ fn run(bytes: Vec<u8>) -> Analysis {
     analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis")
 }
 
-fn check(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: bool) -> Result<(), TestCaseError> {
-    let (bytes, ids) = dump(arrays, boxes, colls, android);
+fn check(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: bool, scrambled: bool) -> Result<(), TestCaseError> {
+    let (bytes, ids) = dump(arrays, boxes, colls, android, scrambled);
     let a = run(bytes);
     let obj = |id: u64| a.object_at(id).expect("object");
     let shallow = |id: u64| a.shallow(obj(id));
@@ -372,8 +376,9 @@ proptest! {
         boxes in prop::collection::vec((0usize..3, -2i64..3, prop::bool::weighted(0.8)).prop_map(|(which, value, reachable)| BoxSpec { which, value, reachable }), 0..30),
         colls in prop::collection::vec((0usize..5, 0u32..6, prop::option::weighted(0.8, 0u32..9), prop::bool::weighted(0.8)).prop_map(|(kind, size, capacity, reachable)| CollSpec { kind, size, capacity, reachable }), 0..25),
         android in any::<bool>(),
+        scrambled in any::<bool>(),
     ) {
-        check(&arrays, &boxes, &colls, android)?;
+        check(&arrays, &boxes, &colls, android, scrambled)?;
     }
 }
 
@@ -474,7 +479,7 @@ fn hotspot_like() -> Vec<u8> {
 #[test]
 fn waste_sections_escape_dump_text() {
     let colls = [CollSpec { kind: 1, size: 0, capacity: Some(4), reachable: true }];
-    let (bytes, _) = dump(&[], &[], &colls, false);
+    let (bytes, _) = dump(&[], &[], &colls, false, false);
     // The subclass's name, same length: corpus/MyList -> <i>x</i>&MyL*
     let at = bytes.windows(13).position(|w| w == b"corpus/MyList").expect("name present");
     let mut bytes = bytes;

@@ -83,7 +83,8 @@ impl SizeColumn {
     /// Sets the size of `obj` (once per object), in bytes (a multiple of the alignment).
     #[inline]
     pub fn set(&mut self, obj: u32, bytes: u64) {
-        let units = bytes / self.align;
+        // A power of two but in odd dumps: a shift, not a division, per object.
+        let units = if self.align.is_power_of_two() { bytes >> self.align.trailing_zeros() } else { bytes / self.align };
         if units < u16::MAX as u64 {
             self.units[obj as usize] = units as u16;
         } else {
@@ -153,5 +154,19 @@ mod tests {
         s.set(2, 8 * 65_534);
         s.finish();
         assert_eq!((s.get(0), s.get(1), s.get(2), s.get(3)), (24, 8 * 65_535, 8 * 65_534, 8 * 70_000));
+    }
+
+    #[test]
+    fn sizes_in_units_of_any_alignment() {
+        // A power of two (shifted) and not (divided): the same bytes back.
+        for align in [8u32, 16, 24, 256] {
+            let mut s = SizeColumn::new(3, align).unwrap();
+            let a = align as u64;
+            s.set(0, 3 * a);
+            s.set(1, 70_000 * a);
+            s.set(2, 0);
+            s.finish();
+            assert_eq!((s.get(0), s.get(1), s.get(2)), (3 * a, 70_000 * a, 0), "alignment {align}");
+        }
     }
 }

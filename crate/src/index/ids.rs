@@ -335,7 +335,10 @@ impl IdMap {
     }
 
     /// Index of `id`, if it is an object of the dump.
-    #[inline]
+    ///
+    /// Pass 2 asks once per object and once per reference: the dense map's lookup is
+    /// inlined at every call, the other cases are calls.
+    #[inline(always)]
     pub fn index_of(&self, id: u64) -> Option<u32> {
         let off = id.wrapping_sub(self.min);
         // Ids below `min` wrap around above `max_off`.
@@ -343,14 +346,21 @@ impl IdMap {
             return if id == 0 && self.zero { Some(0) } else { None };
         }
         let key = off >> self.unit;
-        if let Keys::Dense { words, .. } = &self.keys {
-            let w = words[(key >> 6) as usize];
-            let bit = key & 63;
-            if (w.bits >> bit) & 1 == 0 {
-                return None;
+        match &self.keys {
+            Keys::Dense { words, .. } => {
+                let w = words[(key >> 6) as usize];
+                let bit = key & 63;
+                if (w.bits >> bit) & 1 == 0 {
+                    return None;
+                }
+                Some((w.rank + (w.bits & ((1 << bit) - 1)).count_ones() as u64) as u32 + self.zero as u32)
             }
-            return Some((w.rank + (w.bits & ((1 << bit) - 1)).count_ones() as u64) as u32 + self.zero as u32);
+            _ => self.sparse_index_of(key),
         }
+    }
+
+    #[inline(never)]
+    fn sparse_index_of(&self, key: u64) -> Option<u32> {
         let b = (key >> self.shift) as usize;
         let (lo, hi) = (self.buckets[b] as usize, self.buckets[b + 1] as usize);
         let k = match &self.keys {

@@ -1,19 +1,20 @@
 //! What pass 2 gathers for the waste report while it reads the dump, without a pass of
 //! its own and without a heap allocation per object:
 //!
-//! - every primitive array with data: its object index and the 64-bit hash of its type
-//!   and contents that pass 1 computed ([`super::prehash`]: pass 2 skips the bodies),
-//!   12 bytes per array in one flat vector; `byte[]` and `char[]` longer than 1024 bytes
+//! - every primitive array with data: the 64-bit hash of its type and contents that
+//!   pass 1 computed ([`super::prehash`]: pass 2 skips the bodies), 8 bytes per array in
+//!   place in pass 1's array, and a bit per object saying which are kept; `byte[]` and `char[]` longer than 1024 bytes
 //!   also get the hashes of their first 1024 and 2048 bytes (MAT cuts string values at
 //!   1024 characters), in a side table (such arrays are few);
 //! - every `java.lang.String` instance: its object index, its value array's index and
 //!   its coder (JDK 9+) — 12 bytes per string.
 //!
 //! At the end of pass 2 ([`Collector::finish`]) each string's array is replaced in place
-//! by the array's hash (arrays arrive in address order in HotSpot dumps, so the lookup
-//! gallops forward from the previous one; otherwise they are sorted in place first), and
-//! the array list is filtered in place down to the arrays no String reads. A string's
-//! value array is found again later from the reference graph. No step copies a list.
+//! by the array's hash (found by its rank among the kept arrays' bits: the hashes are in
+//! object order, reordered in place when arrays came out of order), and the hashes are
+//! filtered in place down to the arrays no String reads, which then become the report's
+//! 12-byte (hash, object) entries. A string's value array is found again later from the
+//! reference graph.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::index::ids::IdMap;
@@ -128,9 +129,9 @@ pub struct Collector {
     /// Per class: Some for `java.lang.String` classes.
     string_classes: Vec<Option<StringLayout>>,
     /// Pass 1's hashes of the primitive arrays, taken in record order, and, kept in the
-    /// same array, every primitive array with data: its hash and object, 12 bytes, in
-    /// record order (object order in address-ordered dumps); in [`Collector::finish`]
-    /// sorted in place when needed, and filtered in place into [`Collected::arrays`].
+    /// same array, the hash of every primitive array with data (its object marked);
+    /// [`Collector::finish`] reads them in object order and turns those no String reads
+    /// into [`Collected::arrays`].
     hashes: super::prehash::ArrayHashes,
     /// (array, Latin-1 key, two-byte key) of arrays longer than 1024 bytes.
     long_arrays: Vec<(u32, u64, u64)>,
@@ -178,7 +179,8 @@ fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
 }
 
 impl Collector {
-    pub fn new(index: &Index, hashes: super::prehash::ArrayHashes) -> Result<Collector> {
+    pub fn new(index: &Index, mut hashes: super::prehash::ArrayHashes) -> Result<Collector> {
+        hashes.start(index.ids.len())?;
         let id_size = index.header.id_size as usize;
         let table = &index.classes;
         let string_classes = (0..table.classes.len() as u32)
@@ -313,7 +315,7 @@ impl Collector {
             return Err(Error::io("the input changed between the two passes: more primitive arrays than pass 1 read"));
         };
         let (Some(obj), true) = (obj, has_data) else { return Ok(()) };
-        self.hashes.keep(obj);
+        self.hashes.keep(obj)?;
         // Only byte[] and char[] of more than 1024 bytes have heads.
         if let Some((short, long)) = heads {
             push(&mut self.long_arrays, (obj, short, long))?;
@@ -352,47 +354,37 @@ impl Collector {
         if let Some(e) = failed {
             return Err(e);
         }
-        let mut array_list = hashes.into_kept();
-        // Arrays by object index (already so in address-ordered dumps), sorted in place:
-        // no second copy of the largest list of the waste report.
-        if !array_list.windows(2).all(|w| w[0].obj() < w[1].obj()) {
-            array_list.sort_unstable_by_key(|e| e.obj());
-            array_list.dedup_by_key(|e| e.obj());
-        }
-        let array_objs = Objs(&array_list);
+        let kept_arrays = hashes.into_kept()?;
         long_arrays.sort_unstable_by_key(|p| p.0);
         // Arrays that several strings share (two bits per array: seen, seen again).
-        let words = array_list.len().div_ceil(64);
+        let words = kept_arrays.len().div_ceil(64);
         let mut seen = crate::alloc::try_filled(words, 0u64, "the waste report's array marks")?;
         let mut again = crate::alloc::try_filled(words, 0u64, "the waste report's array marks")?;
-        let mut at = 0usize;
         for e in &strings {
-            at = gallop(array_objs, at, (e.key >> 2) as u32);
-            if array_objs.get(at) == Some((e.key >> 2) as u32) {
+            if let Some(at) = kept_arrays.position((e.key >> 2) as u32) {
                 let (w, b) = (at / 64, 1u64 << (at % 64));
                 again[w] |= seen[w] & b;
                 seen[w] |= b;
             }
         }
         let mut shared = Vec::new();
-        let mut at = 0usize;
         let mut failed = Ok(());
         strings.retain_mut(|e| {
             let (array, coder) = ((e.key >> 2) as u32, (e.key & 3) as u8);
-            at = gallop(array_objs, at, array);
+            let hash = kept_arrays.position(array).map(|at| (at, kept_arrays.hash(at)));
             // Not an array with data, or a byte[] of odd length read two bytes per character.
-            if array_objs.get(at) != Some(array) || (coder != reading::LATIN1 && array_list[at].hash() & ODD_BYTES != 0) {
+            let Some((at, hash)) = hash.filter(|&(_, h)| coder == reading::LATIN1 || h & ODD_BYTES == 0) else {
                 if let Err(x) = push(&mut unresolved, e.string) {
                     failed = Err(x);
                 }
                 return false;
-            }
+            };
             // Only arrays flagged long have heads (most have not: no search for them).
-            let long = if array_list[at].hash() & LONG_ARRAY != 0 { long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]) } else { None };
+            let long = if hash & LONG_ARRAY != 0 { long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]) } else { None };
             let content = match (long, coder) {
                 (Some((_, short, _)), reading::LATIN1) => short,
                 (Some((_, _, long)), _) => long,
-                (None, _) => array_list[at].hash(),
+                (None, _) => hash,
             };
             let is_shared = again[at / 64] & (1 << (at % 64)) != 0;
             if is_shared {
@@ -416,111 +408,19 @@ impl Collector {
             }
         }
         pending.sort_unstable_by_key(|w| w.array);
-        // Arrays that no String reads (windows' arrays are read too), kept in place.
+        // Arrays that no String reads (windows' arrays are read too).
         let mut w = 0usize;
-        let mut at = 0usize;
-        array_list.retain(|e| {
-            let obj = e.obj();
-            let read = seen[at / 64] & (1 << (at % 64)) != 0;
-            at += 1;
-            if read {
+        let arrays = kept_arrays.into_entries(|at, obj| {
+            if seen[at / 64] & (1 << (at % 64)) != 0 {
                 return false;
             }
             while w < pending.len() && pending[w].array < obj {
                 w += 1;
             }
             !(w < pending.len() && pending[w].array == obj)
-        });
+        })?;
         drop(seen);
-        array_list.shrink_to_fit();
-        let arrays = array_list;
         Ok(Collected { strings, unresolved, pending, shared, arrays, boxed, collections, lens, collection_layouts, sites })
-    }
-}
-
-/// Position of `x` in ascending `v` (or where it would go), searching from `from`
-/// forwards by doubling steps, or backwards the same way: O(log distance).
-fn gallop(v: impl Ascending, from: usize, x: u32) -> usize {
-    let len = v.len();
-    let from = from.min(len);
-    // First position in lo..hi whose value is not below x.
-    let split = |mut lo: usize, mut hi: usize| {
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if v.at(mid) < x {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
-    };
-    if from < len && v.at(from) < x {
-        let mut step = 1;
-        let mut lo = from;
-        while lo + step < len && v.at(lo + step) < x {
-            lo += step;
-            step *= 2;
-        }
-        split(lo, (lo + step + 1).min(len))
-    } else {
-        let mut step = 1;
-        let mut hi = from;
-        while hi >= step && v.at(hi - step) >= x {
-            hi -= step;
-            step *= 2;
-        }
-        split(hi.saturating_sub(step), hi)
-    }
-}
-
-/// An ascending sequence of object indices [`gallop`] searches.
-trait Ascending: Copy {
-    fn len(&self) -> usize;
-    fn at(&self, k: usize) -> u32;
-    fn get(&self, k: usize) -> Option<u32> {
-        (k < self.len()).then(|| self.at(k))
-    }
-}
-
-impl Ascending for &[u32] {
-    fn len(&self) -> usize {
-        <[u32]>::len(self)
-    }
-    #[inline]
-    fn at(&self, k: usize) -> u32 {
-        self[k]
-    }
-}
-
-/// The objects of array entries sorted by object.
-#[derive(Clone, Copy)]
-struct Objs<'a>(&'a [super::arrays::Entry]);
-
-impl Ascending for Objs<'_> {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    #[inline]
-    fn at(&self, k: usize) -> u32 {
-        self.0[k].obj()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::gallop;
-
-    #[test]
-    fn gallop_finds_like_partition_point() {
-        let v: Vec<u32> = (0..200).map(|i| i * 8 + (i % 7)).collect();
-        assert!(v.windows(2).all(|w| w[0] < w[1]));
-        for from in [0, 1, 5, 50, 199, 200, 300] {
-            for x in 0..1700 {
-                assert_eq!(gallop(&v[..], from, x), v.partition_point(|&y| y < x), "from {from} x {x}");
-            }
-        }
-        assert_eq!(gallop(&[][..], 0, 5), 0);
     }
 }
 
