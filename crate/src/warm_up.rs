@@ -65,6 +65,9 @@ const C_LONG: u64 = 0x150;
 const C_CLASS: u64 = 0x158;
 const C_LOADER: u64 = 0x160;
 
+/// A class of the dump: its id, name, super class and instance fields (name, type).
+type ClassDef = (u64, &'static str, u64, &'static [(&'static str, u8)]);
+
 /// Big-endian HPROF bytes with 8-byte ids.
 struct Out(Vec<u8>);
 
@@ -139,7 +142,7 @@ pub fn customers_dump(customers: u32) -> Vec<u8> {
         names
     };
     let mut seg = Out(Vec::new());
-    let classes: [(u64, &str, u64, &[(&str, u8)]); CLASSES] = [
+    let classes: [ClassDef; CLASSES] = [
         (C_OBJECT, "java/lang/Object", 0, &[]),
         (C_CLASS, "java/lang/Class", C_OBJECT, &[]),
         (C_LOADER, "java/lang/ClassLoader", C_OBJECT, &[("classes", T_OBJECT)]),
