@@ -31,6 +31,7 @@ pub mod threads;
 pub mod waste;
 pub mod values;
 pub mod compare;
+pub mod warm_up;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

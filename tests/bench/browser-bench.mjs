@@ -110,15 +110,17 @@ async function benchOne(browser, url, file) {
   let records = null;
   let heapLog = null;
   let readAhead = null;
+  let warmUp = null;
   for (const w of page.workers()) {
     const got = await w.evaluate(() => {
       const h = self.__heapscope;
-      return h?.session ? { records: h.session.phase_stats(), log: h.heapLog(), readAhead: h.readAhead ?? false } : null;
+      return h?.session ? { records: h.session.phase_stats(), log: h.heapLog(), readAhead: h.readAhead ?? false, warmUp: h.warmUpSeconds ?? null } : null;
     }).catch(() => null);
     if (got) {
       records = JSON.parse(got.records);
       heapLog = JSON.parse(got.log);
       readAhead = got.readAhead;
+      warmUp = got.warmUp;
     }
   }
   const result = await page.evaluate((startMs) => {
@@ -140,7 +142,7 @@ async function benchOne(browser, url, file) {
   }, start);
   await context.close();
   if (records) for (const r of records) r.cpuSeconds = workerCpu(r.startMs, r.endMs);
-  return { file, bytes: fs.statSync(file).size, wall, cpu, readAhead, foreign, records, heapLog, ...result };
+  return { file, bytes: fs.statSync(file).size, wall, cpu, readAhead, warmUp, foreign, records, heapLog, ...result };
 }
 
 /** The native CLI on the same dump: exit status, wall seconds, peak RSS (GNU time). */
@@ -161,7 +163,7 @@ try {
     results.push(r);
     if (r.mode === 'done') {
       const perObject = r.objects ? (r.peakMemory / r.objects).toFixed(1) : '?';
-      console.log(`report in ${r.wall.toFixed(1)} s (worker ${r.workerSeconds.toFixed(1)} s, worker thread CPU ${r.cpu.toFixed(1)} s, read-ahead ${r.readAhead ? 'on' : 'off'}, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}), peak wasm memory ${fmt(r.peakMemory)} (${perObject} B/object, ${r.objects?.toLocaleString('en-US')} objects)`);
+      console.log(`report in ${r.wall.toFixed(1)} s (worker ${r.workerSeconds.toFixed(1)} s, worker thread CPU ${r.cpu.toFixed(1)} s, read-ahead ${r.readAhead ? 'on' : 'off'}, warm-up ${r.warmUp === null ? 'none' : `${r.warmUp.toFixed(2)} s before the drop or while it waited`}, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}), peak wasm memory ${fmt(r.peakMemory)} (${perObject} B/object, ${r.objects?.toLocaleString('en-US')} objects)`);
     } else {
       console.log(`${r.error?.kind} error after ${r.wall.toFixed(1)} s, wasm memory ${fmt(r.peakMemory)}: ${r.error?.text}`);
     }

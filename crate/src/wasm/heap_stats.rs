@@ -217,6 +217,11 @@ pub fn take_peak() -> usize {
     PEAK.swap(now, Relaxed).max(now)
 }
 
+/// Forgets the log's entries so far (the warm-up's, see [`crate::warm_up`]).
+pub fn clear_log() {
+    LOGGED_COUNT.store(0, Relaxed);
+}
+
 /// The log as JSON: `{"dropped": n, "entries": [[op, ptr, old, size, pages], …]}`.
 pub fn heap_log() -> String {
     let n = LOGGED_COUNT.load(Relaxed);

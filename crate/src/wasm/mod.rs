@@ -37,6 +37,19 @@ pub fn heap_log() -> String {
     heap_stats::heap_log()
 }
 
+/// Warms the module's code up before the first dump ([`crate::warm_up`]): analyzes a
+/// synthetic dump of `customers` customers `rounds` times, then forgets the large
+/// allocations it logged. Returns the objects of that dump. Throws like `Session.open`.
+#[wasm_bindgen(js_name = warmUp)]
+pub fn warm_up(customers: u32, rounds: u32) -> Result<f64, JsValue> {
+    // The general allocator's arena first, as `Session::open` does, so the warm-up's small
+    // blocks come from it and not from pages between its large ones.
+    heap_stats::reserve_small_arena();
+    let objects = crate::warm_up::warm_up(customers, rounds)?;
+    heap_stats::clear_log();
+    Ok(objects as f64)
+}
+
 /// The crate version, for the page's footer and bug reports.
 #[wasm_bindgen]
 pub fn version() -> String {
