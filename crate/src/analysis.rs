@@ -261,13 +261,18 @@ impl Analysis {
     }
 
     /// Children in the dominator tree, largest retained first (then by address).
-    pub fn dominated(&self, obj: u32) -> &[u32] {
+    pub fn dominated(&self, obj: u32) -> retained::Children<'_> {
         self.tree.children(obj)
+    }
+
+    /// How many children `obj` has in the dominator tree.
+    pub fn dominated_count(&self, obj: u32) -> usize {
+        self.tree.child_count(obj)
     }
 
     /// The top-level dominators (children of the virtual root), largest first.
     pub fn top_level(&self) -> &[u32] {
-        self.tree.children(self.tree.root())
+        self.tree.top_level()
     }
 
     pub fn class_count(&self) -> usize {

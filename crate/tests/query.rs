@@ -136,7 +136,7 @@ fn referrers_are_the_objects_whose_fields_point_here() {
 fn a_path_through_a_wide_array_names_the_slot() {
     use heapscope::query::{answer, Answer, Query};
     let Some(mut a) = analysis_of("dumps", "s07_wide_array_serial") else { return };
-    let wide = (0..a.object_count() as u32).find(|&v| a.is_kept(v) && a.class_name(a.class_of(v)) == "java.lang.Object[]" && a.dominated(v).len() == 500_000).expect("WIDE");
+    let wide = (0..a.object_count() as u32).find(|&v| a.is_kept(v) && a.class_name(a.class_of(v)) == "java.lang.Object[]" && a.dominated_count(v) == 500_000).expect("WIDE");
     let wide_addr = format!("0x{:x}", a.address(wide));
     // The 5,001st element, read from the array's record.
     let Some(heapscope::records::readback::Record { head: heapscope::records::readback::RecordHead::ObjectArray { len, elements_at, .. }, .. }) =

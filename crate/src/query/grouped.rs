@@ -56,16 +56,16 @@ fn class_address(a: &Analysis, c: u32) -> String {
 /// Children of `objects` grouped by class (None: the top-level dominators).
 fn group(a: &Analysis, objects: Option<&[u32]>) -> BTreeMap<u32, Vec<u32>> {
     let mut groups: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    let mut add = |kids: &[u32]| {
-        for &k in kids {
+    let mut add = |kids: &mut dyn Iterator<Item = u32>| {
+        for k in kids {
             groups.entry(a.class_of(k)).or_default().push(k);
         }
     };
     match objects {
-        None => add(a.top_level()),
+        None => add(&mut a.top_level().iter().copied()),
         Some(list) => {
             for &o in list {
-                add(a.dominated(o));
+                add(&mut a.dominated(o));
             }
         }
     }
@@ -91,7 +91,7 @@ pub fn dominator_groups(a: &Analysis, path: &[u32], path_text: Vec<String>, limi
                 objects: objects.len() as u64,
                 shallow_bytes: objects.iter().map(|&o| a.shallow(o)).sum(),
                 retained_bytes: objects.iter().map(|&o| a.retained(o)).sum(),
-                children: objects.iter().map(|&o| a.dominated(o).len() as u64).sum(),
+                children: objects.iter().map(|&o| a.dominated_count(o) as u64).sum(),
                 biggest: objects.iter().take(GROUP_OBJECTS).map(|&o| object_ref(a, o)).collect(),
             };
             (c, row)

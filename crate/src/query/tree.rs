@@ -43,34 +43,38 @@ pub struct ClassGroup {
 }
 
 pub(crate) fn node(a: &Analysis, v: u32) -> TreeNode {
-    TreeNode { object: object_ref(a, v), children: a.dominated(v).len() as u64, strength: strength_name(a.strength(v)) }
+    TreeNode { object: object_ref(a, v), children: a.dominated_count(v) as u64, strength: strength_name(a.strength(v)) }
 }
 
-fn kids(a: &Analysis, parent: Option<u32>) -> &[u32] {
-    match parent {
-        Some(p) => a.dominated(p),
-        None => a.top_level(),
-    }
+fn kids(a: &Analysis, parent: Option<u32>) -> crate::retained::Children<'_> {
+    a.dominated(parent.unwrap_or(a.tree.root()))
 }
 
 /// Children of `parent` (None: the virtual root), `limit` of them from `offset`.
 pub fn children(a: &Analysis, parent: Option<u32>, offset: usize, limit: usize) -> Children {
-    let kids = kids(a, parent);
-    let start = offset.min(kids.len());
-    let end = start.saturating_add(limit).min(kids.len());
+    // One pass over the list (it may have millions of entries): the page, the count and
+    // the total.
+    let (mut total, mut total_retained_bytes, mut nodes) = (0usize, 0u64, Vec::new());
+    for k in kids(a, parent) {
+        if total >= offset && total - offset < limit {
+            nodes.push(node(a, k));
+        }
+        total += 1;
+        total_retained_bytes += a.retained(k);
+    }
     Children {
         parent: parent.map(|p| format!("0x{:x}", a.address(p))),
-        total: kids.len() as u64,
-        total_retained_bytes: kids.iter().map(|&k| a.retained(k)).sum(),
-        offset: start as u64,
-        nodes: kids[start..end].iter().map(|&k| node(a, k)).collect(),
+        total: total as u64,
+        total_retained_bytes,
+        offset: offset.min(total) as u64,
+        nodes,
     }
 }
 
 /// Children of `parent` grouped by class, largest group first (at most `limit` groups).
 pub fn children_by_class(a: &Analysis, parent: Option<u32>, limit: usize) -> Vec<ClassGroup> {
     let mut groups: BTreeMap<u32, (u64, u64, Vec<u32>)> = BTreeMap::new();
-    for &k in kids(a, parent) {
+    for k in kids(a, parent) {
         let g = groups.entry(a.class_of(k)).or_default();
         g.0 += 1;
         g.1 += a.retained(k);

@@ -36,7 +36,7 @@ pub const MAX_MEMBERS: usize = 20;
 pub fn accumulated(a: &Analysis, ap: u32) -> Vec<MemberGroup> {
     // class → (objects, shallow, retained, the biggest few: children come largest first)
     let mut groups: BTreeMap<u32, (u64, u64, u64, Vec<u32>)> = BTreeMap::new();
-    for &k in a.dominated(ap) {
+    for k in a.dominated(ap) {
         let g = groups.entry(a.class_of(k)).or_default();
         g.0 += 1;
         g.1 += a.shallow(k);

@@ -10,18 +10,19 @@
 //!
 //! Memory, with `n` objects and `r` of them reachable:
 //!
-//! - [`DomTree`]: the children grouped by parent, `4r` bytes; per node its child count in
-//!   a byte (254 or more: in a side table) and per block of [`BLOCK`] nodes where its children
-//!   start, `n + n/4` bytes. A node's children start after those of the nodes before it
-//!   in its block.
+//! - [`DomTree`]: the children grouped by parent, each a 2-byte difference from its
+//!   parent's block (a few written in full in 8 bytes), a bit per node telling whether
+//!   it has children and a start per block of [`BLOCK`] nodes: about `2r + n/4` bytes
+//!   (see [`tree`]).
 //! - [`Retained`]: `2n` bytes, in units of the object alignment; values of 65,535 units
 //!   or more (512 KiB with 8-byte alignment; a few thousand objects near the top of the
 //!   tree) live in a sorted side table.
 //!
-//! About 7.3 bytes per object, and 7.5 while being built (block cursors, then the sort of
-//! each block's children by retained size). The immediate dominators the tree is built
-//! from are packed first ([`idom`]: about 1.1 bytes per object on the 1 GB benchmark
-//! dump instead of 4), and every pass here reads them packed.
+//! While building: a count byte per node and the sums (`3n` bytes) while summing, then
+//! the retained sizes and the tree's arrays (the entries written once into their
+//! blocks, then sorted in place block by block). The immediate dominators the tree is
+//! built from are packed first ([`idom`]: about 1.1 bytes per object on the 1 GB
+//! benchmark dump instead of 4), and every pass here reads them packed.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -31,89 +32,14 @@ use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::{Error, Result};
 
 pub mod idom;
+pub mod tree;
 pub use idom::{Idom, IdomRead};
+pub use tree::{Children, DomTree, BLOCK};
 
-/// Nodes per block of [`DomTree`]'s sampled offsets.
-pub const BLOCK: usize = 16;
-/// A child count byte meaning "in the side table".
+/// A count byte meaning "in the side map".
 const MANY: u8 = u8::MAX - 1;
 /// A pending count byte meaning "finished" (while summing).
 const DONE: u8 = u8::MAX;
-
-/// Children lists of the dominator tree, each sorted by retained size (largest first,
-/// then by object index, which is address order).
-pub struct DomTree {
-    /// Node count without the virtual root; the virtual root is node `n`.
-    pub n: u32,
-    /// Children of node `v` (of `n + 1`), [`MANY`] when that many or more.
-    counts: Vec<u8>,
-    /// (node, children) of the nodes with [`MANY`], by node.
-    many: Vec<(u32, u32)>,
-    /// Per block of nodes: where its first node's children start.
-    blocks: Vec<u32>,
-    children: Vec<u32>,
-}
-
-impl DomTree {
-    pub fn root(&self) -> u32 {
-        self.n
-    }
-
-    #[inline]
-    fn count(&self, v: usize) -> usize {
-        match self.counts[v] {
-            MANY => self.many_count(v as u32),
-            c => c as usize,
-        }
-    }
-
-    #[cold]
-    fn many_count(&self, v: u32) -> usize {
-        self.many.binary_search_by_key(&v, |e| e.0).map_or(0, |k| self.many[k].1 as usize)
-    }
-
-    pub fn children(&self, node: u32) -> &[u32] {
-        let (a, b) = self.child_range(node);
-        &self.children[a..b]
-    }
-
-    /// Where the children of `node` are in [`DomTree::child`]'s numbering.
-    #[inline]
-    pub fn child_range(&self, node: u32) -> (usize, usize) {
-        let v = node as usize;
-        let first = v & !(BLOCK - 1);
-        // The usual case, no count in the side table before `v`: a plain byte sum.
-        let (mut a, mut many) = (self.blocks[v / BLOCK] as usize, false);
-        for &c in &self.counts[first..v] {
-            a += c as usize;
-            many |= c == MANY;
-        }
-        if many {
-            a = self.blocks[v / BLOCK] as usize;
-            for q in first..v {
-                a += self.count(q);
-            }
-        }
-        (a, a + self.count(v))
-    }
-
-    /// The `k`-th entry of all the children lists together.
-    #[inline]
-    pub fn child(&self, k: usize) -> u32 {
-        self.children[k]
-    }
-
-    /// Whether `node` dominates nothing (most nodes: a cheap test before
-    /// [`DomTree::child_range`]).
-    #[inline]
-    pub fn is_leaf(&self, node: u32) -> bool {
-        self.counts[node as usize] == 0
-    }
-
-    pub fn memory_bytes(&self) -> usize {
-        self.counts.capacity() + self.many.capacity() * 8 + self.blocks.capacity() * 4 + self.children.capacity() * 4
-    }
-}
 
 /// Retained size of every node (the virtual root, node `n`, retains everything), stored
 /// like shallow sizes: 16-bit alignment units with a side table.
@@ -210,8 +136,7 @@ impl Sums {
     }
 
     #[inline]
-    fn add(&mut self, v: u32, units: u64) {
-        let total = self.get(v) + units;
+    fn set(&mut self, v: u32, total: u64) {
         if total < u16::MAX as u64 {
             self.units[v as usize] = total as u16;
         } else {
@@ -221,29 +146,14 @@ impl Sums {
     }
 }
 
-/// Children per node of the tree (the virtual root, node `n`, included), and how many
-/// nodes are reachable.
-fn count_children<I: IdomRead + ?Sized>(idom: &I) -> Result<(Counts, usize)> {
-    let n = idom.count();
-    let mut counts = Counts { small: crate::alloc::try_filled(n + 1, 0u8, "the dominator tree")?, large: NodeMap::default() };
-    let mut reachable = 0usize;
-    for v in 0..n as u32 {
-        if let Some(p) = tree_parent(idom, v) {
-            let c = &mut counts.small[p as usize];
-            if *c < MANY - 1 {
-                *c += 1;
-            } else {
-                let c = counts.get(p);
-                counts.set(p, c + 1);
-            }
-            reachable += 1;
-        }
-    }
-    Ok((counts, reachable))
-}
-
 /// Builds the tree and computes retained sizes. `shallow(v)` must be a multiple of
 /// `align` (MAT's sizes are aligned).
+///
+/// Four passes over the nodes in index order: count each node's children (and the
+/// entries each block's lists take); sum retained sizes bottom-up, counting those counts
+/// down; write every child into its parent's block; then per block group the entries by
+/// parent and sort each list by retained size. Memory while building: the counts (a
+/// byte per node) while summing, then the tree's own arrays and one block's entries.
 pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, shallow: impl Fn(u32) -> u64) -> Result<(DomTree, Retained)> {
     let n = idom.count();
     if n >= u32::MAX as usize - 1 {
@@ -251,133 +161,178 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, shallow: impl Fn(u32)
     }
     let root = n as u32;
     let align = align.max(1) as u64;
+    let nb = n.div_ceil(BLOCK);
 
-    // Children per node (the virtual root included).
-    let (counts, reachable) = count_children(idom)?;
-    // The climb below counts down a copy (a byte per node, before the tree's arrays
-    // exist: below the phase's peak), cheaper than counting the children again.
-    let mut pending = Counts { small: crate::alloc::try_with_capacity(n + 1, "retained sizes")?, large: counts.large.clone() };
-    pending.small.extend_from_slice(&counts.small);
+    // Children per node (the virtual root's aside), which nodes have children, and the
+    // entries of each block's lists.
+    let mut pending = Counts { small: crate::alloc::try_filled(n, 0u8, "retained sizes")?, large: NodeMap::default() };
+    let mut nonleaf = crate::alloc::try_filled(nb, 0u32, "the dominator tree")?;
+    let mut blocks = crate::alloc::try_filled(nb + 1, 0u32, "the dominator tree")?;
+    let mut top = 0usize;
+    for v in 0..n as u32 {
+        let Some(p) = tree_parent(idom, v) else { continue };
+        if p == root {
+            top += 1;
+            continue;
+        }
+        let c = &mut pending.small[p as usize];
+        if *c < MANY - 1 {
+            *c += 1;
+        } else {
+            let c = pending.get(p);
+            pending.set(p, c + 1);
+        }
+        let b = p as usize / BLOCK;
+        nonleaf[b] |= 1 << (p as usize % BLOCK);
+        blocks[b] = blocks[b].saturating_add(tree::entry_units((b * BLOCK) as u32, v) as u32);
+    }
 
     // Retained sizes: after each finished node, climb to its parent while that finishes
-    // it, counting down the unfinished children in `pending`; DONE marks the finished
+    // it, counting down its unfinished children in `pending`; DONE marks the finished
     // nodes, so that the scan does not finish again a node that a climb finished.
     let mut sums = Sums { units: crate::alloc::try_filled(n + 1, 0u16, "retained sizes")?, big: NodeMap::default() };
-    {
-        for v in 0..n as u32 {
-            if pending.small[v as usize] != 0 || idom.at(v) == UNREACHABLE {
-                continue;
-            }
-            let mut x = v;
-            loop {
-                sums.add(x, shallow(x) / align);
-                pending.small[x as usize] = DONE;
-                let p = tree_parent(idom, x).unwrap_or(root);
-                sums.add(p, sums.get(x));
-                if p == root {
+    let mut everything = 0u64;
+    for v in 0..n as u32 {
+        if pending.small[v as usize] != 0 || idom.at(v) == UNREACHABLE {
+            continue;
+        }
+        let mut x = v;
+        loop {
+            let s = sums.get(x) + shallow(x) / align;
+            sums.set(x, s);
+            pending.small[x as usize] = DONE;
+            let p = match tree_parent(idom, x) {
+                Some(p) if p != root => p,
+                _ => {
+                    everything += s;
                     break;
                 }
-                let left = pending.get(p) - 1;
-                pending.set(p, left);
-                if left != 0 {
-                    break;
-                }
-                x = p;
+            };
+            sums.set(p, sums.get(p) + s);
+            let left = pending.get(p) - 1;
+            pending.set(p, left);
+            if left != 0 {
+                break;
             }
+            x = p;
         }
     }
     drop(pending);
+    sums.set(root, everything);
     let mut big: Vec<(u32, u64)> = sums.big.into_iter().collect();
     big.sort_unstable();
     let retained = Retained(SizeColumn::from_units(sums.units, big, align));
 
-    // Where each block's children start.
-    let blocks_len = (n + 1).div_ceil(BLOCK) + 1;
-    let mut blocks = crate::alloc::try_filled(blocks_len, 0u32, "the dominator tree")?;
-    let mut at = 0u32;
-    for (b, slot) in blocks.iter_mut().enumerate() {
-        *slot = at;
-        for v in b * BLOCK..((b + 1) * BLOCK).min(n + 1) {
-            at += counts.get(v as u32);
-        }
+    // Where each block's entries start.
+    let mut at = 0u64;
+    for slot in blocks.iter_mut() {
+        let len = *slot as u64;
+        *slot = tree::block_start(at)?;
+        at += len;
     }
-
-    // Children into their blocks, in index order; then, per block, grouped by parent (a
-    // stable counting sort over the block's nodes) and each parent's sorted by retained
-    // size. The sort keys never read the parent again: a wide node's children are mostly
-    // far from it, where reading the parent is a side-table search.
-    let mut children = crate::alloc::try_filled(reachable, 0u32, "the dominator tree")?;
-    // The block starts serve as the fill cursors: each ends where the next block starts,
-    // so shifting them by one block gives the starts back (no copy on top of the tree).
+    let mut units = crate::alloc::try_filled(blocks[nb] as usize, 0u16, "the dominator tree")?;
+    let mut top_level: Vec<u32> = crate::alloc::try_with_capacity(top, "the dominator tree")?;
+    // Children into their parents' blocks, in index order. The block starts serve as the
+    // fill cursors: each ends where the next block starts, so shifting them by one block
+    // gives the starts back.
     for v in 0..n as u32 {
-        if let Some(p) = tree_parent(idom, v) {
-            let f = &mut blocks[p as usize / BLOCK];
-            children[*f as usize] = v;
-            *f += 1;
-        }
-    }
-    blocks.copy_within(..blocks_len - 1, 1);
-    blocks[0] = 0;
-    // The keys are read once into `keys` for the usual small lists; a huge list is sorted
-    // in place instead, so that `keys` stays small.
-    const KEYED: usize = 1 << 16;
-    let key = |v: u32| (std::cmp::Reverse(retained.get(v)), v);
-    let mut keys: Vec<(std::cmp::Reverse<u64>, u32)> = Vec::new();
-    let mut grouped: Vec<u32> = Vec::new();
-    for b in 0..blocks_len - 1 {
-        let seg = &mut children[blocks[b] as usize..blocks[b + 1] as usize];
-        if seg.len() < 2 {
+        let Some(p) = tree_parent(idom, v) else { continue };
+        if p == root {
+            top_level.push(v);
             continue;
         }
-        let first = b * BLOCK;
-        let nodes = (n + 1 - first).min(BLOCK);
-        let mut ends = [0usize; BLOCK];
-        let mut at = 0;
-        let mut parents = 0;
-        for (j, end) in ends[..nodes].iter_mut().enumerate() {
-            let c = counts.get((first + j) as u32) as usize;
-            parents += (c > 0) as usize;
-            at += c;
-            *end = at;
+        let b = p as usize / BLOCK;
+        let at = blocks[b] as usize;
+        blocks[b] += tree::write_entry(&mut units[at..], (b * BLOCK) as u32, v, false) as u32;
+    }
+    blocks.copy_within(..nb, 1);
+    blocks[0] = 0;
+    top_level.sort_unstable_by_key(|&v| (std::cmp::Reverse(retained.get(v)), v));
+
+    // Per block, the entries grouped by parent (the parent read again, unless the block
+    // has one) and each list sorted. The usual small blocks sort keys read once; a
+    // block of many entries sorts (parent, child) pairs and reads the retained sizes in
+    // the comparisons instead, so that the keys stay small.
+    const KEYED: usize = 1 << 16;
+    let mut keys: Vec<(u32, std::cmp::Reverse<u64>, u32)> = Vec::new();
+    let mut pairs: Vec<(usize, u32)> = Vec::new();
+    let mut wide: Vec<u64> = Vec::new();
+    let mut long = Vec::new();
+    for b in 0..nb {
+        let (a, e) = (blocks[b] as usize, blocks[b + 1] as usize);
+        if a == e {
+            continue;
         }
-        if parents > 1 {
-            grouped.clear();
-            grouped.try_reserve(seg.len()).map_err(|_| crate::alloc::alloc_error(seg.len() * 4, "the dominator tree"))?;
-            grouped.resize(seg.len(), 0);
-            let mut next = [0usize; BLOCK];
-            next[1..].copy_from_slice(&ends[..BLOCK - 1]);
-            for &v in seg.iter() {
-                let j = tree_parent(idom, v).unwrap_or(root) as usize - first;
-                grouped[next[j]] = v;
-                next[j] += 1;
+        let base = (b * BLOCK) as u32;
+        let seg = &mut units[a..e];
+        let only = (nonleaf[b].count_ones() == 1).then(|| nonleaf[b].trailing_zeros());
+        let parent = |v: u32| only.unwrap_or_else(|| tree_parent(idom, v).map_or(0, |p| p.wrapping_sub(base)));
+        let special = if seg.len() <= KEYED {
+            // Grouped by parent with a counting sort, then each list sorted.
+            let mut ends = [0usize; BLOCK];
+            pairs.clear();
+            pairs.extend(tree::entries(seg, base).map(|v| (parent(v) as usize % BLOCK, v)));
+            for &(j, _) in &pairs {
+                ends[j] += 1;
             }
-            seg.copy_from_slice(&grouped);
-        }
-        let mut start = 0;
-        for &end in &ends[..nodes] {
-            let list = &mut seg[start..end];
-            start = end;
-            if list.len() < 2 {
-                continue;
-            }
-            if list.len() > KEYED {
-                list.sort_unstable_by_key(|&v| key(v));
-                continue;
+            let mut at = 0;
+            for end in ends.iter_mut() {
+                at += *end;
+                *end = at;
             }
             keys.clear();
-            keys.extend(list.iter().map(|&v| key(v)));
-            keys.sort_unstable();
-            for (slot, k) in list.iter_mut().zip(&keys) {
-                *slot = k.1;
+            keys.resize(pairs.len(), (0, std::cmp::Reverse(0), 0));
+            for &(j, v) in pairs.iter().rev() {
+                ends[j] -= 1;
+                keys[ends[j]] = (j as u32, std::cmp::Reverse(retained.get(v)), v);
             }
+            let mut start = 0;
+            for j in 0..BLOCK {
+                let end = ends.get(j + 1).copied().unwrap_or(keys.len());
+                if end - start > 1 {
+                    keys[start..end].sort_unstable();
+                }
+                start = end;
+            }
+            write_lists(seg, base, a, keys.iter().map(|k| (k.0, k.2)), &mut long)
+        } else {
+            wide.clear();
+            wide.try_reserve(seg.len()).map_err(|_| crate::alloc::alloc_error(seg.len() * 8, "the dominator tree"))?;
+            wide.extend(tree::entries(seg, base).map(|v| (parent(v) as u64) << 32 | v as u64));
+            wide.sort_unstable_by_key(|&w| ((w >> 32) as u32, std::cmp::Reverse(retained.get(w as u32)), w as u32));
+            write_lists(seg, base, a, wide.iter().map(|&w| ((w >> 32) as u32, w as u32)), &mut long)
+        };
+        if special {
+            tree::mark_special(&mut blocks[b]);
         }
     }
     drop(keys);
-    drop(grouped);
-    let mut many: Vec<(u32, u32)> = counts.large.into_iter().collect();
-    many.sort_unstable();
-    let tree = DomTree { n: n as u32, counts: counts.small, many, blocks, children };
+    drop(pairs);
+    drop(wide);
+    let tree = DomTree { n: n as u32, nonleaf, blocks, units, long, top: top_level };
     Ok((tree, retained))
+}
+
+/// Writes a block's lists back, from its (parent's place in the block, child) pairs
+/// grouped by parent, marking each list's last entry; the long lists go into `long`.
+/// Returns whether there was one. `at` is where the block's entries start.
+fn write_lists(seg: &mut [u16], base: u32, at: usize, sorted: impl Iterator<Item = (u32, u32)>, long: &mut Vec<tree::Long>) -> bool {
+    let mut sorted = sorted.peekable();
+    let (mut pos, mut start, mut count, mut any) = (0usize, 0usize, 0u32, false);
+    while let Some((j, v)) = sorted.next() {
+        let last = sorted.peek().map_or(true, |&(k, _)| k != j);
+        pos += tree::write_entry(&mut seg[pos..], base, v, last);
+        count += 1;
+        if last {
+            if pos - start >= tree::LONG {
+                long.push(tree::Long { node: base + j, start: (at + start) as u32, units: (pos - start) as u32, count });
+                any = true;
+            }
+            start = pos;
+            count = 0;
+        }
+    }
+    any
 }
 
 /// MAT's quick retained size per class ("retained heap" of the histogram, a lower bound):
@@ -393,32 +348,42 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, shallow: impl Fn(u32)
 pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn(u32) -> u32, classes: usize) -> Vec<u64> {
     /// Fan-out from which a node's children are walked from a sorted copy.
     const SORTED: usize = 32;
+    /// Where a frame's next child comes from: its list, or a sorted copy in `copies`
+    /// (start, next, end).
+    enum Next<'a> {
+        List(Children<'a>),
+        Copy(usize, usize, usize),
+    }
     let mut sum = vec![0u64; classes];
     let mut active = vec![0u32; classes];
     // Sorted copies of the children of the wide nodes on the path, one after the other.
     let mut copies: Vec<u32> = Vec::new();
-    // Frames (node, next child, end of its children, where its copy starts in `copies`
-    // or NOT_COPIED), one per level; entering a node counts its class as active, leaving
-    // it undoes that.
-    const NOT_COPIED: usize = usize::MAX;
     let class = |v: u32| Some(class_of(v) as usize).filter(|&c| c < classes);
-    let frame = |copies: &mut Vec<u32>, v: u32| -> (u32, usize, usize, usize) {
-        let (a, b) = tree.child_range(v);
-        if b - a < SORTED || copies.try_reserve(b - a).is_err() {
-            return (v, a, b, NOT_COPIED);
+    fn frame<'t>(tree: &'t DomTree, copies: &mut Vec<u32>, v: u32) -> (u32, Next<'t>) {
+        let kids = tree.children(v);
+        if kids.clone().nth(SORTED - 1).is_none() {
+            return (v, Next::List(kids));
+        }
+        if copies.try_reserve(tree.child_count(v)).is_err() {
+            return (v, Next::List(kids));
         }
         let at = copies.len();
-        copies.extend_from_slice(&tree.children[a..b]);
+        copies.extend(kids);
         copies[at..].sort_unstable();
-        (v, at, copies.len(), at)
-    };
-    let root = frame(&mut copies, tree.root());
-    let mut stack: Vec<(u32, usize, usize, usize)> = vec![root];
+        (v, Next::Copy(at, at, copies.len()))
+    }
+    // Frames (node, next child), one per level; entering a node counts its class as
+    // active, leaving it undoes that.
+    let mut stack = vec![frame(tree, &mut copies, tree.root())];
     while let Some(top) = stack.last_mut() {
-        let (v, next, end, copy) = *top;
-        if next < end {
-            top.1 += 1;
-            let x = if copy == NOT_COPIED { tree.child(next) } else { copies[next] };
+        let next = match &mut top.1 {
+            Next::List(kids) => kids.next(),
+            Next::Copy(_, next, end) => (*next < *end).then(|| {
+                *next += 1;
+                copies[*next - 1]
+            }),
+        };
+        if let Some(x) = next {
             // Objects without a class have no histogram row.
             let c = class(x);
             if let Some(c) = c {
@@ -433,12 +398,11 @@ pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn
             } else if tree.is_leaf(x) {
                 continue;
             }
-            let f = frame(&mut copies, x);
+            let f = frame(tree, &mut copies, x);
             stack.push(f);
-        } else {
-            stack.pop();
-            if copy != NOT_COPIED {
-                copies.truncate(copy);
+        } else if let Some((v, from)) = stack.pop() {
+            if let Next::Copy(start, ..) = from {
+                copies.truncate(start);
             }
             if v != tree.root() {
                 if let Some(c) = class(v) {
@@ -469,8 +433,8 @@ mod tests {
         let sizes = [10u64, 20, 30, 40, 50];
         let (tree, retained) = compute(&idom, 10, |v| sizes[v as usize]).unwrap();
         assert_eq!((0..6).map(|v| retained.get(v)).collect::<Vec<_>>(), vec![100, 50, 30, 40, 0, 100]);
-        assert_eq!(tree.children(5), &[0]);
-        assert_eq!(tree.children(0), &[1, 3]);
+        assert_eq!(tree.children(5).collect::<Vec<_>>(), [0]);
+        assert_eq!(tree.children(0).collect::<Vec<_>>(), [1, 3]);
         let class = [0u32, 1, 1, 0, 0];
         let min = class_min_retained(&tree, &retained, |v| class[v as usize], 2);
         assert_eq!(min, vec![100, 50]);
@@ -487,13 +451,15 @@ mod tests {
         idom[n - 300..].fill(1);
         let size = |v: u32| 8 * (1 + (v as u64 * 7) % 5);
         let (tree, retained) = compute(&idom, 8, size).unwrap();
-        let kids = tree.children(0);
+        let kids: Vec<u32> = tree.children(0).collect();
         assert_eq!(kids.len(), 70_000);
+        assert_eq!(tree.child_count(0), 70_000);
         assert!(kids.windows(2).all(|w| (retained.get(w[0]), std::cmp::Reverse(w[0])) > (retained.get(w[1]), std::cmp::Reverse(w[1]))));
-        assert_eq!(tree.children(1).len(), 300);
+        assert_eq!(tree.children(1).count(), 300);
+        assert_eq!(tree.child_count(1), 300);
         assert_eq!(retained.get(1), size(1) + (n as u32 - 300..n as u32).map(size).sum::<u64>());
         assert_eq!(retained.get(n as u32), (0..n as u32).map(size).sum::<u64>());
-        assert_eq!(tree.children(n as u32), &[0, 1]);
+        assert_eq!(tree.children(n as u32).collect::<Vec<_>>(), [0, 1]);
     }
 
     /// Against the definition, walked up from every object: trees with wide nodes (their
@@ -579,35 +545,183 @@ mod tests {
                     _ => rand(v as u64) as u32,
                 })
                 .collect();
-            for v in 0..n {
-                let p = idom[v];
-                if p != VIRTUAL_ROOT && p != UNREACHABLE && idom[p as usize] == UNREACHABLE {
-                    idom[v] = UNREACHABLE;
-                }
-            }
-            let size = |v: u32| 8 * (1 + (v as u64 * 2_654_435_761) % 9);
+            unreachable_below(&mut idom);
             let packed = Idom::compact(idom.clone()).unwrap();
+            check_against_definition(&packed, &idom, &format!("round {round}"));
+        }
+    }
+
+    /// Makes unreachable every node under an unreachable one (parents before children).
+    fn unreachable_below(idom: &mut [u32]) {
+        for v in 0..idom.len() {
+            let p = idom[v];
+            if p != VIRTUAL_ROOT && p != UNREACHABLE && idom[p as usize] == UNREACHABLE {
+                idom[v] = UNREACHABLE;
+            }
+        }
+    }
+
+    /// Shallow sizes of the generated trees.
+    fn size(v: u32) -> u64 {
+        8 * (1 + (v as u64 * 2_654_435_761) % 9)
+    }
+
+    /// Builds the tree of `packed` (the same as `idom`) and checks it against the
+    /// definitions: retained sizes summed up every object's dominator chain, and each
+    /// node's children exactly the objects it immediately dominates, largest retained
+    /// first, then by index (with their count and whether there are any).
+    fn check_against_definition<I: IdomRead + ?Sized>(packed: &I, idom: &[u32], label: &str) {
+        let n = idom.len();
+        let (tree, retained) = compute(packed, 8, size).unwrap();
+        let mut ret = vec![0u64; n + 1];
+        for w in 0..n {
+            if idom[w] == UNREACHABLE {
+                continue;
+            }
+            let mut x = w as u32;
+            while x != VIRTUAL_ROOT {
+                ret[x as usize] += size(w as u32);
+                x = idom[x as usize];
+            }
+            ret[n] += size(w as u32);
+        }
+        let mut by_parent: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+        for (w, &p) in idom.iter().enumerate() {
+            match p {
+                UNREACHABLE => {}
+                VIRTUAL_ROOT => by_parent[n].push(w as u32),
+                p => by_parent[p as usize].push(w as u32),
+            }
+        }
+        for v in 0..=n as u32 {
+            assert_eq!(retained.get(v), ret[v as usize], "{label}, object {v}");
+            let want = &mut by_parent[v as usize];
+            want.sort_by_key(|&w| (std::cmp::Reverse(ret[w as usize]), w));
+            assert_eq!(tree.children(v).collect::<Vec<_>>(), *want, "{label}, children of {v}");
+            assert_eq!(tree.child_count(v), want.len(), "{label}, children of {v}");
+            assert_eq!(tree.is_leaf(v), want.is_empty(), "{label}, {v}");
+        }
+    }
+
+    /// Children at the ends of an entry's range from their parent's block (the lowest
+    /// and highest differences that fit 15 bits, and one past each, written in full),
+    /// children written in full next to near ones in one list, and parents in the
+    /// first, a middle and the last block.
+    #[test]
+    fn differences_at_the_escape_boundary() {
+        let n = 60_000usize;
+        let mut idom = vec![VIRTUAL_ROOT; n];
+        // Node 20,010 is in the block starting at 20,000: differences from 20,000.
+        let base = 20_010 & !(BLOCK as i64 - 1);
+        for d in [-16_383i64, 16_383, -16_384, 16_384, -16_385, 1, -1, 31, 33, 0] {
+            idom[(base + d) as usize] = 20_010;
+        }
+        // Node 0 (first block): children far after it; node n - 1 (last block): far before.
+        for w in [16_383usize, 16_384, 40_000, 59_998] {
+            idom[w] = 0;
+        }
+        for w in [1usize, 43_584, 43_585, 43_586] {
+            idom[w] = n as u32 - 1;
+        }
+        let (tree, _) = compute(&idom, 8, size).unwrap();
+        // The entries the lists take, from the definition of the codes' range: one for a
+        // difference in 1 - 2^14..=2^14 - 1, four otherwise.
+        let units = |p: i64, kids: &[i64]| kids.iter().map(|&w| if (w - (p & !31)).abs() < 1 << 14 { 1 } else { 4 }).sum::<usize>();
+        let wanted = units(20_010, &[-16_383, 16_383, -16_384, 16_384, -16_385, 1, -1, 31, 33, 0].map(|d| base + d))
+            + units(0, &[16_383, 16_384, 40_000, 59_998])
+            + units(n as i64 - 1, &[1, 43_584, 43_585, 43_586]);
+        assert_eq!(tree.units.len(), wanted);
+        check_against_definition(&idom, &idom, "boundary");
+    }
+
+    /// Several long lists (the side table) and short ones in one block, before and after
+    /// each other; a block with one parent of many far children; leaves in between.
+    #[test]
+    fn long_lists_sharing_a_block() {
+        let n = 200_000usize;
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut rand = |m: u64| xorshift(&mut seed, m);
+        // Block 3 (nodes 96..128): 97, 101 and 127 long, 99 and 120 short, 100 one
+        // entry short of long; block 10 (320..): 330 long. Their children spread far.
+        let mut idom: Vec<u32> = vec![VIRTUAL_ROOT; n];
+        for (v, slot) in idom.iter_mut().enumerate().skip(1_000) {
+            *slot = match rand(20) {
+                0..=2 => 97,
+                4..=6 => 101,
+                8..=10 => 127,
+                11..=14 => 330,
+                15 => UNREACHABLE,
+                // Anywhere after the block's short lists.
+                _ => 500 + rand(v as u64 - 500) as u32,
+            };
+        }
+        // Node 100: LONG - 1 near children (one entry each); 99 and 120 a few.
+        idom[101..101 + tree::LONG - 1].fill(100);
+        idom[400..405].fill(99);
+        idom[410..420].fill(120);
+        unreachable_below(&mut idom);
+        let packed = Idom::compact(idom.clone()).unwrap();
+        check_against_definition(&packed, &idom, "long lists");
+        let (tree, _) = compute(&packed, 8, size).unwrap();
+        let long: Vec<u32> = tree.long.iter().map(|l| l.node).collect();
+        assert!([97, 101, 127, 330].iter().all(|v| long.contains(v)), "{long:?}");
+        assert!(!long.contains(&100) && !long.contains(&99));
+    }
+
+    /// Parents anywhere among 100,000 nodes (most children written in full), a wide
+    /// virtual root, unreachable subtrees.
+    #[test]
+    fn parents_far_apart() {
+        let mut seed = 0x0F0F_1234_ABCD_9876u64;
+        let mut rand = |m: u64| xorshift(&mut seed, m);
+        let n = 100_000usize;
+        let mut idom: Vec<u32> = (0..n as u32)
+            .map(|v| match (v, rand(10)) {
+                (0, _) | (_, 0) => VIRTUAL_ROOT,
+                (_, 1) => UNREACHABLE,
+                _ => rand(v as u64) as u32,
+            })
+            .collect();
+        unreachable_below(&mut idom);
+        let packed = Idom::compact(idom.clone()).unwrap();
+        check_against_definition(&packed, &idom, "far apart");
+    }
+
+    /// Chains of a million nodes, each dominating the next, upwards and downwards in
+    /// index order: retained sizes are the sums of the chain below (from the sizes, not
+    /// the code), the walks need no recursion, and the class minimum counts the top of
+    /// each class's run.
+    #[test]
+    fn deep_chains() {
+        let n = 1_000_000usize;
+        for down in [true, false] {
+            // down: 0 → 1 → … → n-1; up: n-1 → n-2 → … → 0.
+            let idom: Vec<u32> = (0..n as u32)
+                .map(|v| match down {
+                    true if v == 0 => VIRTUAL_ROOT,
+                    true => v - 1,
+                    false if v as usize == n - 1 => VIRTUAL_ROOT,
+                    false => v + 1,
+                })
+                .collect();
+            let packed = Idom::compact(idom).unwrap();
             let (tree, retained) = compute(&packed, 8, size).unwrap();
-            let mut ret = vec![0u64; n + 1];
-            for w in 0..n {
-                if idom[w] == UNREACHABLE {
-                    continue;
-                }
-                let mut x = w as u32;
-                while x != VIRTUAL_ROOT {
-                    ret[x as usize] += size(w as u32);
-                    x = idom[x as usize];
-                }
-                ret[n] += size(w as u32);
+            let mut below = 0u64;
+            let order: Vec<u32> = if down { (0..n as u32).rev().collect() } else { (0..n as u32).collect() };
+            for &v in &order {
+                below += size(v);
+                assert_eq!(retained.get(v), below, "object {v}");
             }
-            for v in 0..=n as u32 {
-                assert_eq!(retained.get(v), ret[v as usize], "round {round}, object {v}");
-                let want_parent = if v == n as u32 { VIRTUAL_ROOT } else { v };
-                let mut want: Vec<u32> = (0..n as u32).filter(|&w| idom[w as usize] == want_parent).collect();
-                want.sort_by_key(|&w| (std::cmp::Reverse(ret[w as usize]), w));
-                assert_eq!(tree.children(v), &want[..], "round {round}, children of {v}");
-                assert_eq!(tree.is_leaf(v), want.is_empty());
+            assert_eq!(retained.get(n as u32), below);
+            for &v in &order[1..] {
+                assert_eq!(tree.child_count(v), 1);
             }
+            assert!(tree.is_leaf(order[0]));
+            // Class 0 for the top half of the chain, 1 below: each counts its top object.
+            let depth = |v: u32| if down { v as usize } else { n - 1 - v as usize };
+            let at_depth = |d: usize| if down { d as u32 } else { (n - 1 - d) as u32 };
+            let min = class_min_retained(&tree, &retained, |v| (depth(v) >= n / 2) as u32, 2);
+            assert_eq!(min, vec![retained.get(at_depth(0)), retained.get(at_depth(n / 2))]);
         }
     }
 
@@ -618,7 +732,7 @@ mod tests {
         let big = 3u64 << 33;
         let (tree, retained) = compute(&idom, 8, |v| if v == 3 { 8 } else { big }).unwrap();
         assert_eq!((0..5).map(|v| retained.get(v)).collect::<Vec<_>>(), vec![3 * big, 2 * big, big, 0, 3 * big]);
-        assert_eq!(tree.children(4), &[0]);
-        assert_eq!(tree.children(3), &[] as &[u32]);
+        assert_eq!(tree.children(4).collect::<Vec<_>>(), [0]);
+        assert_eq!(tree.children(3).count(), 0);
     }
 }
