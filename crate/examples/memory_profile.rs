@@ -69,7 +69,7 @@ fn main() {
         ("classes", a.object_count() * 2),
         ("sizes", a.heap.sizes.memory_bytes()),
         ("refs", a.heap.refs.memory_bytes()),
-        ("strengths", a.strengths.capacity()),
+        ("strengths", a.strengths.memory_bytes()),
         ("idom", a.idom.memory_bytes()),
         ("tree", a.tree.memory_bytes()),
         ("retained", a.retained.memory_bytes()),

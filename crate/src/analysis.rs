@@ -13,6 +13,7 @@ use crate::records::heap::{RootKind, WalkEnd};
 use crate::records::Cursor;
 use crate::retained::{self, DomTree, Idom, Retained};
 use crate::source::ByteSource;
+use crate::strength::packed::Strengths;
 use crate::strength::tree::TreeGraph;
 use crate::strength::walk::HeapEdges;
 use crate::strength::{self, Strength, MAT_EXCLUDED};
@@ -164,7 +165,7 @@ pub struct Analysis {
     /// The ProGuard/R8 mapping applied to the class and field names, if any.
     pub mapping: Option<crate::mapping::Applied>,
     /// The [`crate::strength::Strength`] of every object, as its byte.
-    pub strengths: Vec<u8>,
+    pub strengths: Strengths,
     /// One bit per object an owner rule gave its owner ([`crate::strength::owners`]).
     pub owned: Vec<u64>,
     /// The reading the tree fields above (`idom`, `tree`, `retained`, `roots`, `classes`,
@@ -301,7 +302,7 @@ impl Analysis {
 
     /// How firmly `obj` is held (see [`crate::strength`]); the same in every reading.
     pub fn strength(&self, obj: u32) -> Strength {
-        Strength::from_u8(self.strengths.get(obj as usize).copied().unwrap_or(strength::UNREACHABLE))
+        Strength::from_u8(if (obj as usize) < self.strengths.len() { self.strengths.get(obj) } else { strength::UNREACHABLE })
     }
 
     /// Objects and shallow bytes per strength, firmest first; the rows add up to every
@@ -499,6 +500,8 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     // Grouped over what MAT's reading keeps, in either reading: the strength-aware tree
     // also holds the garbage, which wastes nothing, so switching trees changes no group.
     let kept = crate::waste::Kept::new(&heap, &strengths, options.keep_unreachable)?;
+    // Packed for the rest of the session (the bytes are the walk's alone).
+    let strengths = Strengths::compact(strengths)?;
     let mut collected = std::mem::take(&mut heap.waste);
     let found = crate::waste::group(&heap, &kept, &mut collected);
     drop(collected);
@@ -557,7 +560,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
 
 /// One reading's dominator tree, retained sizes and per-class figures: the same code for
 /// both, over MAT's graph and roots or the strength-aware ones ([`strength::tree`]).
-fn build_tree(heap: &Heap, strengths: &[u8], owned: &[u64], reading: Reading, options: &Options, tick: &mut dyn FnMut(Phase) -> Result<()>) -> Result<TreeParts> {
+fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Reading, options: &Options, tick: &mut dyn FnMut(Phase) -> Result<()>) -> Result<TreeParts> {
     let filter = heap.classes.any_missing();
     let mut roots = heap.roots.objects.clone();
     let n = heap.object_count();
@@ -751,10 +754,10 @@ fn garbage_entry_points(heap: &Heap, marked: &mut [bool], filter: bool) -> (Vec<
 /// since a garbage cycle has no entry point, the first object still unmarked, over and
 /// over, each marked with all it reaches. Every unreachable object is then reached from
 /// exactly these. Linear in the garbage.
-fn garbage_forest(heap: &Heap, strengths: &[u8], filter: bool) -> Result<Vec<u32>> {
+fn garbage_forest(heap: &Heap, strengths: &Strengths, filter: bool) -> Result<Vec<u32>> {
     let mut marked = crate::alloc::try_filled(strengths.len(), false, "the garbage forest's marks")?;
-    for (m, &s) in marked.iter_mut().zip(strengths) {
-        *m = s != strength::UNREACHABLE;
+    for (v, m) in marked.iter_mut().enumerate() {
+        *m = strengths.get(v as u32) != strength::UNREACHABLE;
     }
     let (mut roots, _, _) = garbage_entry_points(heap, &mut marked, filter);
     let live = |v: usize| !filter || heap.class_of(v as u32) != NO_CLASS;

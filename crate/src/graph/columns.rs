@@ -1,12 +1,12 @@
-//! The per-object columns of the heap graph: class and shallow size, 2 bytes each.
+//! Per-object columns, 2 bytes each (shallow sizes are in [`super::sparse`]).
 //!
 //! - [`ClassColumn`]: the class index of every object, as `u16` when the dump has fewer
 //!   than 65,535 classes (every realistic dump), else `u32`. [`NO_CLASS`] is stored as the
 //!   largest value of the width.
-//! - [`SizeColumn`]: the shallow size in units of the object alignment, as `u16`; the
-//!   rare objects of 65,535 units or more (arrays over 512 KiB with 8-byte alignment) are
-//!   marked with `u16::MAX` and kept in a sorted side table. Retained sizes are stored
-//!   the same way ([`crate::retained::Retained`]).
+//! - [`SizeColumn`]: a size in units of the object alignment, as `u16`; the rare objects
+//!   of 65,535 units or more (512 KiB with 8-byte alignment) are marked with `u16::MAX`
+//!   and kept in a sorted side table. Retained sizes are stored this way
+//!   ([`crate::retained::Retained`]).
 
 use super::NO_CLASS;
 use crate::error::Result;

@@ -11,6 +11,7 @@
 pub mod columns;
 pub mod csr;
 pub mod roots;
+pub mod sparse;
 
 use std::collections::HashMap;
 
@@ -21,9 +22,10 @@ use crate::records::basic_type;
 use crate::records::cursor::be_id;
 use crate::records::heap::{ClassDump, Visitor};
 use crate::records::Cursor;
-use columns::{ClassColumn, SizeColumn};
+use columns::ClassColumn;
 use csr::{Csr, CsrBuilder};
 use roots::GcRoots;
+use sparse::{ShallowSizes, SizeBuilder};
 
 use crate::strength::owners::{Owners, ViewChildren, OWNER};
 use crate::strength::{Strength, MAT_EXCLUDED, STRENGTH_MASK, STRONG};
@@ -45,8 +47,9 @@ pub struct Heap {
     pub index: Index,
     /// Class index of every object (`java.lang.Class` for class objects).
     pub classes: ClassColumn,
-    /// Shallow size of every object.
-    pub sizes: SizeColumn,
+    /// Shallow size of every object (an instance's from its class: read it through
+    /// [`Heap::shallow`]).
+    pub sizes: ShallowSizes,
     pub refs: Csr,
     /// Object index of each class's class object.
     pub class_object: Vec<u32>,
@@ -104,9 +107,9 @@ impl Heap {
         self.classes.get(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn shallow(&self, obj: u32) -> u64 {
-        self.sizes.get(obj)
+        self.sizes.get(obj, self.classes.get(obj))
     }
 
     pub fn class(&self, class: u32) -> &ClassInfo {
@@ -154,7 +157,7 @@ struct Pass2<'a> {
     index: &'a Index,
     ids: usize,
     classes: ClassColumn,
-    sizes: SizeColumn,
+    sizes: SizeBuilder,
     refs: CsrBuilder,
     targets: Vec<u32>,
     /// The object array whose elements are arriving.
@@ -373,8 +376,8 @@ impl Visitor for Pass2<'_> {
         };
         let table = &self.index.classes;
         let info = &table.classes[ci as usize];
+        // (Its size is its class's instance size: not stored.)
         self.classes.set(obj, ci);
-        self.sizes.set(obj, info.instance_size);
         let ids = self.ids;
         let (a, b) = info.refs;
         for k in a..b {
@@ -471,7 +474,7 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     // memory never shrinks; an array that does not fit there grows it).
     let refs = CsrBuilder::new(n)?;
     let classes = ClassColumn::new(n, index.classes.classes.len())?;
-    let sizes = SizeColumn::new(n, index.layout.object_alignment)?;
+    let sizes = SizeBuilder::new(n, index.layout.object_alignment)?;
 
     let roots = GcRoots::resolve(&index)?;
     let mut by_thread: HashMap<u32, Vec<u32>> = HashMap::new();
@@ -517,7 +520,19 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
     }
 
-    let Pass2 { mut classes, mut sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, heaps, waste, .. } = p;
+    let Pass2 { mut classes, sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, heaps, waste, .. } = p;
+    // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader
+    // (its size is that class's instance size).
+    if let Some(zero) = index.ids.index_of(0) {
+        if classes.get(zero) == NO_CLASS {
+            if let Some(cl) = index.java_lang_classloader {
+                classes.set(zero, cl);
+            }
+        }
+    }
+    // Compacted before the peak of pass 2 (below).
+    let instance_size: Vec<u64> = index.classes.classes.iter().map(|c| c.instance_size).collect();
+    let sizes = sizes.finish(&instance_size, |v| classes.get(v))?;
     let owners = views.map(|v| v.finish(&index)).unwrap_or_default();
     let heaps = heaps.finish(&index.strings);
     // Before the references' final copy, the peak of pass 2: only the strings' keys stay.
@@ -539,16 +554,6 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     let refs = builder.finish()?;
 
     let mut warnings = Vec::new();
-    // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader.
-    if let Some(zero) = index.ids.index_of(0) {
-        if classes.get(zero) == NO_CLASS {
-            if let Some(cl) = index.java_lang_classloader {
-                classes.set(zero, cl);
-                sizes.set(zero, index.classes.classes[cl as usize].instance_size);
-            }
-        }
-    }
-    sizes.finish();
     if missing_refs > 0 {
         warnings.push(format!("{missing_refs} references point to objects that are not in the dump; they were ignored"));
     }

@@ -173,7 +173,7 @@ pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, Box<dyn F
                 tree,
                 graph: EitherGraph::Strength(a.strength_graph()),
                 idom: &a.idom,
-                avoid: Box::new(move |from, to| s[from as usize] > s[to as usize]),
+                avoid: Box::new(move |from, to| s.get(from) > s.get(to)),
             }
         }
     }

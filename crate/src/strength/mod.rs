@@ -32,6 +32,7 @@
 //!   MAT's tree, over another edge and root set.
 
 pub mod owners;
+pub mod packed;
 pub mod tree;
 pub mod walk;
 

@@ -11,6 +11,7 @@ use super::owners::OWNER;
 use super::walk::{bit, Edges};
 use super::{STRENGTH_MASK, STRONG, UNREACHABLE};
 use crate::dominators::Graph;
+use std::ops::Index;
 
 /// Whether the reference `v → t` of strength `edge` counts in the strength-aware tree,
 /// given the strengths of `v` and `t`: a strong reference always does; a weakening one
@@ -33,16 +34,17 @@ pub fn root_counts(root: u8, target: u8) -> bool {
 /// The graph of the strength-aware tree: `edges` filtered by [`counts`] (and, into a node
 /// an owner reached, by ownership: only owner references count), rooted at the roots
 /// [`root_counts`] keeps plus `garbage` (the garbage forest's entry points).
-pub struct TreeGraph<'a, E: Edges> {
+pub struct TreeGraph<'a, E: Edges, S: Index<usize, Output = u8> + ?Sized = [u8]> {
     /// The references (a reference to an [`Edges`] is one too).
     pub edges: E,
-    pub strengths: &'a [u8],
+    /// Per node its strength byte (a slice, or the session's [`super::packed::Strengths`]).
+    pub strengths: &'a S,
     /// One bit per owned node (the walk's [`super::walk::Reach::owned`]).
     pub owned: &'a [u64],
     pub garbage: &'a [u32],
 }
 
-impl<E: Edges> Graph for TreeGraph<'_, E> {
+impl<E: Edges, S: Index<usize, Output = u8> + ?Sized> Graph for TreeGraph<'_, E, S> {
     fn node_count(&self) -> usize {
         self.edges.node_count()
     }
@@ -83,7 +85,7 @@ impl<E: Edges> Graph for TreeGraph<'_, E> {
     }
 }
 
-impl<E: Edges> TreeGraph<'_, E> {
+impl<E: Edges, S: Index<usize, Output = u8> + ?Sized> TreeGraph<'_, E, S> {
     /// Whether the edge to `t` with `flags` from a node of strength `sv` is in the tree.
     #[inline(always)]
     fn keeps(&self, sv: u8, t: u32, flags: u8) -> bool {

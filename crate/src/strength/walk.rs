@@ -268,11 +268,11 @@ pub struct Row {
 
 /// Objects and shallow bytes per strength, firmest first: every object of the dump with a
 /// class (unreachable ones included) is in exactly one row.
-pub fn partition(heap: &Heap, strengths: &[u8]) -> [Row; 9] {
+pub fn partition(heap: &Heap, strengths: &super::packed::Strengths) -> [Row; 9] {
     let mut rows = ALL.map(|strength| Row { strength, objects: 0, shallow_bytes: 0 });
-    for (v, &st) in strengths.iter().enumerate() {
-        let v = v as u32;
+    for v in 0..strengths.len() as u32 {
         if heap.class_of(v) != NO_CLASS {
+            let st = strengths.get(v);
             let r = &mut rows[(st as usize).min(UNREACHABLE as usize)];
             r.objects += 1;
             r.shallow_bytes += heap.shallow(v);

@@ -108,7 +108,7 @@ impl Kept {
     /// The objects kept in the reading: reachable ones, or every object with a class
     /// when unreachable ones are kept (`all`: MAT's keep-unreachable, or the
     /// strength-aware tree, which holds the garbage too).
-    pub fn new(heap: &Heap, strengths: &[u8], all: bool) -> Result<Kept> {
+    pub fn new(heap: &Heap, strengths: &(impl std::ops::Index<usize, Output = u8> + ?Sized), all: bool) -> Result<Kept> {
         let n = heap.object_count();
         let mut bits = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the waste report's kept objects")?;
         for (w, word) in bits.iter_mut().enumerate() {
