@@ -22,6 +22,9 @@ const SAMPLE = fileURLToPath(new URL('../../web/public/sample.hprof.gz', import.
 async function violations(page) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const found = await page.evaluate(async () => {
+    // Colours mid-transition (the drop zone fades its background in 0.1 s) are not the
+    // page's: on a loaded machine axe could read the old background after a theme switch.
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) }));
   });
