@@ -23,6 +23,8 @@
 use crate::analysis::{self, Options, Progress, ProgressInfo};
 use crate::error::Result;
 use crate::report::SourceInfo;
+use crate::records::basic_type::{BYTE as T_BYTE, DOUBLE as T_DOUBLE, INT as T_INT, LONG as T_LONG, OBJECT as T_OBJECT};
+use crate::records::tag::{HEAP_DUMP_END, HEAP_DUMP_SEGMENT, LOAD_CLASS, STRING};
 use crate::source::MemorySource;
 
 /// The classes the dump defines (their class objects are objects of the dump too).
@@ -33,22 +35,13 @@ pub const CLASSES: usize = 13;
 /// its `int[]`, 3 lines with a string each), the orders array.
 pub const OBJECTS_PER_CUSTOMER: u64 = 3 + 2 * 2 + 1 + 3 * 2 + 4 * (1 + 2 + 2 + 3 * 3) + 1;
 
-// HPROF tags and basic types (crate::records has the reader's side).
-const STRING: u8 = 0x01;
-const LOAD_CLASS: u8 = 0x02;
-const HEAP_DUMP_SEGMENT: u8 = 0x1c;
-const HEAP_DUMP_END: u8 = 0x2c;
+// Heap sub-record tags (the reader matches them in crate::records::heap).
 const CLASS_DUMP: u8 = 0x20;
 const INSTANCE_DUMP: u8 = 0x21;
 const OBJECT_ARRAY_DUMP: u8 = 0x22;
 const PRIMITIVE_ARRAY_DUMP: u8 = 0x23;
 const ROOT_UNKNOWN: u8 = 0xff;
 const ROOT_STICKY_CLASS: u8 = 0x05;
-const T_OBJECT: u8 = 2;
-const T_DOUBLE: u8 = 7;
-const T_BYTE: u8 = 8;
-const T_INT: u8 = 10;
-const T_LONG: u8 = 11;
 
 // The class ids.
 const C_OBJECT: u64 = 0x100;
