@@ -600,26 +600,24 @@ fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Readin
     tick(Phase::Retained)?;
     // Packed before the tree is built, so that the phase's peak holds the small form.
     let idom = Idom::compact(idom)?;
-    let (tree, retained) = retained::compute(&idom, heap.index.layout.object_alignment, |v| heap.shallow(v))?;
+    // The per-class figures of the kept objects are totalled in the one call per
+    // reachable object `compute` makes for its shallow size.
     let class_count = heap.index.classes.classes.len();
-    let mins = retained::class_min_retained(&tree, &retained, |v| heap.class_of(v), class_count);
     let mut classes = vec![ClassStats::default(); class_count];
     let mut kept_objects = 0u64;
     let mut used_heap = 0u64;
-    for v in 0..n {
-        if idom.get(v as u32) == UNREACHABLE {
-            continue;
+    let (tree, retained) = retained::compute(&idom, heap.index.layout.object_alignment, |v| {
+        let c = heap.class_of(v);
+        let s = heap.sizes.get(v, c);
+        if c != NO_CLASS {
+            kept_objects += 1;
+            used_heap += s;
+            classes[c as usize].instances += 1;
+            classes[c as usize].shallow += s;
         }
-        let c = heap.class_of(v as u32);
-        if c == NO_CLASS {
-            continue;
-        }
-        kept_objects += 1;
-        let s = heap.shallow(v as u32);
-        used_heap += s;
-        classes[c as usize].instances += 1;
-        classes[c as usize].shallow += s;
-    }
+        s
+    })?;
+    let mins = retained::class_min_retained(&tree, &retained, |v| heap.class_of(v), class_count)?;
     for (c, m) in classes.iter_mut().zip(mins) {
         c.retained_min = m;
     }
