@@ -44,7 +44,8 @@ let fileName = 'DUMP';
 // Diagnostics from the devtools console (and the tests, the benchmark): the wasm memory,
 // the session (its phase_stats()), the log of large allocations, the wasm memory when the
 // analysis started and the page's estimate of its growth.
-scope.__heapscope = { memory: null, memoryBefore: 0, session: null, heapLog, peakEstimate: wasmPeakEstimate };
+// (The estimate for the dump this worker analyzed: with or without read-ahead.)
+scope.__heapscope = { memory: null, memoryBefore: 0, session: null, heapLog, peakEstimate: (objects) => wasmPeakEstimate(objects, scope.__heapscope?.readAhead ?? false) };
 
 const memoryBytes = (): number => memory?.buffer.byteLength ?? 0;
 

@@ -18,6 +18,9 @@
 //! of it first: a second worker reads the file ahead into shared memory while this one
 //! parses, so reading and parsing overlap. It returns the bytes (a `Uint8Array`), or
 //! `undefined` when it cannot serve them; then the slice is read here as without it.
+//! Its ring then serves as the chunk buffer: a pass's reads go straight from it into the
+//! parser's window, and the 16 MiB buffer here is never allocated (wasm memory never
+//! shrinks, so it would have been part of every phase's peak).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -45,6 +48,10 @@ pub const SEEK_FETCH: usize = 1 << 20;
 /// A skip forward of at most this much from where the last slice ended still counts as
 /// sequential reading (a pass skipping an array's elements).
 const NEAR: u64 = 1 << 20;
+
+/// With read-ahead, a sequential read into a buffer of at least this many bytes skips
+/// the chunk buffer (smaller reads, a byte here and there, would each cost a call to JS).
+const DIRECT_MIN: usize = 64 << 10;
 
 /// Smallest accepted chunk size (tests use odd tiny sizes; the page never goes below 64 KiB).
 pub const MIN_CHUNK_SIZE: usize = 1;
@@ -116,15 +123,22 @@ impl BlobSource {
         }
     }
 
+    /// Whether sequential reading goes through the page's read-ahead worker (then no
+    /// chunk buffer is held here for a pass; see the module docs).
+    pub fn reads_ahead(&self) -> bool {
+        self.read_ahead.is_some()
+    }
+
     pub fn chunk_size(&self) -> usize {
         self.chunk_size
     }
 
     /// Sequential reading: [`Self::fetch`], served by the read-ahead worker when there is one
-    /// and the slice is a full-size one (a pass streaming the file; the short slices after a
-    /// seek, e.g. strings read back for the report, would make it read 16 MiB each).
-    fn fetch_sequential(&self, start: u64, dst: &mut [u8]) -> Result<()> {
-        let streaming = dst.len() == self.chunk_size || start + dst.len() as u64 == self.len;
+    /// and the reading is `streaming` (a pass reading the file at full chunk size; the short
+    /// slices after a seek, e.g. strings read back for the report, would make it read 16 MiB
+    /// each) or reaches the end of the file.
+    fn fetch_sequential(&self, start: u64, dst: &mut [u8], streaming: bool) -> Result<()> {
+        let streaming = streaming || start + dst.len() as u64 == self.len;
         if let (Some(f), true) = (&self.read_ahead, streaming) {
             let end = start + dst.len() as u64;
             // An exception or anything but the exact bytes: read them here instead.
@@ -211,10 +225,22 @@ impl ByteSource for BlobSource {
         }
         let left = self.len - self.pos;
         let size = self.next_size();
+        if self.read_ahead.is_some() && out.len() >= DIRECT_MIN {
+            // With the read-ahead worker, its ring is the chunk buffer when streaming, so
+            // the bytes go straight into the caller's buffer (one copy, and no chunk of
+            // wasm memory held for the whole analysis); so do the growing slices after a
+            // seek (a pass skipping a large array), capped by the caller's buffer.
+            let n = (out.len().min(size) as u64).min(left) as usize;
+            self.fetch_sequential(self.pos, &mut out[..n], size == self.chunk_size)?;
+            self.pos += n as u64;
+            self.last_end = self.pos;
+            self.report()?;
+            return Ok(n);
+        }
         if out.len() >= size {
             // A caller with a big buffer of its own: read straight into it, no second copy.
             let n = (size as u64).min(left) as usize;
-            self.fetch_sequential(self.pos, &mut out[..n])?;
+            self.fetch_sequential(self.pos, &mut out[..n], n == self.chunk_size)?;
             self.pos += n as u64;
             self.last_end = self.pos;
             self.report()?;
@@ -226,7 +252,7 @@ impl ByteSource for BlobSource {
             self.buf.resize(n, 0);
         }
         let mut buf = std::mem::take(&mut self.buf);
-        let fetched = self.fetch_sequential(self.pos, &mut buf[..n]);
+        let fetched = self.fetch_sequential(self.pos, &mut buf[..n], n == self.chunk_size);
         self.buf = buf;
         if let Err(e) = fetched {
             self.buf_len = 0;

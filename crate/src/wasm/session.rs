@@ -33,28 +33,37 @@ pub const WASM_MAX_MEMORY: u64 = 4 << 30;
 pub const MEMORY_MARGIN: u64 = 160 << 20;
 
 /// The page's estimate of how far an analysis grows the wasm memory:
-/// [`WASM_FIXED_BYTES`] + [`WASM_PEAK_BYTES_PER_OBJECT`] per object (see
+/// [`WASM_FIXED_BYTES`] (less the chunk buffer with read-ahead) + this per object (see
 /// [`wasm_peak_estimate`]). The core's [`analysis::PEAK_BYTES_PER_OBJECT`] is what the
 /// allocator holds; the linear memory also keeps the holes freed temporaries leave, since
 /// it never shrinks. Measured with `tests/bench/browser-bench.mjs` on the 1 GB benchmark
-/// dump (22.1 M objects, 2026-12-02, packed immediate dominators, pass 2's in-order
-/// reference stream, large blocks placed by `big_blocks`): 458 MiB, reached in the
-/// retained-size phase; `tests/e2e/memory-estimate.test.mjs` keeps the estimate within
-/// 10% of the growth measured on mid-size dumps (1.4 M objects: 64.6 MiB, 0.36 M: 35.3
-/// MiB). Above the large dump's peak (30 MiB + 22 B × 22.1 M = 494 MiB): an estimate below
-/// the real peak would let a dump start that cannot finish.
+/// dump (22.1 M objects, 2026-12-02, read ahead, so no chunk buffer): 367 MiB, reached in
+/// the retained-size phase; `tests/e2e/memory-estimate.test.mjs` keeps the estimate within
+/// 10% of the growth measured on mid-size dumps (1.42 M objects, read ahead: 45.6 MiB
+/// against 43.8 estimated; 0.36 M, a file too small for read-ahead: 34.8 against 37.4).
+/// Above the large dump's peak (14 MiB + 22 B × 22.1 M = 478 MiB): an estimate below the
+/// real peak would let a dump start that cannot finish. Not more per object: the 8 GB
+/// dump (176.7 M objects, 3.92 GiB measured with the chunk buffer) must still pass the
+/// check against what 4 GiB leave.
 pub const WASM_PEAK_BYTES_PER_OBJECT: u64 = 22;
 
 /// What the analysis adds to the wasm memory whatever the dump's size: the read chunk
-/// ([`DEFAULT_CHUNK_SIZE`]), the general allocator's arena
+/// ([`DEFAULT_CHUNK_SIZE`]; none with read-ahead), the general allocator's arena
 /// (`heap_stats::SMALL_ARENA`), the class table and the like (fitted with the constant
 /// above to the three measurements it names).
 pub const WASM_FIXED_BYTES: u64 = 30 << 20;
 
 /// The estimated growth of the wasm memory while a dump of `objects` objects is analyzed
-/// (the check after pass 1 refuses a dump when this exceeds [`memory_limit`]).
-pub fn wasm_peak_estimate(objects: u64) -> u64 {
-    WASM_FIXED_BYTES + objects.saturating_mul(WASM_PEAK_BYTES_PER_OBJECT)
+/// (the check after pass 1 refuses a dump when this exceeds [`memory_limit`]); with
+/// `read_ahead` (the page's read-ahead worker serves the file, see `BlobSource`) the
+/// source holds no chunk buffer, and the fixed part is [`DEFAULT_CHUNK_SIZE`] smaller.
+pub fn wasm_peak_estimate(objects: u64, read_ahead: bool) -> u64 {
+    wasm_fixed_bytes(read_ahead) + objects.saturating_mul(WASM_PEAK_BYTES_PER_OBJECT)
+}
+
+/// The fixed part of [`wasm_peak_estimate`].
+fn wasm_fixed_bytes(read_ahead: bool) -> u64 {
+    WASM_FIXED_BYTES - if read_ahead { DEFAULT_CHUNK_SIZE as u64 } else { 0 }
 }
 
 /// Options the page passes to [`Session::open`] (camelCase keys; all optional).
@@ -125,6 +134,7 @@ impl Session {
         let file_bytes = file.size() as u64;
         let mut progress = ProgressHandle::new(on_progress);
         let mut blob = BlobSource::new(file, chunk_size)?.with_progress(progress.clone());
+        let read_ahead = blob.reads_ahead();
         let mut head = [0u8; 2];
         let n = blob.read_at(0, &mut head)?;
         let gzip = looks_gzipped(&head[..n]);
@@ -132,7 +142,7 @@ impl Session {
         let core_options = Options {
             keep_unreachable: options.keep_unreachable,
             // The core checks the per-object part; the fixed part comes off the limit.
-            memory_limit: Some(memory_limit(options.memory_limit).saturating_sub(WASM_FIXED_BYTES)),
+            memory_limit: Some(memory_limit(options.memory_limit).saturating_sub(wasm_fixed_bytes(read_ahead))),
             peak_bytes_per_object: Some(WASM_PEAK_BYTES_PER_OBJECT),
             snapshot: options.snapshot,
             ..Options::default()
@@ -272,8 +282,8 @@ pub fn memory_bytes_js() -> f64 {
 
 /// [`wasm_peak_estimate`] (bytes), for the tests and the benchmark.
 #[wasm_bindgen(js_name = wasmPeakEstimate)]
-pub fn wasm_peak_estimate_js(objects: f64) -> f64 {
-    wasm_peak_estimate(objects.max(0.0) as u64) as f64
+pub fn wasm_peak_estimate_js(objects: f64, read_ahead: bool) -> f64 {
+    wasm_peak_estimate(objects.max(0.0) as u64, read_ahead) as f64
 }
 
 /// The memory limit `open` would give the analysis now (bytes), for the page to show.

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use heapscope::analysis::{self, Options};
 use heapscope::report::{self, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, MemorySource};
-use heapscope::wasm::{memory_bytes, memory_limit, wasm_peak_estimate, BlobSource, Session, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_FIXED_BYTES, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
+use heapscope::wasm::{memory_bytes, memory_limit, wasm_peak_estimate, BlobSource, Session, DEFAULT_CHUNK_SIZE, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_FIXED_BYTES, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -233,6 +233,65 @@ fn blob_source_gives_identical_bytes_for_odd_chunk_and_buffer_sizes() {
             "chunk {chunk}, buffer {buf}: bytes differ"
         );
     }
+}
+
+/// With the page's read-ahead (a global `heapscopeReadAhead(start, end)`; here a stand-in
+/// serving the bytes from a JS copy and refusing every third call, which the source then
+/// reads itself), sequential reads into big buffers, with a long skip, get the exact bytes,
+/// each byte fetched once, and the source holds no chunk buffer of its own; small reads
+/// still get them.
+#[wasm_bindgen_test]
+fn blob_source_with_read_ahead_reads_into_the_callers_buffer_without_a_chunk_buffer() {
+    use heapscope::wasm::heap_stats::allocated;
+    const MIB: usize = 1 << 20;
+    let data = pattern(40 * MIB + 12_345);
+    let global = js_sys::global();
+    Reflect::set(&global, &"__readAheadBytes".into(), &Uint8Array::from(&data[..])).unwrap();
+    Reflect::set(&global, &"__readAheadCalls".into(), &JsValue::from_f64(0.0)).unwrap();
+    let serve = js_sys::Function::new_with_args(
+        "start, end",
+        "const n = ++globalThis.__readAheadCalls; return n % 3 === 0 ? undefined : globalThis.__readAheadBytes.slice(start, end);",
+    );
+    Reflect::set(&global, &"heapscopeReadAhead".into(), &serve).unwrap();
+    let blob = blob_of(&[&data[..5 * MIB + 7], &data[5 * MIB + 7..]]);
+    let fetched = || FETCHED.load(std::sync::atomic::Ordering::Relaxed) as usize;
+    for size in [4 * MIB, 4 * MIB - 4097, 100_000, 20 * MIB] {
+        let mut out = vec![0u8; size];
+        let mut src = BlobSource::new(blob.clone(), 16 * MIB).unwrap();
+        let (held, before) = (allocated(), fetched());
+        let mut at = 0;
+        // Reads of the caller's whole buffer and of part of it (a parser's window keeps
+        // the tail of a record it has not finished); both at least 64 KiB, the smallest
+        // read that skips the chunk buffer.
+        let mut skipped = 0;
+        for k in 0.. {
+            if k == 3 {
+                // A long skip (a large array a pass does not need): slices after it grow
+                // again from a small one.
+                skipped = src.skip(3 * MIB as u64).unwrap() as usize;
+                at += skipped;
+            }
+            let want = if k % 2 == 0 { size } else { size - size / 3 };
+            let n = src.read(&mut out[..want]).unwrap();
+            if n == 0 {
+                break;
+            }
+            assert!(out[..n] == data[at..at + n], "buffer {size}: bytes {at}..{} differ", at + n);
+            at += n;
+        }
+        assert_eq!(at, data.len(), "buffer {size}: the whole blob");
+        assert_eq!(fetched() - before, data.len() - skipped, "buffer {size}: each byte fetched once, but those skipped");
+        assert!(allocated() < held + MIB, "buffer {size}: the source holds {} bytes more after reading", allocated() - held);
+    }
+    let calls = Reflect::get(&global, &"__readAheadCalls".into()).unwrap().as_f64().unwrap();
+    // Small reads go through the chunk buffer (and the read-ahead) as before.
+    let mut src = BlobSource::new(blob, 16 * MIB).unwrap();
+    let small = read_all(&mut src, 1000);
+    for key in ["heapscopeReadAhead", "__readAheadBytes", "__readAheadCalls"] {
+        Reflect::delete_property(&global, &key.into()).unwrap();
+    }
+    assert!(calls >= 20.0, "the read-ahead served the big reads ({calls} calls)");
+    assert!(small == data, "small reads: bytes differ");
 }
 
 #[wasm_bindgen_test]
@@ -501,12 +560,14 @@ fn the_page_estimates_the_wasm_memory_peak_not_the_allocators() {
     let err = open(WASM_FIXED_BYTES + high * analysis::PEAK_BYTES_PER_OBJECT).err().expect("refused");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
     // The estimate: a fixed part and a part per object.
-    assert_eq!(wasm_peak_estimate(low), WASM_FIXED_BYTES + low * WASM_PEAK_BYTES_PER_OBJECT);
-    let err = open(wasm_peak_estimate(low) - 1).err().expect("refused");
+    assert_eq!(wasm_peak_estimate(low, false), WASM_FIXED_BYTES + low * WASM_PEAK_BYTES_PER_OBJECT);
+    // With read-ahead the source holds no chunk buffer.
+    assert_eq!(wasm_peak_estimate(low, true), WASM_FIXED_BYTES - DEFAULT_CHUNK_SIZE as u64 + low * WASM_PEAK_BYTES_PER_OBJECT);
+    let err = open(wasm_peak_estimate(low, false) - 1).err().expect("refused");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
     let err = open(high * WASM_PEAK_BYTES_PER_OBJECT).err().expect("refused without the fixed part");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
-    assert!(open(wasm_peak_estimate(high)).is_ok());
+    assert!(open(wasm_peak_estimate(high, false)).is_ok());
 }
 
 #[wasm_bindgen_test]
