@@ -66,7 +66,7 @@ fn main() {
     println!("dominator search: {:?}", a.dominator_stats);
     let parts: [(&str, usize); 8] = [
         ("ids", a.heap.index.ids.memory_bytes()),
-        ("classes", a.object_count() * 2),
+        ("classes", a.heap.classes.memory_bytes()),
         ("sizes", a.heap.sizes.memory_bytes()),
         ("refs", a.heap.refs.memory_bytes()),
         ("strengths", a.strengths.memory_bytes()),

@@ -1,20 +1,48 @@
-//! Per-object columns, 2 bytes each (shallow sizes are in [`super::sparse`]).
+//! Per-object columns of 1 or 2 bytes (shallow sizes are in [`super::sparse`]).
 //!
-//! - [`ClassColumn`]: the class index of every object, as `u16` when the dump has fewer
-//!   than 65,535 classes (every realistic dump), else `u32`. [`NO_CLASS`] is stored as the
-//!   largest value of the width.
+//! - [`ClassColumn`]: the class index of every object. Most objects of a dump belong to
+//!   a few classes: when pass 1's sample says that the 254 most common classes hold
+//!   nearly all of them, one byte per object names one of those (a palette), and the
+//!   objects of the other classes are listed in a side table of (object, class) — 1 byte
+//!   per object instead of 2. Otherwise `u16` when the dump has fewer than 65,535
+//!   classes (every realistic dump), else `u32`. [`NO_CLASS`] is stored as the largest
+//!   value of the width.
 //! - [`SizeColumn`]: a size in units of the object alignment, as `u16`; the rare objects
 //!   of 65,535 units or more (512 KiB with 8-byte alignment) are marked with `u16::MAX`
 //!   and kept in a sorted side table. Retained sizes are stored this way
 //!   ([`crate::retained::Retained`]).
 
 use super::NO_CLASS;
-use crate::error::Result;
-
+use crate::error::{Error, Result};
 
 pub enum ClassColumn {
+    Palette(Palette),
     Narrow(Vec<u16>),
     Wide(Vec<u32>),
+}
+
+/// One byte per object: a palette code, [`ESCAPED`] (the class is in `escaped`) or
+/// [`NONE`] (no class).
+pub struct Palette {
+    codes: Vec<u8>,
+    /// Class of each code (256 entries: indexed by a byte without a bounds check).
+    classes: Box<[u32; 256]>,
+    /// Code of each class ([`ESCAPED`] for a class outside the palette).
+    code_of: Vec<u8>,
+    /// (object, class) of the objects marked [`ESCAPED`], in the order set until
+    /// [`ClassColumn::finish`] sorts them (a later entry for an object wins).
+    escaped: Vec<(u32, u32)>,
+    /// `escaped` is ascending by object (searchable).
+    sorted: bool,
+}
+
+const ESCAPED: u8 = 254;
+/// A palette is used when at most one object in `RARE` is expected outside it.
+const RARE: u64 = 64;
+const NONE: u8 = 255;
+
+fn escaped_memory() -> Error {
+    Error::memory("out of memory for the classes of objects of rare classes".to_string())
 }
 
 impl ClassColumn {
@@ -27,8 +55,43 @@ impl ClassColumn {
         })
     }
 
+    /// `n` objects without a class, given the estimated number of objects of each class:
+    /// a palette of the most common classes when the others' side table is expected to
+    /// take less than half a byte per object, else as [`ClassColumn::new`].
+    pub fn with_weights(n: usize, weights: &[u64]) -> Result<ClassColumn> {
+        let mut order: Vec<u32> = (0..weights.len() as u32).filter(|&c| weights[c as usize] > 0).collect();
+        order.sort_unstable_by_key(|&c| (std::cmp::Reverse(weights[c as usize]), c));
+        order.truncate(ESCAPED as usize);
+        let total: u64 = weights.iter().sum();
+        let covered: u64 = order.iter().map(|&c| weights[c as usize]).sum();
+        // The side table is searched per object of a rare class: it must stay small.
+        let rest = total - covered;
+        if rest.saturating_mul(RARE) >= n as u64 {
+            return ClassColumn::new(n, weights.len());
+        }
+        // Room for the estimate and a quarter more: sampled, it may fall a little short.
+        let room = usize::try_from(rest + rest / 4).unwrap_or(usize::MAX).min(n);
+        ClassColumn::palette(n, weights.len(), order, room)
+    }
+
+    /// `n` objects without a class, `palette` (at most 254 class indices, each below
+    /// `classes`) stored in one byte, room for `room` objects of other classes.
+    fn palette(n: usize, classes: usize, palette: Vec<u32>, room: usize) -> Result<ClassColumn> {
+        debug_assert!(palette.len() <= ESCAPED as usize);
+        let mut code_of = vec![ESCAPED; classes];
+        for (k, &c) in palette.iter().enumerate() {
+            code_of[c as usize] = k as u8;
+        }
+        let mut by_code = Box::new([NO_CLASS; 256]);
+        by_code[..palette.len()].copy_from_slice(&palette);
+        let mut escaped = Vec::new();
+        escaped.try_reserve_exact(room).map_err(|_| escaped_memory())?;
+        Ok(ClassColumn::Palette(Palette { codes: crate::alloc::try_filled(n, NONE, "classes")?, classes: by_code, code_of, escaped, sorted: true }))
+    }
+
     pub fn len(&self) -> usize {
         match self {
+            ClassColumn::Palette(p) => p.codes.len(),
             ClassColumn::Narrow(v) => v.len(),
             ClassColumn::Wide(v) => v.len(),
         }
@@ -42,6 +105,11 @@ impl ClassColumn {
     #[inline(always)]
     pub fn get(&self, obj: u32) -> u32 {
         match self {
+            ClassColumn::Palette(p) => match p.codes[obj as usize] {
+                c if c < ESCAPED => p.classes[c as usize],
+                NONE => NO_CLASS,
+                _ => p.escaped(obj),
+            },
             ClassColumn::Narrow(v) => match v[obj as usize] {
                 u16::MAX => NO_CLASS,
                 c => c as u32,
@@ -50,21 +118,83 @@ impl ClassColumn {
         }
     }
 
+    /// Sets the class of `obj` (fails only when the side table of a palette cannot grow).
     #[inline(always)]
-    pub fn set(&mut self, obj: u32, class: u32) {
+    pub fn set(&mut self, obj: u32, class: u32) -> Result<()> {
         match self {
+            ClassColumn::Palette(p) => match p.code_of.get(class as usize) {
+                Some(&c) if c < ESCAPED => p.codes[obj as usize] = c,
+                Some(_) => return p.escape(obj, class),
+                None => p.codes[obj as usize] = NONE,
+            },
             // Narrow only when every class index is below u16::MAX; NO_CLASS truncates to it.
             ClassColumn::Narrow(v) => v[obj as usize] = class as u16,
             ClassColumn::Wide(v) => v[obj as usize] = class,
+        }
+        Ok(())
+    }
+
+    /// Makes the side table searchable and drops its unused room; call after the last
+    /// `set` (`get` works before, more slowly for objects set out of order).
+    pub fn finish(&mut self) {
+        if let ClassColumn::Palette(p) = self {
+            if !p.sorted {
+                // Stable: of two entries for one object, the later (the one in force) stays last.
+                p.escaped.sort_by_key(|e| e.0);
+                let mut w = 0;
+                for k in 0..p.escaped.len() {
+                    if k + 1 < p.escaped.len() && p.escaped[k + 1].0 == p.escaped[k].0 {
+                        continue;
+                    }
+                    p.escaped[w] = p.escaped[k];
+                    w += 1;
+                }
+                p.escaped.truncate(w);
+                p.sorted = true;
+            }
+            p.escaped.shrink_to_fit();
         }
     }
 
     /// Whether some object has no class.
     pub fn any_missing(&self) -> bool {
         match self {
+            ClassColumn::Palette(p) => p.codes.contains(&NONE),
             ClassColumn::Narrow(v) => v.contains(&u16::MAX),
             ClassColumn::Wide(v) => v.contains(&NO_CLASS),
         }
+    }
+
+    /// Heap bytes held (for memory accounting).
+    pub fn memory_bytes(&self) -> usize {
+        match self {
+            ClassColumn::Palette(p) => p.codes.capacity() + p.escaped.capacity() * 8 + 256 * 4 + p.code_of.capacity(),
+            ClassColumn::Narrow(v) => v.capacity() * 2,
+            ClassColumn::Wide(v) => v.capacity() * 4,
+        }
+    }
+}
+
+impl Palette {
+    #[cold]
+    fn escape(&mut self, obj: u32, class: u32) -> Result<()> {
+        if self.escaped.len() == self.escaped.capacity() {
+            // By an eighth: the sample's estimate fell short, by little.
+            self.escaped.try_reserve_exact((self.escaped.len() / 8).max(1024)).map_err(|_| escaped_memory())?;
+        }
+        if self.escaped.last().is_some_and(|e| e.0 >= obj) {
+            self.sorted = false;
+        }
+        self.escaped.push((obj, class));
+        self.codes[obj as usize] = ESCAPED;
+        Ok(())
+    }
+
+    #[cold]
+    fn escaped(&self, obj: u32) -> u32 {
+        let e = &self.escaped;
+        let found = if self.sorted { e.binary_search_by_key(&obj, |x| x.0).ok() } else { e.iter().rposition(|x| x.0 == obj) };
+        found.map_or(NO_CLASS, |k| e[k].1)
     }
 }
 
@@ -134,15 +264,69 @@ mod tests {
     fn narrow_and_wide_classes() {
         let mut c = ClassColumn::new(3, 10).unwrap();
         assert!(matches!(c, ClassColumn::Narrow(_)));
-        c.set(0, 7);
-        c.set(2, 65_533);
+        c.set(0, 7).unwrap();
+        c.set(2, 65_533).unwrap();
         assert_eq!((c.get(0), c.get(1), c.get(2)), (7, NO_CLASS, 65_533));
         assert!(c.any_missing());
         let mut w = ClassColumn::new(2, 70_000).unwrap();
-        w.set(0, 69_999);
-        w.set(1, 3);
+        w.set(0, 69_999).unwrap();
+        w.set(1, 3).unwrap();
         assert_eq!((w.get(0), w.get(1)), (69_999, 3));
         assert!(!w.any_missing());
+    }
+
+    /// The palette's choice: the most common classes get a code, a dump whose objects
+    /// spread over many classes gets two bytes per object.
+    #[test]
+    fn palette_only_when_few_objects_fall_outside() {
+        // 300 classes: 254 codes, 46 classes of one object each among 10,000.
+        let mut weights = vec![1u64; 300];
+        weights[0] = 10_000;
+        let c = ClassColumn::with_weights(10_000, &weights).unwrap();
+        let ClassColumn::Palette(p) = &c else { panic!("a palette") };
+        assert_eq!(p.classes[0], 0, "the most common class first");
+        assert_eq!(p.code_of.iter().filter(|&&k| k == ESCAPED).count(), 46);
+        // 1,000 classes of 10 objects each: 7,460 of 10,000 objects would be listed.
+        let c = ClassColumn::with_weights(10_000, &[10; 1_000]).unwrap();
+        assert!(matches!(c, ClassColumn::Narrow(_)));
+        let c = ClassColumn::with_weights(10, &vec![1; 70_000]).unwrap();
+        assert!(matches!(c, ClassColumn::Wide(_)));
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Against a plain Vec of class indices: objects set in any order, some twice,
+        /// some never (no class), with classes in and out of the palette (weights
+        /// unrelated to the objects set), read before and after `finish`.
+        #[test]
+        fn palette_matches_a_plain_model(
+            sets in proptest::collection::vec((0u32..300, 0u32..600), 0..600),
+            weights in proptest::collection::vec(0u64..50, 1..600),
+            objects in 300usize..400,
+        ) {
+            let mut weights = weights;
+            weights.resize(600, 0);
+            let mut order: Vec<u32> = (0..weights.len() as u32).filter(|&k| weights[k as usize] > 0).collect();
+            order.sort_unstable_by_key(|&k| (std::cmp::Reverse(weights[k as usize]), k));
+            order.truncate(ESCAPED as usize);
+            let mut c = ClassColumn::palette(objects, weights.len(), order, 0).unwrap();
+            let mut want = vec![NO_CLASS; objects];
+            for &(obj, class) in &sets {
+                c.set(obj, class).unwrap();
+                want[obj as usize] = class;
+                prop_assert_eq!(c.get(obj), class);
+            }
+            for (v, &w) in want.iter().enumerate() {
+                prop_assert_eq!(c.get(v as u32), w, "object {} before finish", v);
+            }
+            c.finish();
+            for (v, &w) in want.iter().enumerate() {
+                prop_assert_eq!(c.get(v as u32), w, "object {} after finish", v);
+            }
+            prop_assert_eq!(c.any_missing(), want.contains(&NO_CLASS));
+            prop_assert_eq!(c.len(), objects);
+        }
     }
 
     #[test]

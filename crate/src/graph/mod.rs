@@ -324,8 +324,8 @@ impl Visitor for Pass2<'_> {
         let Some(ci) = self.index.class_by_id.get(c.id) else { return Ok(()) };
         let info = &self.index.classes.classes[ci as usize];
         let jlc = self.index.java_lang_class.unwrap_or(NO_CLASS);
-        self.classes.set(obj, jlc);
-        self.sizes.set(obj, info.class_object_size);
+        self.classes.set(obj, jlc)?;
+        self.sizes.set_listed(obj, info.class_object_size)?;
         if c.super_id != 0 {
             self.target(c.super_id);
         }
@@ -377,7 +377,7 @@ impl Visitor for Pass2<'_> {
         let table = &self.index.classes;
         let info = &table.classes[ci as usize];
         // (Its size is its class's instance size: not stored.)
-        self.classes.set(obj, ci);
+        self.classes.set(obj, ci)?;
         let ids = self.ids;
         let (a, b) = info.refs;
         for k in a..b {
@@ -415,8 +415,8 @@ impl Visitor for Pass2<'_> {
             *self.unknown_class.entry(class_id).or_default() += 1;
             return self.count_object();
         };
-        self.classes.set(obj, ci);
-        self.sizes.set(obj, self.index.layout.object_array_size(len as u64));
+        self.classes.set(obj, ci)?;
+        self.sizes.set(obj, self.index.layout.object_array_size(len as u64))?;
         self.waste.object_array(obj, ci, len)?;
         self.array = Some(obj);
         if let Some(v) = &mut self.views {
@@ -459,9 +459,9 @@ impl Visitor for Pass2<'_> {
             *self.unknown_class.entry(ty as u64).or_default() += 1;
             return self.count_object();
         };
-        self.classes.set(obj, ci);
+        self.classes.set(obj, ci)?;
         let elem = basic_type::primitive_size(ty).unwrap_or(1);
-        self.sizes.set(obj, self.index.layout.primitive_array_size(elem, len as u64));
+        self.sizes.set(obj, self.index.layout.primitive_array_size(elem, len as u64))?;
         self.count_object()
     }
 }
@@ -473,8 +473,9 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     // The largest arrays first: they take the space pass 1's freed temporaries left (wasm
     // memory never shrinks; an array that does not fit there grows it).
     let refs = CsrBuilder::new(n)?;
-    let classes = ClassColumn::new(n, index.classes.classes.len())?;
-    let sizes = SizeBuilder::new(n, index.layout.object_alignment)?;
+    let classes = ClassColumn::with_weights(n, &index.class_weights)?;
+    let arrays = (index.counts.object_arrays + index.counts.primitive_arrays) as usize;
+    let sizes = SizeBuilder::new(n, index.layout.object_alignment, arrays, index.counts.class_dumps as usize)?;
 
     let roots = GcRoots::resolve(&index)?;
     let mut by_thread: HashMap<u32, Vec<u32>> = HashMap::new();
@@ -526,17 +527,20 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     if let Some(zero) = index.ids.index_of(0) {
         if classes.get(zero) == NO_CLASS {
             if let Some(cl) = index.java_lang_classloader {
-                classes.set(zero, cl);
+                classes.set(zero, cl)?;
             }
         }
     }
-    // Compacted before the peak of pass 2 (below).
-    let instance_size: Vec<u64> = index.classes.classes.iter().map(|c| c.instance_size).collect();
-    let sizes = sizes.finish(&instance_size, |v| classes.get(v))?;
+    classes.finish();
     let owners = views.map(|v| v.finish(&index)).unwrap_or_default();
     let heaps = heaps.finish(&index.strings);
-    // Before the references' final copy, the peak of pass 2: only the strings' keys stay.
+    // First, while the arrays' hashes are held (the peak of pass 2): only the strings'
+    // keys stay.
     let waste = waste.finish(&index.ids)?;
+    // Compacted after the hashes are freed (its result is allocated beside it) and before
+    // the references' final copy.
+    let instance_size: Vec<u64> = index.classes.classes.iter().map(|c| c.instance_size).collect();
+    let sizes = sizes.finish(&instance_size, |v| classes.get(v))?;
     // Thread objects whose record never came still get their locals.
     let mut pending: Vec<_> = locals.into_iter().filter(|(t, _)| !builder.has(*t)).collect();
     pending.sort_unstable_by_key(|(t, _)| *t);

@@ -79,6 +79,10 @@ pub struct Index {
     /// The hash of every primitive array record, for the waste report (taken by pass 2,
     /// which then skips the arrays' bodies).
     pub array_hashes: crate::waste::prehash::ArrayHashes,
+    /// Estimated objects per class (by class index), from a sample of pass 1's records:
+    /// pass 2 picks the classes its class column stores in one byte from it
+    /// ([`crate::graph::columns::ClassColumn::new`]); only memory depends on it.
+    pub class_weights: Vec<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -149,7 +153,15 @@ struct Pass1<'a> {
     /// Heap-dump snapshots met so far.
     snapshots: u32,
     hasher: crate::waste::prehash::ArrayHasher,
+    /// Class id → sampled instances and object arrays (one record in [`SAMPLE`] of each).
+    class_sample: HashMap<u64, u64>,
+    /// Primitive arrays per basic type (exact: no lookup needed).
+    primitive_arrays: [u64; 12],
 }
+
+/// One record in `SAMPLE` is counted by class: enough to rank the classes for the class
+/// column's palette, at a 16th of the lookups.
+const SAMPLE: u64 = 16;
 
 impl Pass1<'_> {
     #[inline]
@@ -258,11 +270,17 @@ impl Visitor for Pass1<'_> {
     fn instance(&mut self, id: u64, class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
         self.counts.instances += 1;
         self.counts.string_instances += self.string_classes.contains(&class_id) as u64;
+        if self.counts.instances % SAMPLE == 0 {
+            *self.class_sample.entry(class_id).or_default() += SAMPLE;
+        }
         self.object(id, offset)
     }
 
-    fn object_array(&mut self, id: u64, _class_id: u64, len: u32, offset: u64) -> Result<()> {
+    fn object_array(&mut self, id: u64, class_id: u64, len: u32, offset: u64) -> Result<()> {
         self.counts.object_arrays += 1;
+        if self.counts.object_arrays % SAMPLE == 0 {
+            *self.class_sample.entry(class_id).or_default() += SAMPLE;
+        }
         self.object(id, offset)?;
         if self.id_size == 8 && !self.compressed_oops {
             if let Some((start, end)) = self.prev_array {
@@ -277,6 +295,9 @@ impl Visitor for Pass1<'_> {
 
     fn primitive_array(&mut self, id: u64, ty: u8, _len: u32, _has_data: bool, offset: u64) -> Result<()> {
         self.counts.primitive_arrays += 1;
+        if let Some(k) = self.primitive_arrays.get_mut(ty as usize) {
+            *k += 1;
+        }
         self.hasher.array(ty)?;
         self.object(id, offset)
     }
@@ -306,6 +327,8 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         snapshot,
         snapshots: 0,
         hasher: Default::default(),
+        class_sample: HashMap::new(),
+        primitive_arrays: [0; 12],
     };
     let end = crate::records::heap::walk(c, &header, &mut p, None)?;
     let stop_at = match &end {
@@ -324,7 +347,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         }
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, hasher, .. } = p;
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, hasher, class_sample, primitive_arrays, .. } = p;
     // Before the ids' chunks are freed (see `ArrayHashes`).
     let array_hashes = hasher.finish()?;
 
@@ -359,6 +382,20 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
             *slot = find(&format!("{p}[]"));
         }
     }
+    let mut class_weights = vec![0u64; table.classes.len()];
+    for (id, k) in class_sample {
+        if let Some(c) = class_by_id.get(id) {
+            class_weights[c as usize] += k;
+        }
+    }
+    for (ty, &k) in primitive_arrays.iter().enumerate() {
+        if let Some(c) = primitive_array_class[ty] {
+            class_weights[c as usize] += k;
+        }
+    }
+    if let Some(c) = java_lang_class {
+        class_weights[c as usize] += table.classes.len() as u64;
+    }
     // An incomplete dump is reported once, as the report's `incomplete` (not a warning).
     Ok(Index {
         header,
@@ -381,6 +418,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         snapshots,
         snapshot,
         array_hashes,
+        class_weights,
     })
 }
 

@@ -44,6 +44,10 @@ struct Map {
     released: usize,
 }
 
+/// Largest window of a mapped stream (longer only for a request): the pages read are
+/// handed back as it moves on, so it bounds the dump's pages in the resident set.
+const MAPPED_WINDOW: usize = 1 << 20;
+
 /// Granularity of handing back pages read (a multiple of every page size in use).
 const RELEASE: usize = 1 << 16;
 
@@ -54,7 +58,9 @@ impl Cursor {
 
     pub fn with_window(src: Box<dyn ByteSource>, window: usize) -> Cursor {
         let window = window.max(64);
-        let map = src.mapped().map(|bytes| Map { bytes, window, released: 0 });
+        // A mapped view needs no size to spare copies: a short one keeps few read pages
+        // resident before they are handed back.
+        let map = src.mapped().map(|bytes| Map { bytes, window: window.min(MAPPED_WINDOW), released: 0 });
         let buf = if map.is_some() { Vec::new() } else { vec![0; window] };
         let mut c = Cursor { src, buf, start: 0, end: 0, base: 0, eof: false, map };
         c.map_at(0, 0);
