@@ -71,6 +71,9 @@ pub const MAX_HUB_PREDS: u32 = 32;
 /// threshold, `many = HUB - threshold`), and [`HUB`].
 const NONE: u32 = MASK;
 const HUB: u32 = MASK - 1;
+/// The state of a GC root: below every `many`, above every node index. Kept in the
+/// state itself so that the scan reads one word per edge, not the root set's bit too.
+const ROOT: u32 = HUB - MAX_HUB_PREDS - 1;
 /// During the scan the top bit is the dirty flag instead.
 const DIRTY: u32 = PRIVATE;
 
@@ -119,13 +122,14 @@ pub(crate) struct Reduced {
 
 /// Finds the private nodes. Nodes with `hub_preds` predecessors or more are hubs (2 ≤
 /// `hub_preds` ≤ [`MAX_HUB_PREDS`]; 0 for none), except `not_hubs` (ascending).
-pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Result<Reduced, Error> {
+pub(crate) fn reduce<G: Graph>(g: &G, hub_preds: u32, not_hubs: &[u32]) -> Result<Reduced, Error> {
     let n = g.node_count();
     let hubs = hub_preds != 0;
     let hub_preds = hub_preds.clamp(2, MAX_HUB_PREDS);
     let many = HUB - hub_preds;
     debug_assert!(n as u64 <= (HUB - MAX_HUB_PREDS) as u64);
     let mut out = try_filled(n, NONE, "the predecessor states")?;
+    g.for_each_root(|r| out[r as usize] = ROOT);
     let mut into_hubs = NodeSet::empty(n, "the hub check")?;
 
     // Marks `y` dirty and climbs through single predecessors.
@@ -137,7 +141,7 @@ pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs:
             }
             out[y as usize] = s | DIRTY;
             let p = s & MASK;
-            if p >= many {
+            if p >= ROOT {
                 return;
             }
             y = p;
@@ -146,12 +150,12 @@ pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs:
     let is_hub = |x: u32| hubs && not_hubs.binary_search(&x).is_err();
 
     g.for_each_edge(|u, x| {
-        if x == u || roots.contains(x) {
+        if x == u {
             return;
         }
         let s = out[x as usize];
         let (p, dirty) = (s & MASK, s & DIRTY);
-        if p < many {
+        if p < ROOT {
             if p != u {
                 out[x as usize] = dirty | (many + 2);
                 mark(out.as_mut_slice(), p);
@@ -163,6 +167,8 @@ pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs:
             if dirty != 0 {
                 mark(out.as_mut_slice(), u);
             }
+        } else if p == ROOT {
+            // Edges into GC roots never matter (see the module docs of `dominators`).
         } else {
             // Counts edges, not distinct sources: duplicate edges can make a hub of
             // a node with fewer predecessors, which is still checked like any other.
@@ -180,11 +186,10 @@ pub(crate) fn reduce<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs:
     let mut hub_list = Vec::new();
     for (v, s) in out.iter_mut().enumerate() {
         let p = *s & MASK;
-        let root = roots.contains(v as u32);
-        if *s & DIRTY == 0 && p < many && !root {
+        if *s & DIRTY == 0 && p < ROOT {
             *s = PRIVATE | p;
         } else {
-            if p == HUB && !root && is_hub(v as u32) {
+            if p == HUB && is_hub(v as u32) {
                 if hub_list.len() == hub_list.capacity() {
                     hub_list.try_reserve(hub_list.len().max(64)).map_err(|_| crate::alloc::alloc_error(4 * (hub_list.len()), "the hub list"))?;
                 }
@@ -228,7 +233,10 @@ const DOMS_PER_SCAN: usize = NO_DOM as usize;
 /// on a heap graph, in practice): the memo in `marks` keeps, per node walked, its
 /// nearest dominator-tree ancestor (itself included) among them, and each of them its
 /// ancestors among them as a bit mask, so a walk up from a private node stops at the
-/// first node walked before, and a scan costs `O(edges + n)`.
+/// first node walked before, and a scan costs `O(edges + n)`. Its test per edge reads
+/// no per-node array at random: the source's bit in `into_hubs` (in order) and the
+/// target's in a small filter of the suspects (in cache); the few edges passing both
+/// are handled out of line.
 pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Result<Vec<(u32, bool)>, Error> {
     debug_assert!(suspects.windows(2).all(|w| w[0] < w[1]));
     let mut failed = Vec::new();
@@ -279,36 +287,82 @@ pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspe
             .iter()
             .map(|&h| doms.iter().position(|&d| d == idom[h as usize]).map_or(0, |j| 1 << j))
             .collect();
-        let mut is_suspect = NodeSet::empty(marks.len(), "the hub check")?;
-        for &h in batch {
-            is_suspect.insert(h);
-        }
-        // Per suspect of the batch that lost, the common ancestor so far.
-        let mut lost: Vec<Option<Ancestor>> = (0..batch.len()).map(|_| None).collect();
+        let filter = SmallFilter::new(batch);
+        let lost: Vec<Option<Ancestor>> = (0..batch.len()).map(|_| None).collect();
+        let mut scan = Scan { idom, marks, batch, ancestors: &ancestors, want: &want, lost, steps };
+        // The edge test inline (every edge of the graph passes it), the rest out of line.
         g.for_each_edge(|u, x| {
-            if !is_suspect.contains(x) || !into_hubs.contains(u) || marks[u as usize] & MARK_PRIVATE == 0 || idom[u as usize] == UNREACHABLE {
-                return;
-            }
-            let Ok(k) = batch.binary_search(&x) else { return };
-            if let Some(nca) = &mut lost[k] {
-                nca.add(idom, u, &mut steps);
-                return;
-            }
-            let a = nearest_dom(idom, marks, u);
-            let mask = if a == NO_DOM { 0 } else { (1u64 << a) | ancestors[a as usize] };
-            if mask & want[k] == 0 {
-                // Every non-private referrer is under the hub's idom (if reachable).
-                let mut nca = Ancestor::new(idom, u);
-                let d = idom[x as usize];
-                if d != UNREACHABLE {
-                    nca.add(idom, d, &mut steps);
-                }
-                lost[k] = Some(nca);
+            if filter.may_contain(x) && into_hubs.contains(u) {
+                scan.edge(u, x);
             }
         });
+        let Scan { lost, steps: left, .. } = scan;
+        steps = left;
         failed.extend(batch.iter().zip(lost).filter_map(|(&h, l)| Some((h, l?.top == Some(VIRTUAL_ROOT)))));
     }
     Ok(failed)
+}
+
+/// One scan of [`failed_hubs`]: the suspects of a batch, what is known of their
+/// dominators, and per suspect that lost the common ancestor of its witnesses so far.
+struct Scan<'a> {
+    idom: &'a [u32],
+    marks: &'a mut [u8],
+    batch: &'a [u32],
+    ancestors: &'a [u64],
+    want: &'a [u64],
+    lost: Vec<Option<Ancestor>>,
+    steps: usize,
+}
+
+impl Scan<'_> {
+    /// The edge `u → x`, where `u` has an edge into a hub and `x` may be a suspect.
+    #[inline(never)]
+    fn edge(&mut self, u: u32, x: u32) {
+        let idom = self.idom;
+        if self.marks[u as usize] & MARK_PRIVATE == 0 || idom[u as usize] == UNREACHABLE {
+            return;
+        }
+        let Ok(k) = self.batch.binary_search(&x) else { return };
+        if let Some(nca) = &mut self.lost[k] {
+            nca.add(idom, u, &mut self.steps);
+            return;
+        }
+        let a = nearest_dom(idom, self.marks, u);
+        let mask = if a == NO_DOM { 0 } else { (1u64 << a) | self.ancestors[a as usize] };
+        if mask & self.want[k] == 0 {
+            // Every non-private referrer is under the hub's idom (if reachable).
+            let mut nca = Ancestor::new(idom, u);
+            let d = idom[x as usize];
+            if d != UNREACHABLE {
+                nca.add(idom, d, &mut self.steps);
+            }
+            self.lost[k] = Some(nca);
+        }
+    }
+}
+
+/// A set of few nodes as 2¹⁶ bits (8 KiB, in cache) indexed by the low bits of a node:
+/// a test with false positives that spares the scan a random read per edge.
+struct SmallFilter(Vec<u64>);
+
+impl SmallFilter {
+    const BITS: u32 = 16;
+
+    fn new(nodes: &[u32]) -> SmallFilter {
+        let mut words = vec![0u64; (1 << Self::BITS) / 64];
+        for &v in nodes {
+            let b = v & ((1 << Self::BITS) - 1);
+            words[b as usize / 64] |= 1 << (b % 64);
+        }
+        SmallFilter(words)
+    }
+
+    #[inline(always)]
+    fn may_contain(&self, v: u32) -> bool {
+        let b = v & ((1 << Self::BITS) - 1);
+        self.0[b as usize / 64] & (1 << (b % 64)) != 0
+    }
 }
 
 /// Steps up the dominator tree [`failed_hubs`] may take to prove lost hubs hang off the

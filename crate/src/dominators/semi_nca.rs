@@ -194,7 +194,7 @@ pub fn semi_nca_tuned<G: Graph>(g: &G, hub_preds: u32) -> Result<(Vec<u32>, Stat
 #[allow(clippy::type_complexity)]
 fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Result<Result<(Vec<u32>, Stats), Vec<u32>>, Error> {
     let n = g.node_count();
-    let private::Reduced { out: mut pre, kept, hubs, into_hubs } = private::reduce(g, roots, hub_preds, not_hubs)?;
+    let private::Reduced { out: mut pre, kept, hubs, into_hubs } = private::reduce(g, hub_preds, not_hubs)?;
     let mut parent = try_with_capacity(kept + 1, "the DFS parents")?;
     let mut semi = try_with_capacity(kept + 1, "the semidominators")?;
     let mut count = try_with_capacity(kept + 1, "the predecessor counts")?;

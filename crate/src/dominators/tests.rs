@@ -237,6 +237,36 @@ fn lifting_a_hub_is_checked_against_the_other_hubs() {
     assert_eq!((stats.failed_hubs, stats.lifted_hubs, stats.runs), (2, 0, 2), "{stats:?}");
 }
 
+/// The hub check's scan tests each edge's target against a small filter of the suspect
+/// hubs indexed by a node's low 16 bits: a node sharing them with a suspect, pointed at
+/// by a private node that has a dropped edge too, must not count as an edge into the
+/// suspect (which would lose its bet for nothing).
+#[test]
+fn hub_check_tells_a_suspect_from_a_node_sharing_its_low_bits() {
+    // 0 root → 1 → 2, 3, 4, each → 5 (a hub under 1: checked); 1 → 6 → 5. Roots r2, r3,
+    // r4 → H (a hub under the virtual root); r2 → u → H, u → x, where x = 5 + 2¹⁶ and u,
+    // x are private.
+    let (r2, r3, r4, hub, u, x) = (65536, 65537, 65538, 65539, 65540, 5 + 65536);
+    let n = 65542;
+    let roots = [0, r2, r3, r4];
+    let mut edges = vec![(0, 1), (1, 2), (1, 3), (1, 4), (2, 5), (3, 5), (4, 5), (1, 6), (6, 5)];
+    edges.extend([(r2, hub), (r3, hub), (r4, hub), (r2, u), (u, hub), (u, x)]);
+    let mut expected = vec![UN; n];
+    expected[..7].copy_from_slice(&[VR, 0, 1, 1, 1, 1, 1]);
+    for v in [r2, r3, r4, hub] {
+        expected[v as usize] = VR;
+    }
+    expected[u as usize] = r2;
+    expected[x as usize] = u;
+    let g = CsrGraph::from_edges(n, &roots, &edges);
+    assert_eq!(cooper_harvey_kennedy(&g).unwrap(), expected, "cooper_harvey_kennedy");
+    for hubs in [0, 3] {
+        assert_eq!(semi_nca_tuned(&g, hubs).unwrap().0, expected, "semi_nca, hub threshold {hubs}");
+    }
+    let (_, stats) = semi_nca_tuned(&g, 3).unwrap();
+    assert_eq!((stats.hubs, stats.failed_hubs, stats.runs), (2, 0, 1), "{stats:?}");
+}
+
 /// A hub reachable only through private nodes: unreachable in the reduced graph.
 #[test]
 fn hub_reached_only_through_private_nodes() {

@@ -94,7 +94,8 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         let (mut count, mut strings_shallow) = (0u64, 0u64);
         // The lowest-address member, and whether its array is shared.
         let mut first: Option<(u32, bool)> = None;
-        let mut sample = Vec::new();
+        // Kept on the stack: most values have one string, and no group then.
+        let mut sample = [u32::MAX; SAMPLE];
         // Members whose array no other string shares: each adds one distinct array. In a
         // group of short values all arrays have one length, hence one shallow size.
         let exact = key & LONG != 0;
@@ -109,10 +110,10 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
             if first.map_or(true, |(f, _)| string < f) {
                 first = Some((string, shared));
             }
-            if sample.len() < SAMPLE || sample.last().is_some_and(|&l| string < l) {
+            if string < sample[SAMPLE - 1] {
                 let at = sample.partition_point(|&x| x < string);
-                sample.insert(at, string);
-                sample.truncate(SAMPLE);
+                sample.copy_within(at..SAMPLE - 1, at + 1);
+                sample[at] = string;
             }
             match shared.then(|| shared_array(string)).flatten() {
                 Some(array) => arrays.push(array),
@@ -135,6 +136,7 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         g.duplicated_values += 1;
         g.total_wasted += wasted;
         let reading = (key & 3) as u8;
+        let sample = sample.iter().copied().filter(|&x| x != u32::MAX).collect();
         g.top.push(Group { count, strings_shallow, arrays_shallow, distinct_arrays: arrays_len, wasted, first, first_array, reading, sample });
         if g.top.len() >= 2 * limit.max(1) {
             g.top.sort_by(order);
