@@ -118,6 +118,16 @@ impl ClassColumn {
         }
     }
 
+    /// Asks the CPU for `obj`'s entry ahead of a [`get`](Self::get) (a walk reads it soon).
+    #[inline(always)]
+    pub fn prefetch(&self, obj: u32) {
+        match self {
+            ClassColumn::Palette(p) => crate::dominators::prefetch(p.codes.as_ptr().wrapping_add(obj as usize)),
+            ClassColumn::Narrow(v) => crate::dominators::prefetch(v.as_ptr().wrapping_add(obj as usize)),
+            ClassColumn::Wide(v) => crate::dominators::prefetch(v.as_ptr().wrapping_add(obj as usize)),
+        }
+    }
+
     /// Sets the class of `obj` (fails only when the side table of a palette cannot grow).
     #[inline(always)]
     pub fn set(&mut self, obj: u32, class: u32) -> Result<()> {

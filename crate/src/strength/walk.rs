@@ -6,7 +6,6 @@ use super::owners::OWNER;
 use super::{root_strength, Strength, ALL, STRENGTH_MASK, STRONG, UNREACHABLE};
 use crate::alloc::{try_filled, try_push};
 use crate::error::Result;
-use crate::graph::columns::ClassColumn;
 use crate::graph::{Heap, NO_CLASS};
 
 /// A graph whose roots and edges carry a strength byte (a [`Strength`] as `u8`).
@@ -130,10 +129,7 @@ impl Edges for HeapEdges<'_> {
     #[inline]
     fn prefetch(&self, v: u32) {
         self.heap.refs.prefetch(v);
-        match &self.heap.classes {
-            ClassColumn::Narrow(c) => crate::dominators::prefetch(c.as_ptr().wrapping_add(v as usize)),
-            ClassColumn::Wide(c) => crate::dominators::prefetch(c.as_ptr().wrapping_add(v as usize)),
-        }
+        self.heap.classes.prefetch(v);
     }
 
     /// Reads the lists sequentially (the dominator search scans every edge twice or so).
