@@ -239,22 +239,24 @@ mod dominators {
     }
 }
 
-/// The hub graphs reach both ways of handling a hub that lost its bet: moved to the
-/// virtual root in place, and a second search (so `hub_graphs_agree` tests both).
+/// The hub graphs reach every way of handling a hub that lost its bet: moved in place
+/// (under the virtual root, or under a node), and a second search (so `hub_graphs_agree`
+/// tests them all).
 #[test]
 fn hub_graphs_lift_hubs_and_search_again() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let strategy = arb_hubs(160);
-    let (mut lifted, mut again) = (0, 0);
+    let (mut lifted, mut under, mut again) = (0, 0, 0);
     for _ in 0..2000 {
         let spec = strategy.new_tree(&mut runner).unwrap().current();
         for hubs in [3, 5, 32] {
             let (_, stats) = semi_nca_tuned(&spec.graph(), hubs).unwrap();
             lifted += usize::from(stats.lifted_hubs > 0 && stats.runs == 1);
+            under += usize::from(stats.lifted_under_nodes > 0 && stats.runs == 1);
             again += usize::from(stats.runs > 1);
         }
     }
-    assert!(lifted > 0 && again > 0, "lifted {lifted}, searched again {again}");
+    assert!(lifted > 0 && under > 0 && again > 0, "lifted {lifted} (under a node {under}), searched again {again}");
 }

@@ -34,20 +34,36 @@
 //!    reachable only now is reached through `x` alone: its dominators are the virtual
 //!    root and its dominators in `S` seen from `x`.
 //!
+//! # Lifting a hub under a node
+//!
+//! When that nearest common ancestor `c` is a node (a class whose instances all sit under
+//! one object), fact 1 says only that `idom_G(x)` is `c` or above it in `T`. Facts 2 and 3
+//! hold for the edge `c → x` too, with "the virtual root" read as "the nearest common
+//! ancestor in the tree of `c` and the node's old `idom`", and nodes whose `idom` is `c`
+//! or above it keep it. Once every hub is moved, the tree `T''` is exact for `G'` plus the
+//! edges `c → x`; if every dropped edge passes the hub check against `T''` (the tree is
+//! then exact for `G` plus those edges) and each such hub is still right under its `c`,
+//! then `c` dominates `x` in `G` (removing edges only adds dominators), and as
+//! `idom_G(x)` is `c` or above, `idom_G(x) = c`: the edge `c → x` changes nothing in `G`
+//! (fact 2's argument: every path through it passes `c`), and `T''` is `G`'s tree.
+//! The hubs move one after another, each in the graph with the edges `c → x` of those
+//! moved before: a later hub may reach such a `c` (never the virtual root), and through
+//! the edge what the earlier hub reaches, which its move may lift too.
+//!
 //! So, for each failed hub in turn: collect `S` in `G'` (bounded: [`MAX_REACH`]); move
-//! to the virtual root each `w ∈ S` reachable before whose `idom` lies outside `S` (no
-//! path from `x` passes it) or is avoided by a search from `x` that skips it (one search
-//! per distinct such `idom` inside `S`); give the others their dominators in `S` from `x`.
-//! The tree is then exact for `G'` plus the lifted root edges. Unless the only nodes
-//! that changed are the hubs and no node hangs below them, the tree changed under the
-//! other hubs' dropped edges, and the caller checks those hubs once more. If that fails,
-//! or a proof or bound fails, it searches again.
+//! up each `w ∈ S` reachable before whose `idom` lies outside `S` (no path from `x`
+//! passes it) or is avoided by a search from `x` that skips it (one search per distinct
+//! such `idom` inside `S`); give the others their dominators in `S` from `x`. The tree is
+//! then exact for `G'` plus the lifted edges. Unless every hub went under the virtual
+//! root and the only nodes that changed are the hubs with no node below them, the tree
+//! changed under the other hubs' dropped edges (or the move must be confirmed), and the
+//! caller checks the hubs once more. If that fails, or a bound fails, it searches again.
 //!
 //! Cost: `O(|S|·(k + 1))` edges per lifted hub, `k` the distinct dominators in `S`, and
 //! one pass over `idom`; memory `O(|S| + edges in S)`.
 
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::private::{RootSet, MARK_PRIVATE};
 use super::{semi_nca_tuned, CsrGraph, Graph, UNREACHABLE, VIRTUAL_ROOT};
@@ -59,12 +75,15 @@ pub(crate) const MAX_REACH: usize = 1 << 14;
 const MAX_WORK: usize = 1 << 20;
 
 /// The edges of `G'` (see the module docs): every edge but those into GC roots, self-loops
-/// and those from private nodes into `hubs` (ascending).
+/// and those from private nodes into `hubs` (ascending); plus the edges `c → x` of the
+/// hubs moved under a node so far, as the tree being repaired is that graph's.
 struct Reduced<'a, G: Graph> {
     g: &'a G,
     roots: &'a RootSet,
     marks: &'a [u8],
     hubs: &'a [u32],
+    /// Per node `c`, the hubs moved under it so far.
+    added: HashMap<u32, Vec<u32>>,
 }
 
 impl<G: Graph> Reduced<'_, G> {
@@ -75,6 +94,10 @@ impl<G: Graph> Reduced<'_, G> {
                 f(x)
             }
         });
+        // A later hub may reach `c`, hence through this edge what the moved hub reaches.
+        if let Some(added) = self.added.get(&v) {
+            added.iter().copied().for_each(f);
+        }
     }
 }
 
@@ -89,31 +112,38 @@ pub(crate) enum Lifted {
     Done,
 }
 
-/// Moves `failed` (hubs proved to hang off the virtual root, see the module docs) to the
-/// virtual root in `idom`, with the nodes that follow. `marks` has [`MARK_PRIVATE`] on
-/// the private nodes; `hubs` are the search's hubs, ascending.
+/// Moves each failed hub `x` of `failed` under the node `c` it was found to belong under
+/// (the virtual root, or a node the caller must confirm: see the module docs), with the
+/// nodes that follow. `marks` has [`MARK_PRIVATE`] on the private nodes; `hubs` are the
+/// search's hubs, ascending.
 pub(crate) fn lift_failed_hubs<G: Graph>(
     g: &G,
     roots: &RootSet,
     idom: &mut [u32],
     marks: &[u8],
     hubs: &[u32],
-    failed: &[u32],
+    failed: &[(u32, u32)],
 ) -> Result<Lifted, Error> {
-    let reduced = Reduced { g, roots, marks, hubs };
+    let mut reduced = Reduced { g, roots, marks, hubs, added: HashMap::new() };
     let mut changed = Vec::new();
-    for &x in failed {
-        if idom[x as usize] == VIRTUAL_ROOT {
-            // Lifted with an earlier hub.
-            continue;
-        }
-        if !lift(&reduced, idom, x, &mut changed)? {
+    for &(x, c) in failed {
+        if c == x {
             return Ok(Lifted::No);
         }
+        // Moved there with an earlier hub, the edge `c → x` changes nothing.
+        if idom[x as usize] != c && !lift(&reduced, idom, x, c, &mut changed)? {
+            return Ok(Lifted::No);
+        }
+        if c != VIRTUAL_ROOT {
+            reduced.added.entry(c).or_default().push(x);
+        }
+    }
+    if failed.iter().any(|&(_, c)| c != VIRTUAL_ROOT) {
+        return Ok(Lifted::Recheck);
     }
     changed.sort_unstable();
     changed.dedup();
-    if changed.iter().any(|v| failed.binary_search(v).is_err()) {
+    if changed.iter().any(|v| failed.binary_search_by_key(v, |&(x, _)| x).is_err()) {
         return Ok(Lifted::Recheck);
     }
     // Only the hubs moved; a node below one would have moved with it.
@@ -121,9 +151,56 @@ pub(crate) fn lift_failed_hubs<G: Graph>(
     Ok(if below { Lifted::Recheck } else { Lifted::Done })
 }
 
-/// Adds `root → x` to the graph `idom` is the tree of (module docs, 3), appending the
-/// nodes whose `idom` changed to `changed`; `false` if `x` reaches too much.
-fn lift<G: Graph>(reduced: &Reduced<'_, G>, idom: &mut [u32], x: u32, changed: &mut Vec<u32>) -> Result<bool, Error> {
+/// The nearest common ancestors in the tree `idom` of `c` and of other nodes, climbing
+/// from those nodes to the first ancestor of `c` (bounded by [`MAX_WORK`] steps in all).
+struct AboveC {
+    /// `c` and its ancestors (the virtual root aside).
+    path: HashSet<u32>,
+    found: HashMap<u32, u32>,
+    steps: usize,
+}
+
+impl AboveC {
+    fn new(idom: &[u32], c: u32) -> Option<AboveC> {
+        let mut path = HashSet::new();
+        let mut y = c;
+        while y != VIRTUAL_ROOT {
+            if path.len() > MAX_WORK {
+                return None;
+            }
+            path.insert(y);
+            y = idom[y as usize];
+        }
+        Some(AboveC { steps: path.len(), path, found: HashMap::new() })
+    }
+
+    /// Whether `a` is `c` or one of its ancestors.
+    fn holds(&self, a: u32) -> bool {
+        a == VIRTUAL_ROOT || self.path.contains(&a)
+    }
+
+    /// The nearest common ancestor of `a` (reachable) and `c`; `None` past the bound.
+    fn nca(&mut self, idom: &[u32], a: u32) -> Option<u32> {
+        if let Some(&m) = self.found.get(&a) {
+            return Some(m);
+        }
+        let mut y = a;
+        while !self.holds(y) {
+            self.steps += 1;
+            if self.steps > MAX_WORK {
+                return None;
+            }
+            y = idom[y as usize];
+        }
+        self.found.insert(a, y);
+        Some(y)
+    }
+}
+
+/// Adds `c → x` to the graph `idom` is the tree of (module docs, 3), appending the nodes
+/// whose `idom` changed to `changed`; `false` if `x` reaches too much.
+fn lift<G: Graph>(reduced: &Reduced<'_, G>, idom: &mut [u32], x: u32, c: u32, changed: &mut Vec<u32>) -> Result<bool, Error> {
+    let Some(mut above) = AboveC::new(idom, c) else { return Ok(false) };
     // S, numbered in discovery order (x = 0), with its edges in local numbers.
     let mut local: HashMap<u32, u32> = HashMap::new();
     let mut nodes = vec![x];
@@ -162,23 +239,28 @@ fn lift<G: Graph>(reduced: &Reduced<'_, G>, idom: &mut [u32], x: u32, changed: &
         for (k, &w) in nodes.iter().enumerate() {
             if idom[w as usize] == UNREACHABLE {
                 new_idom[k] = match inside[k] {
-                    VIRTUAL_ROOT => VIRTUAL_ROOT,
+                    // x itself, now under c.
+                    VIRTUAL_ROOT => c,
                     d => nodes[d as usize],
                 };
             }
         }
     }
 
-    // The others move when their `idom` is outside S (or x's), or avoided from x.
+    // The others move up to their `idom`'s nearest common ancestor with c when that
+    // `idom` is outside S (or is x's), or is avoided from x; unless it is c or above.
     let mut by_dom: HashMap<u32, Vec<u32>> = HashMap::new();
     for (k, &w) in nodes.iter().enumerate() {
         let a = idom[w as usize];
-        if a == UNREACHABLE || a == VIRTUAL_ROOT || a == x {
+        if a == UNREACHABLE || a == x || above.holds(a) {
             continue;
         }
         match local.get(&a) {
             Some(&ka) if k != 0 => by_dom.entry(ka).or_default().push(k as u32),
-            _ => new_idom[k] = VIRTUAL_ROOT,
+            _ => match above.nca(idom, a) {
+                Some(m) => new_idom[k] = m,
+                None => return Ok(false),
+            },
         }
     }
     let mut doms: Vec<(u32, Vec<u32>)> = by_dom.into_iter().collect();
@@ -205,9 +287,13 @@ fn lift<G: Graph>(reduced: &Reduced<'_, G>, idom: &mut [u32], x: u32, changed: &
         if work > MAX_WORK {
             return Ok(false);
         }
+        let a = nodes[ka as usize];
         for k in members {
             if seen[k as usize] == ka {
-                new_idom[k as usize] = VIRTUAL_ROOT;
+                match above.nca(idom, a) {
+                    Some(m) => new_idom[k as usize] = m,
+                    None => return Ok(false),
+                }
             }
         }
     }

@@ -223,11 +223,11 @@ const DOMS_PER_SCAN: usize = NO_DOM as usize;
 /// After the search and [`resolve`] (`idom` final for the reduced graph): the hubs
 /// among `suspects` (hubs not immediately under the virtual root, ascending) that some
 /// reachable private node points at without being dominated by the hub's `idom`, each
-/// with whether the scan proved that in the whole graph it hangs off the virtual root:
-/// that holds when the nearest common ancestor of its `idom` (if reachable) and the
-/// private nodes pointing at it is the virtual root (see [`super::lift`]). The proof
-/// follows the scan's edges from the first failing one on and gives up after
-/// [`PROOF_STEPS`] steps up the tree in all.
+/// with the nearest common ancestor of its `idom` (if reachable) and the private nodes
+/// pointing at it: its `idom` in the whole graph is that node or above it, and when the
+/// tree moved under it says so, that node (see [`super::lift`]). The ancestor is found
+/// from the scan's edges from the first failing one on; `None` when that took more than
+/// [`PROOF_STEPS`] (or as many as there are nodes) steps up the tree in all.
 ///
 /// One scan of the edges checks up to [`DOMS_PER_SCAN`] distinct dominators (every hub
 /// on a heap graph, in practice): the memo in `marks` keeps, per node walked, its
@@ -237,12 +237,14 @@ const DOMS_PER_SCAN: usize = NO_DOM as usize;
 /// no per-node array at random: the source's bit in `into_hubs` (in order) and the
 /// target's in a small filter of the suspects (in cache); the few edges passing both
 /// are handled out of line.
-pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Result<Vec<(u32, bool)>, Error> {
+pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Result<Vec<(u32, Option<u32>)>, Error> {
     debug_assert!(suspects.windows(2).all(|w| w[0] < w[1]));
     let mut failed = Vec::new();
     let mut rest = suspects;
     let mut first = true;
-    let mut steps = PROOF_STEPS;
+    // At least linear in the graph, as the rest of the search: deep trees (long linked
+    // lists) make each referrer's climb long, and a proof is far cheaper than a search.
+    let mut steps = PROOF_STEPS.max(idom.len());
     while !rest.is_empty() {
         // The longest prefix of `rest` with at most DOMS_PER_SCAN distinct dominators. A
         // suspect's dominator may be UNREACHABLE: then no walk ever finds it, as wanted (a
@@ -298,7 +300,7 @@ pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspe
         });
         let Scan { lost, steps: left, .. } = scan;
         steps = left;
-        failed.extend(batch.iter().zip(lost).filter_map(|(&h, l)| Some((h, l?.top == Some(VIRTUAL_ROOT)))));
+        failed.extend(batch.iter().zip(lost).filter_map(|(&h, l)| Some((h, l?.top))));
     }
     Ok(failed)
 }

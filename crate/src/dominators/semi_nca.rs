@@ -106,11 +106,12 @@
 //! nodes: the DFS, the predecessor fill, and the parent recovery. Keeping the parents in
 //! a fourth array would save the last scan for 4 bytes per kept node. When some hub is
 //! not immediately under the virtual root, the graph is scanned once more to check the
-//! hubs (once per 63 distinct hub dominators). A hub that loses its bet but is proved to
-//! hang off the virtual root (on heap graphs: the class objects of `char[]` and `int[]`
-//! when they are not GC roots) is moved there in place with what it reaches (see
-//! [`super::lift`]); otherwise the whole search runs again (twice at most; see
-//! [`semi_nca_tuned`]).
+//! hubs (once per 63 distinct hub dominators). A hub that loses its bet is moved in place,
+//! with what it reaches, under the nearest common ancestor of its referrers (on heap
+//! graphs: the class objects of `char[]` and `int[]` when they are not GC roots, under the
+//! virtual root; a class whose instances all sit under one object, under that object),
+//! and the move is checked (see [`super::lift`]); when that fails the whole search runs
+//! again (twice at most; see [`semi_nca_tuned`]).
 //! [`Graph::for_each_successor`] must report the same successors every time.
 
 use super::lift::{self, Lifted};
@@ -149,9 +150,11 @@ pub struct Stats {
     pub hubs: usize,
     pub failed_hubs: usize,
     pub runs: usize,
-    /// Of the hubs that lost their bet, those moved to the virtual root in place (see
-    /// [`super::lift`]) instead of searching again.
+    /// Of the hubs that lost their bet, those moved in place (see [`super::lift`])
+    /// instead of searching again.
     pub lifted_hubs: usize,
+    /// Of those, the ones moved under a node rather than the virtual root.
+    pub lifted_under_nodes: usize,
 }
 
 /// [`semi_nca`], also returning [`Stats`].
@@ -208,7 +211,7 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
     }
 
     let preds = group_predecessors(g, roots, &pre, &mut semi, &mut count)?;
-    let stats = Stats { nodes: n, kept, searched: r, back_cross_edges: preds.len(), hubs: hubs.len(), failed_hubs: 0, runs: 0, lifted_hubs: 0 };
+    let stats = Stats { nodes: n, kept, searched: r, back_cross_edges: preds.len(), hubs: hubs.len(), failed_hubs: 0, runs: 0, lifted_hubs: 0, lifted_under_nodes: 0 };
     let (mut ancestor, mut label) = (parent, count);
     semidominators(&mut semi, &mut ancestor, &mut label, &preds);
     drop(preds);
@@ -249,9 +252,11 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
         let failed = private::failed_hubs(g, &pre, marks, &suspects, &into_hubs)?;
         if !failed.is_empty() {
             let mut lost: Vec<u32> = failed.iter().map(|&(h, _)| h).collect();
-            if failed.iter().all(|&(_, proved)| proved) {
-                let lifted = Stats { lifted_hubs: lost.len(), ..stats };
-                match lift::lift_failed_hubs(g, roots, &mut pre, marks, &hubs, &lost)? {
+            let moves: Option<Vec<(u32, u32)>> = failed.iter().map(|&(h, c)| c.map(|c| (h, c))).collect();
+            if let Some(moves) = moves {
+                let under = moves.iter().filter(|&&(_, c)| c != VIRTUAL_ROOT).count();
+                let lifted = Stats { lifted_hubs: lost.len(), lifted_under_nodes: under, ..stats };
+                match lift::lift_failed_hubs(g, roots, &mut pre, marks, &hubs, &moves)? {
                     Lifted::Done => return Ok(Ok((pre, lifted))),
                     Lifted::Recheck => {
                         for m in marks.iter_mut() {
@@ -259,7 +264,9 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
                         }
                         let rest: Vec<u32> = suspects.iter().copied().filter(|&h| pre[h as usize] != VIRTUAL_ROOT).collect();
                         let again = private::failed_hubs(g, &pre, marks, &rest, &into_hubs)?;
-                        if again.is_empty() {
+                        // A hub moved under a node must have stayed right under it (see
+                        // the lift module's docs): then that node is its dominator.
+                        if again.is_empty() && moves.iter().all(|&(h, c)| pre[h as usize] == c) {
                             return Ok(Ok((pre, lifted)));
                         }
                         lost.extend(again.iter().map(|&(h, _)| h));
