@@ -4,7 +4,8 @@
 //!   a few classes: when pass 1's sample says that the 254 most common classes hold
 //!   nearly all of them, one byte per object names one of those (a palette), and the
 //!   objects of the other classes are listed in a side table of (object, class) — 1 byte
-//!   per object instead of 2. Otherwise `u16` when the dump has fewer than 65,535
+//!   per object instead of 2. Should the table outgrow half a byte per object (a layout
+//!   the sample missed), the column turns into the plain one below. Otherwise `u16` when the dump has fewer than 65,535
 //!   classes (every realistic dump), else `u32`. [`NO_CLASS`] is stored as the largest
 //!   value of the width.
 //! - [`SizeColumn`]: a size in units of the object alignment, as `u16`; the rare objects
@@ -134,6 +135,10 @@ impl ClassColumn {
         match self {
             ClassColumn::Palette(p) => match p.code_of.get(class as usize) {
                 Some(&c) if c < ESCAPED => p.codes[obj as usize] = c,
+                Some(_) if p.outgrown() => {
+                    self.unpack()?;
+                    return self.set(obj, class);
+                }
                 Some(_) => return p.escape(obj, class),
                 None => p.codes[obj as usize] = NONE,
             },
@@ -166,6 +171,19 @@ impl ClassColumn {
         }
     }
 
+    /// Replaces a palette by the plain column (see [`Palette::outgrown`]).
+    #[cold]
+    fn unpack(&mut self) -> Result<()> {
+        let ClassColumn::Palette(p) = self else { return Ok(()) };
+        let mut plain = ClassColumn::new(p.codes.len(), p.code_of.len())?;
+        self.finish();
+        for obj in 0..self.len() as u32 {
+            plain.set(obj, self.get(obj))?;
+        }
+        *self = plain;
+        Ok(())
+    }
+
     /// Whether some object has no class.
     pub fn any_missing(&self) -> bool {
         match self {
@@ -186,6 +204,14 @@ impl ClassColumn {
 }
 
 impl Palette {
+    /// Whether the side table is full and would grow past half a byte per object: the
+    /// sample missed many objects of rare classes (a layout that evades it), and the
+    /// plain column is smaller than the palette with its table.
+    #[inline]
+    fn outgrown(&self) -> bool {
+        self.escaped.len() == self.escaped.capacity() && self.escaped.len() >= (self.codes.len() / 16).max(1024)
+    }
+
     #[cold]
     fn escape(&mut self, obj: u32, class: u32) -> Result<()> {
         if self.escaped.len() == self.escaped.capacity() {
@@ -337,6 +363,40 @@ mod tests {
             prop_assert_eq!(c.any_missing(), want.contains(&NO_CLASS));
             prop_assert_eq!(c.len(), objects);
         }
+    }
+
+    /// A layout the sample missed: far more objects of classes outside the palette than
+    /// its side table was sized for. The palette never takes more than the plain column
+    /// would (plus its fixed tables), then becomes it, keeping every class set so far.
+    #[test]
+    fn outgrown_palette_becomes_the_plain_column() {
+        let n = 40_000usize;
+        let classes = 600;
+        let mut c = ClassColumn::palette(n, classes, (0..254).collect(), 0).unwrap();
+        let mut want = vec![NO_CLASS; n];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut was_palette = 0;
+        for k in 0..n {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let (obj, class) = ((seed % n as u64) as u32, (seed >> 40) as u32 % classes as u32);
+            c.set(obj, class).unwrap();
+            want[obj as usize] = class;
+            if matches!(c, ClassColumn::Palette(_)) {
+                was_palette = k;
+                assert!(c.memory_bytes() <= 2 * n + 256 * 4 + classes + 8 * 1024, "after {k} sets: {} bytes", c.memory_bytes());
+            }
+            if k % 4_000 == 0 {
+                assert!((0..n).all(|v| c.get(v as u32) == want[v]), "after {k} sets");
+            }
+        }
+        // 346 of 600 classes are outside (58% of sets escape); the table grows by 1,024
+        // entries and is full at 3,072 past n/16 = 2,500: after about 5,300 sets.
+        assert!((4_500..6_500).contains(&was_palette), "unpacked after {was_palette} sets");
+        assert!(matches!(c, ClassColumn::Narrow(_)));
+        c.finish();
+        assert!((0..n).all(|v| c.get(v as u32) == want[v]));
     }
 
     #[test]
