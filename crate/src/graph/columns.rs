@@ -282,6 +282,13 @@ impl SizeColumn {
         }
     }
 
+    /// The stored code of `obj`'s size: its units, or `u16::MAX` for 65,535 units and
+    /// more. Ordered as the sizes are, except that the large ones share one code.
+    #[inline(always)]
+    pub fn code(&self, obj: u32) -> u16 {
+        self.units[obj as usize]
+    }
+
     #[cold]
     fn big_units(&self, obj: u32) -> u64 {
         self.big.binary_search_by_key(&obj, |e| e.0).map_or(0, |k| self.big[k].1)

@@ -34,7 +34,7 @@ use crate::error::{Error, Result};
 pub mod idom;
 pub mod tree;
 pub use idom::{Idom, IdomRead};
-pub use tree::{Children, DomTree, BLOCK};
+pub use tree::{Children, DomTree, Resume, BLOCK};
 
 /// A count byte meaning "in the side map".
 const MANY: u8 = u8::MAX - 1;
@@ -258,13 +258,15 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnM
     top_level.sort_unstable_by_key(|&v| (std::cmp::Reverse(retained.get(v)), v));
 
     // Per block, the entries grouped by parent (the parent read again, unless the block
-    // has one) and each list sorted. The usual small blocks sort keys read once; a
-    // block of many entries sorts (parent, child) pairs and reads the retained sizes in
-    // the comparisons instead, so that the keys stay small.
+    // has one) and each list sorted, largest retained first, then by index. One `u64`
+    // key per entry orders them: the parent's place in the block, the retained size's
+    // 16-bit code inverted (codes are ordered as sizes are) and the child; the large
+    // sizes share a code and are ordered by their values afterwards. The usual small
+    // block is grouped with a counting sort into a second key array and its lists sorted;
+    // a block of many entries sorts its keys in place, so that they take 8 bytes each.
     const KEYED: usize = 1 << 16;
-    let mut keys: Vec<(u32, std::cmp::Reverse<u64>, u32)> = Vec::new();
-    let mut pairs: Vec<(usize, u32)> = Vec::new();
-    let mut wide: Vec<u64> = Vec::new();
+    let mut keys: Vec<u64> = Vec::new();
+    let mut grouped: Vec<u64> = Vec::new();
     let mut long = Vec::new();
     for b in 0..nb {
         let (a, e) = (blocks[b] as usize, blocks[b + 1] as usize);
@@ -274,51 +276,85 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnM
         let base = (b * BLOCK) as u32;
         let seg = &mut units[a..e];
         let only = (nonleaf[b].count_ones() == 1).then(|| nonleaf[b].trailing_zeros());
-        let parent = |v: u32| only.unwrap_or_else(|| tree_parent(idom, v).map_or(0, |p| p.wrapping_sub(base)));
-        let special = if seg.len() <= KEYED {
-            // Grouped by parent with a counting sort, then each list sorted.
+        let mut large = false;
+        keys.clear();
+        keys.try_reserve(seg.len()).map_err(|_| crate::alloc::alloc_error(seg.len() * 8, "the dominator tree"))?;
+        keys.extend(tree::entries(seg, base).map(|v| {
+            let j = only.unwrap_or_else(|| tree_parent(idom, v).map_or(0, |p| p.wrapping_sub(base))) % BLOCK as u32;
+            let code = retained.0.code(v);
+            large |= code == u16::MAX;
+            sort_key(j, code, v)
+        }));
+        let sorted = if keys.windows(2).all(|w| w[0] <= w[1]) {
+            &mut keys[..]
+        } else if seg.len() <= KEYED {
             let mut ends = [0usize; BLOCK];
-            pairs.clear();
-            pairs.extend(tree::entries(seg, base).map(|v| (parent(v) as usize % BLOCK, v)));
-            for &(j, _) in &pairs {
-                ends[j] += 1;
+            for &k in &keys {
+                ends[key_parent(k) as usize] += 1;
             }
             let mut at = 0;
             for end in ends.iter_mut() {
                 at += *end;
                 *end = at;
             }
-            keys.clear();
-            keys.resize(pairs.len(), (0, std::cmp::Reverse(0), 0));
-            for &(j, v) in pairs.iter().rev() {
+            grouped.clear();
+            grouped.resize(keys.len(), 0);
+            for &k in keys.iter().rev() {
+                let j = key_parent(k) as usize;
                 ends[j] -= 1;
-                keys[ends[j]] = (j as u32, std::cmp::Reverse(retained.get(v)), v);
+                grouped[ends[j]] = k;
             }
             let mut start = 0;
             for j in 0..BLOCK {
-                let end = ends.get(j + 1).copied().unwrap_or(keys.len());
+                let end = ends.get(j + 1).copied().unwrap_or(grouped.len());
                 if end - start > 1 {
-                    keys[start..end].sort_unstable();
+                    grouped[start..end].sort_unstable();
                 }
                 start = end;
             }
-            write_lists(seg, base, a, keys.iter().map(|k| (k.0, k.2)), &mut long)
+            &mut grouped[..]
         } else {
-            wide.clear();
-            wide.try_reserve(seg.len()).map_err(|_| crate::alloc::alloc_error(seg.len() * 8, "the dominator tree"))?;
-            wide.extend(tree::entries(seg, base).map(|v| (parent(v) as u64) << 32 | v as u64));
-            wide.sort_unstable_by_key(|&w| ((w >> 32) as u32, std::cmp::Reverse(retained.get(w as u32)), w as u32));
-            write_lists(seg, base, a, wide.iter().map(|&w| ((w >> 32) as u32, w as u32)), &mut long)
+            keys.sort_unstable();
+            &mut keys[..]
         };
-        if special {
+        if large {
+            order_large(sorted, &retained);
+        }
+        if write_lists(seg, base, a, sorted.iter().map(|&k| (key_parent(k), k as u32)), &mut long) {
             tree::mark_special(&mut blocks[b]);
         }
     }
     drop(keys);
-    drop(pairs);
-    drop(wide);
+    drop(grouped);
     let tree = DomTree { n: n as u32, nonleaf, blocks, units, long, top: top_level };
     Ok((tree, retained))
+}
+
+/// The sort key of child `v` of the node at `j` in its block, its retained size's code
+/// `code`: ascending keys put a block's lists in order, each largest first then by index,
+/// but for the large sizes (one code) among themselves.
+#[inline]
+fn sort_key(j: u32, code: u16, v: u32) -> u64 {
+    (j as u64) << 48 | ((u16::MAX - code) as u64) << 32 | v as u64
+}
+
+#[inline]
+fn key_parent(k: u64) -> u32 {
+    (k >> 48) as u32
+}
+
+/// Orders the runs of sorted keys that share a parent and the large sizes' code by
+/// their retained sizes (largest first, then by index).
+fn order_large(keys: &mut [u64], retained: &Retained) {
+    let mut i = 0;
+    while i < keys.len() {
+        let head = keys[i] >> 32;
+        let end = i + keys[i..].iter().take_while(|&&k| k >> 32 == head).count();
+        if head & 0xFFFF == 0 && end - i > 1 {
+            keys[i..end].sort_unstable_by_key(|&k| (std::cmp::Reverse(retained.get(k as u32)), k as u32));
+        }
+        i = end;
+    }
 }
 
 /// Writes a block's lists back, from its (parent's place in the block, child) pairs
@@ -367,11 +403,18 @@ pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn
     // active, leaving it undoes that.
     let mut todo: Vec<u32> = Vec::new();
     let mut frames: Vec<(u32, u32)> = Vec::new();
-    let push = |todo: &mut Vec<u32>, frames: &mut Vec<(u32, u32)>, v: u32| -> Result<()> {
+    // The end of the list read last: the walk mostly enters a block's nodes in index
+    // order, and then looks each list up from the one before.
+    let mut resume = Resume::default();
+    let mut push = |todo: &mut Vec<u32>, frames: &mut Vec<(u32, u32)>, v: u32| -> Result<()> {
         let at = todo.len();
         crate::alloc::try_push(frames, (v, at as u32), WHAT)?;
-        for x in tree.children(v) {
+        let mut kids = tree.children_after(v, resume);
+        for x in kids.by_ref() {
             crate::alloc::try_push(todo, x, WHAT)?;
+        }
+        if let Some(r) = kids.resume() {
+            resume = r;
         }
         // Popped from the end: the lowest index first.
         if todo.len() - at >= SORTED {
@@ -615,6 +658,21 @@ mod tests {
     fn check_against_definition<I: IdomRead + ?Sized>(packed: &I, idom: &[u32], label: &str) {
         let n = idom.len();
         let (tree, retained) = compute(packed, 8, size).unwrap();
+        let (ret, by_parent) = definition(idom, size);
+        for v in 0..=n as u32 {
+            assert_eq!(retained.get(v), ret[v as usize], "{label}, object {v}");
+            let want = &by_parent[v as usize];
+            assert_eq!(tree.children(v).collect::<Vec<_>>(), *want, "{label}, children of {v}");
+            assert_eq!(tree.child_count(v), want.len(), "{label}, children of {v}");
+            assert_eq!(tree.is_leaf(v), want.is_empty(), "{label}, {v}");
+        }
+    }
+
+    /// From the definitions, for the tree `idom` with shallow sizes `size`: every node's
+    /// retained size (summed up each object's dominator chain; the virtual root `n`
+    /// last), and its children, largest retained first, then by index.
+    fn definition(idom: &[u32], size: impl Fn(u32) -> u64) -> (Vec<u64>, Vec<Vec<u32>>) {
+        let n = idom.len();
         let mut ret = vec![0u64; n + 1];
         for w in 0..n {
             if idom[w] == UNREACHABLE {
@@ -635,13 +693,79 @@ mod tests {
                 p => by_parent[p as usize].push(w as u32),
             }
         }
-        for v in 0..=n as u32 {
-            assert_eq!(retained.get(v), ret[v as usize], "{label}, object {v}");
-            let want = &mut by_parent[v as usize];
-            want.sort_by_key(|&w| (std::cmp::Reverse(ret[w as usize]), w));
-            assert_eq!(tree.children(v).collect::<Vec<_>>(), *want, "{label}, children of {v}");
-            assert_eq!(tree.child_count(v), want.len(), "{label}, children of {v}");
-            assert_eq!(tree.is_leaf(v), want.is_empty(), "{label}, {v}");
+        for list in &mut by_parent {
+            list.sort_by_key(|&w| (std::cmp::Reverse(ret[w as usize]), w));
+        }
+        (ret, by_parent)
+    }
+
+    /// Children whose retained sizes are 65,535 units or more (they share one sort key
+    /// code), equal and different, at the code's limit and just below it, among small
+    /// ones; two parents in one block, in a block of few entries and in one of many (the
+    /// two ways a block is sorted): in the order of the definition.
+    #[test]
+    fn large_retained_sizes_in_order() {
+        for n in [200usize, 70_010] {
+            // Nodes 0 and 1 under the root; the others leaves, alternately under each.
+            let idom: Vec<u32> = (0..n as u32).map(|v| if v < 2 { VIRTUAL_ROOT } else { v % 2 }).collect();
+            let size = |v: u32| match v % 5 {
+                0 => 8 << 20,
+                1 => 8 * (65_535 + v as u64 / 5 % 3),
+                2 => 8 * 65_534,
+                _ => 8 * (1 + v as u64 % 4),
+            };
+            let (tree, retained) = compute(&idom, 8, size).unwrap();
+            let (ret, by_parent) = definition(&idom, size);
+            for v in 0..=n as u32 {
+                assert_eq!(retained.get(v), ret[v as usize], "{n} nodes, object {v}");
+                assert_eq!(tree.children(v).collect::<Vec<_>>(), by_parent[v as usize], "{n} nodes, children of {v}");
+            }
+        }
+    }
+
+    /// Lists looked up from where another ends (`children_after`, as the class minimum
+    /// walk does) against the definition: lookups mostly forward in a block, some
+    /// backward, far, of leaves, of the virtual root, in blocks with long lists, and from
+    /// lists not read to their end.
+    #[test]
+    fn resumed_lookups_against_definition() {
+        let mut seed = 0x3C6E_F372_FE94_F82Bu64;
+        let mut rand = |m: u64| xorshift(&mut seed, m);
+        let n = 60_000usize;
+        let mut idom: Vec<u32> = (0..n as u32)
+            .map(|v| match (v, rand(20)) {
+                (0..=2, _) | (_, 0) => VIRTUAL_ROOT,
+                (_, 1) => UNREACHABLE,
+                (41.., 2..=4) => [5, 6, 40][rand(3) as usize],
+                (_, 2..=14) => v - 1 - rand((v as u64).min(60)) as u32,
+                _ => rand(v as u64) as u32,
+            })
+            .collect();
+        unreachable_below(&mut idom);
+        let packed = Idom::compact(idom.clone()).unwrap();
+        let (tree, _) = compute(&packed, 8, size).unwrap();
+        assert!(!tree.long.is_empty());
+        let (_, by_parent) = definition(&idom, size);
+        let mut from = Resume::default();
+        let mut v = 0u32;
+        for step in 0..200_000 {
+            v = match rand(50) {
+                0 => rand(n as u64 + 1) as u32,
+                1 => v.saturating_sub(rand(40) as u32),
+                2 => n as u32,
+                _ => (v + 1 + rand(3) as u32) % n as u32,
+            };
+            let mut kids = tree.children_after(v, from);
+            let want = &by_parent[v as usize];
+            if rand(10) == 0 {
+                let first: Vec<u32> = kids.by_ref().take(1).collect();
+                assert_eq!(first, want[..want.len().min(1)], "step {step}, first child of {v}");
+            } else {
+                assert_eq!(kids.by_ref().collect::<Vec<_>>(), *want, "step {step}, children of {v}");
+            }
+            if let Some(r) = kids.resume() {
+                from = r;
+            }
         }
     }
 

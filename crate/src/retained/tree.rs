@@ -146,9 +146,30 @@ impl DomTree {
         }
         let base = node & !(BLOCK as u32 - 1);
         match self.list_start(node) {
-            Some(pos) => Children { inner: Inner::Stream { units: &self.units, pos, base, done: false } },
-            None => Children { inner: Inner::Stream { units: &self.units, pos: 0, base, done: true } },
+            Some(pos) => Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node } },
+            None => Children { inner: Inner::Stream { units: &self.units, pos: 0, base, done: true, node: NO_NODE } },
         }
+    }
+
+    /// The children of `node` as [`children`](Self::children), its list looked up from
+    /// `from` (where a list read before ends) when that list is before it in a block
+    /// without long lists: a walk that enters a block's nodes in index order then skips
+    /// each list once, not once per later node of the block.
+    pub fn children_after(&self, node: u32, from: Resume) -> Children<'_> {
+        let (b, j) = (node as usize / BLOCK, node % BLOCK as u32);
+        let near = node < self.n && from.node < node && from.node as usize / BLOCK == b && self.blocks.get(b).is_some_and(|&raw| raw & SPECIAL == 0);
+        if !near {
+            return self.children(node);
+        }
+        let base = node & !(BLOCK as u32 - 1);
+        let mask = self.nonleaf[b];
+        if mask >> j & 1 == 0 {
+            return Children { inner: Inner::Stream { units: &self.units, pos: 0, base, done: true, node: NO_NODE } };
+        }
+        // The lists of the nodes after `from.node` and before `node`.
+        let between = mask & ((1u32 << j) - 1) & !(2u32 << (from.node % BLOCK as u32)).wrapping_sub(1);
+        let pos = skip(&self.units, from.end, between.count_ones());
+        Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node } }
     }
 
     /// The top-level dominators (the virtual root's children), largest first.
@@ -255,6 +276,22 @@ pub(super) fn mark_special(start: &mut u32) {
     *start |= SPECIAL;
 }
 
+/// No node: a leaf's stream or no list read yet.
+const NO_NODE: u32 = u32::MAX;
+
+/// Where a node's list ends in the entries, for [`DomTree::children_after`].
+#[derive(Clone, Copy)]
+pub struct Resume {
+    node: u32,
+    end: usize,
+}
+
+impl Default for Resume {
+    fn default() -> Resume {
+        Resume { node: NO_NODE, end: 0 }
+    }
+}
+
 /// The children of one node, decoded in order (see [`DomTree::children`]).
 #[derive(Clone)]
 pub struct Children<'a> {
@@ -263,8 +300,20 @@ pub struct Children<'a> {
 
 #[derive(Clone)]
 enum Inner<'a> {
-    Stream { units: &'a [u16], pos: usize, base: u32, done: bool },
+    /// `node`: whose list this is ([`NO_NODE`] for a leaf).
+    Stream { units: &'a [u16], pos: usize, base: u32, done: bool, node: u32 },
     Slice(std::slice::Iter<'a, u32>),
+}
+
+impl Children<'_> {
+    /// Where this node's list ends, once read to its end (None for the virtual root's
+    /// children, a leaf, or a list not read to its end).
+    pub fn resume(&self) -> Option<Resume> {
+        match self.inner {
+            Inner::Stream { pos, done: true, node, .. } if node != NO_NODE => Some(Resume { node, end: pos }),
+            _ => None,
+        }
+    }
 }
 
 impl Iterator for Children<'_> {
@@ -273,7 +322,7 @@ impl Iterator for Children<'_> {
     #[inline]
     fn next(&mut self) -> Option<u32> {
         match &mut self.inner {
-            Inner::Stream { units, pos, base, done } => {
+            Inner::Stream { units, pos, base, done, .. } => {
                 if *done {
                     return None;
                 }
