@@ -37,9 +37,9 @@ pub const MEMORY_MARGIN: u64 = 160 << 20;
 /// [`wasm_peak_estimate`]). The core's [`analysis::PEAK_BYTES_PER_OBJECT`] is what the
 /// allocator holds; the linear memory also keeps the holes freed temporaries leave, since
 /// it never shrinks. Measured with `tests/bench/browser-bench.mjs` on the 1 GB benchmark
-/// dump (22.1 M objects, 2026-12-02, read ahead, so no chunk buffer): 367 MiB, reached in
-/// the retained-size phase; `tests/e2e/memory-estimate.test.mjs` keeps the estimate within
-/// 10% of the growth measured on mid-size dumps (1.42 M objects, read ahead: 45.6 MiB
+/// dump (22.1 M objects, 2026-12-02, read ahead, so no chunk buffer): 310 MiB, reached in
+/// the strengths phase; `tests/e2e/memory-estimate.test.mjs` keeps the estimate within
+/// 10% of the growth measured on mid-size dumps (1.42 M objects, read ahead: 40.4 MiB
 /// against 43.8 estimated; 0.36 M, a file too small for read-ahead: 34.8 against 37.4).
 /// Above the large dump's peak (14 MiB + 22 B × 22.1 M = 478 MiB): an estimate below the
 /// real peak would let a dump start that cannot finish. Not more per object: the 8 GB
