@@ -467,9 +467,6 @@ impl Visitor for Pass2<'_> {
 }
 
 /// Runs pass 2 over `c` (rewound to offset 0) and builds the heap graph.
-// Not inlined into its caller in wasm: V8 compiles one function at a time, and in the
-// single function `analyze` became its loops ran with most of their values spilled.
-#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     let array_hashes = std::mem::take(&mut index.array_hashes);
     let n = index.ids.len();

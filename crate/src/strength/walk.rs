@@ -188,9 +188,6 @@ pub fn bit(bits: &[u64], v: u32) -> bool {
 /// second queue of its strength, taken from (one at a time) only when the main stack is
 /// empty; a node an owner reference reaches first is marked owned. Strengths are the same
 /// either way: parking only delays a node within its strength.
-// Not inlined into its caller in wasm: V8 compiles one function at a time, and in the
-// single function `analyze` became its loops ran with most of their values spilled.
-#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
     let n = g.node_count();
     let mut s = try_filled(n, UNREACHABLE, "the reachability strengths")?;
