@@ -7,6 +7,7 @@
 //   node tests/bench/browser-bench.mjs DUMP...            (default: /work/big/big-1g.hprof)
 //   node tests/bench/browser-bench.mjs --cli DUMP...      (also time the native CLI on each)
 //   node tests/bench/browser-bench.mjs --log FILE DUMP    (write the large allocations' log)
+//   node tests/bench/browser-bench.mjs --shots DIR DUMP   (screenshots of the overview and the treemap)
 //
 // On a shared machine wall time says little: each phase's line also gives the CPU time
 // the worker's thread spent in it (Linux: /proc's per-thread counters of Chromium's
@@ -27,7 +28,10 @@ const withCli = args.includes('--cli');
 // --log FILE: write the worker's log of large allocations (heap_stats.rs) there.
 const logAt = args.indexOf('--log');
 const logFile = logAt >= 0 ? args[logAt + 1] : null;
-const dumps = args.filter((a, i) => !a.startsWith('--') && (logAt < 0 || i !== logAt + 1));
+// --shots DIR: once the report is shown, screenshot the overview and the treemap there.
+const shotsAt = args.indexOf('--shots');
+const shotsDir = shotsAt >= 0 ? args[shotsAt + 1] : null;
+const dumps = args.filter((a, i) => !a.startsWith('--') && (logAt < 0 || i !== logAt + 1) && (shotsAt < 0 || i !== shotsAt + 1));
 if (!dumps.length) dumps.push('/work/big/big-1g.hprof');
 for (const d of dumps) if (!fs.existsSync(d)) throw new Error(`${d} not found (make it with tests/bench/make-big.sh)`);
 
@@ -140,9 +144,23 @@ async function benchOne(browser, url, file) {
       error: mode === 'error' ? { kind: document.getElementById('error').dataset.kind, text: document.getElementById('error-message').textContent } : null,
     };
   }, start);
+  if (shotsDir && result.mode === 'done') result.shots = await screenshots(page, path.basename(file));
   await context.close();
   if (records) for (const r of records) r.cpuSeconds = workerCpu(r.startMs, r.endMs);
   return { file, bytes: fs.statSync(file).size, wall, cpu, readAhead, warmUp, foreign, records, heapLog, ...result };
+}
+
+/** The overview and the treemap (its canvas drawn with items), as PNG files in shotsDir. */
+async function screenshots(page, name) {
+  fs.mkdirSync(shotsDir, { recursive: true });
+  const overview = path.join(shotsDir, `${name}-overview.png`);
+  await page.screenshot({ path: overview, fullPage: true });
+  await page.click('#tab-treemap');
+  await page.waitForFunction(() => Number(document.getElementById('treemap-canvas')?.dataset.items) > 0, null, { timeout: 10 * 60_000 });
+  const treemap = path.join(shotsDir, `${name}-treemap.png`);
+  await page.screenshot({ path: treemap, fullPage: true });
+  const items = Number(await page.locator('#treemap-canvas').getAttribute('data-items'));
+  return { overview, treemap, treemapItems: items };
 }
 
 /** The native CLI on the same dump: exit status, wall seconds, peak RSS (GNU time). */
@@ -176,6 +194,7 @@ try {
     } else {
       for (const p of r.phases) console.log(`    ${p.phase.padEnd(30)} ${p.seconds.toFixed(1).padStart(7)} s   wasm memory by its end ${fmt(p.memory)}`);
     }
+    if (r.shots) console.log(`    screenshots: ${r.shots.overview}, ${r.shots.treemap} (treemap of ${r.shots.treemapItems} items)`);
     if (r.foreign.length) console.log(`    REQUESTS TO OTHER ORIGINS: ${r.foreign.join(', ')}`);
     if (withCli && fs.existsSync(CLI)) {
       console.log(`    native CLI: ${cliRun(file)}`);
