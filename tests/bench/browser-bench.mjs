@@ -158,7 +158,9 @@ async function screenshots(page, name) {
   await page.click('#tab-treemap');
   await page.waitForFunction(() => Number(document.getElementById('treemap-canvas')?.dataset.items) > 0, null, { timeout: 10 * 60_000 });
   const treemap = path.join(shotsDir, `${name}-treemap.png`);
-  await page.screenshot({ path: treemap, fullPage: true });
+  // The canvas in the viewport (a full-page shot resizes the viewport, and the canvas redraws).
+  await page.locator('#treemap-canvas').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: treemap });
   const items = Number(await page.locator('#treemap-canvas').getAttribute('data-items'));
   return { overview, treemap, treemapItems: items };
 }
