@@ -30,12 +30,14 @@ const size = fs.statSync(file).size;
 const worker = `
 self.onmessage = async (e) => {
   const { file, method, chunk } = e.data;
+  // 'FileReaderSync/k/i': this worker reads chunks i, i+k, i+2k... (k workers share the file).
+  const [, k, i] = method.startsWith('FileReaderSync/') ? method.split('/').map(Number) : [0, 1, 0];
   const dst = new Uint8Array(chunk);
   const t0 = performance.now();
   let done = 0;
-  if (method === 'FileReaderSync') {
+  if (method.startsWith('FileReaderSync')) {
     const r = new FileReaderSync();
-    for (let off = 0; off < file.size; off += chunk) {
+    for (let off = i * chunk; off < file.size; off += k * chunk) {
       const ab = r.readAsArrayBuffer(file.slice(off, Math.min(off + chunk, file.size)));
       dst.set(new Uint8Array(ab)); done += ab.byteLength;
     }
@@ -44,12 +46,16 @@ self.onmessage = async (e) => {
       const ab = await file.slice(off, Math.min(off + chunk, file.size)).arrayBuffer();
       dst.set(new Uint8Array(ab)); done += ab.byteLength;
     }
-  } else if (method === 'arrayBuffer+readahead') {
+  } else if (method.startsWith('arrayBuffer+readahead')) {
+    // 'arrayBuffer+readahead' keeps two reads in flight, 'arrayBuffer+readahead/N' N.
+    const depth = Number(method.split('/')[1] || 2);
     const read = (off) => off < file.size ? file.slice(off, Math.min(off + chunk, file.size)).arrayBuffer() : null;
-    let next = read(0);
-    for (let off = 0; next; off += chunk) {
-      const cur = next; next = read(off + chunk);
-      const ab = await cur;
+    const queue = [];
+    let next = 0;
+    for (; queue.length < depth && next < file.size; next += chunk) queue.push(read(next));
+    while (queue.length) {
+      const ab = await queue.shift();
+      if (next < file.size) { queue.push(read(next)); next += chunk; }
       dst.set(new Uint8Array(ab)); done += ab.byteLength;
     }
   }
@@ -57,10 +63,19 @@ self.onmessage = async (e) => {
 };`;
 const page = `<!doctype html><meta charset="utf-8"><input type="file" id="f"><script type="module">
 const w = new Worker('/w.js', { type: 'module' });
+const w2 = new Worker('/w.js', { type: 'module' });
 window.runWorker = (method, chunk) => new Promise((res) => {
   w.onmessage = (e) => res(e.data);
   w.postMessage({ file: document.getElementById('f').files[0], method, chunk });
 });
+// Two workers at once, each reading every other chunk.
+window.runTwo = async (chunk) => {
+  const file = document.getElementById('f').files[0];
+  const t0 = performance.now();
+  const one = (wk, i) => new Promise((res) => { wk.onmessage = (e) => res(e.data); wk.postMessage({ file, method: "FileReaderSync/2/" + i, chunk }); });
+  const [a, b] = await Promise.all([one(w, 0), one(w2, 1)]);
+  return { ms: performance.now() - t0, done: a.done + b.done };
+};
 window.runMain = async (chunk) => {
   const file = document.getElementById('f').files[0], dst = new Uint8Array(chunk);
   const t0 = performance.now(); let done = 0;
@@ -88,10 +103,12 @@ try {
   const results = [];
   for (let round = 1; round <= rounds; round++) {
     for (const c of chunksMiB) {
-      for (const method of ['FileReaderSync', 'arrayBuffer', 'arrayBuffer+readahead', 'main thread arrayBuffer']) {
+      for (const method of ['FileReaderSync', 'FileReaderSync, two workers', 'arrayBuffer', 'arrayBuffer+readahead', 'arrayBuffer+readahead/3', 'arrayBuffer+readahead/4', 'main thread arrayBuffer']) {
         const r = method.startsWith('main')
           ? await tab.evaluate((c) => window.runMain(c), c << 20)
-          : await tab.evaluate(([m, c]) => window.runWorker(m, c), [method, c << 20]);
+          : method.endsWith('two workers')
+            ? await tab.evaluate((c) => window.runTwo(c), c << 20)
+            : await tab.evaluate(([m, c]) => window.runWorker(m, c), [method, c << 20]);
         if (r.done !== size) throw new Error(`${method}: read ${r.done} of ${size} bytes`);
         const mbs = size / 1e6 / (r.ms / 1000);
         results.push({ round, chunkMiB: c, method, seconds: +(r.ms / 1000).toFixed(2), 'MB/s': Math.round(mbs) });
