@@ -17,6 +17,8 @@ mod common;
 mod completions;
 mod holders_args;
 mod compare;
+#[cfg(unix)]
+mod huge_pages;
 mod inspect;
 mod parity;
 mod paths;
@@ -30,6 +32,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use common::{Global, Outcome};
+
+#[cfg(unix)]
+#[global_allocator]
+static ALLOCATOR: huge_pages::HugePages = huge_pages::HugePages;
 
 /// Finds where the memory went in a Java or Android heap dump (.hprof, .hprof.gz),
 /// with Eclipse MAT's numbers.
