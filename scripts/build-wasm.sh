@@ -24,7 +24,7 @@ wasm=web/pkg/heapscope_bg.wasm
 if [ -x node_modules/.bin/wasm-opt ]; then
   before=$(stat -c %s "$wasm")
   node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    --enable-sign-ext --enable-simd --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"
   echo "build-wasm: wasm-opt -O3: $before -> $(stat -c %s "$wasm") bytes"

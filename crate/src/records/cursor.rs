@@ -279,9 +279,22 @@ pub fn be_u32(b: &[u8], at: usize) -> u32 {
     u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
 }
 
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 pub fn be_u64(b: &[u8], at: usize) -> u64 {
     u64::from_be_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+/// Wasm has no byte-swap instruction: LLVM expands a 64-bit swap into ~22 shifts, masks
+/// and ors (and turns any scalar rewrite back into that swap), which with the register
+/// pressure of the passes' loops made every identifier read a long, spilling sequence.
+/// One byte shuffle of a SIMD register does the same (a `pshufb` on x86, `tbl` on ARM).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+pub fn be_u64(b: &[u8], at: usize) -> u64 {
+    use core::arch::wasm32::{i8x16_shuffle, u64x2, u64x2_extract_lane};
+    let v = u64x2(u64::from_le_bytes(b[at..at + 8].try_into().unwrap()), 0);
+    u64x2_extract_lane::<0>(i8x16_shuffle::<7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10, 11, 12, 13, 14, 15>(v, v))
 }
 
 /// An identifier of `id_size` (4 or 8) bytes.

@@ -29,14 +29,30 @@ fn wide_mul(a: u64, b: u64) -> (u64, u64) {
 /// The 128-bit product of `a` and `b` as (low, high) halves. Wasm has no 64×64→128
 /// multiply: `u128` arithmetic there calls `__multi3` (a full 128×128 product) for every
 /// word hashed, a seventh of pass 1 in the page; four 32×32→64 products inline are the same
-/// value for a fraction of the cost.
+/// value for a fraction of the cost. LLVM recognizes them written as scalar code and
+/// turns them back into the `__multi3` call, so with wasm SIMD (the page's build) two
+/// extending multiplies compute the four.
 #[cfg(target_arch = "wasm32")]
 #[inline]
-fn wide_mul(a: u64, b: u64) -> (u64, u64) {
+pub fn wide_mul(a: u64, b: u64) -> (u64, u64) {
+    #[cfg(target_feature = "simd128")]
+    {
+        use core::arch::wasm32::{u64x2, u64x2_extmul_high_u32x4, u64x2_extmul_low_u32x4, u64x2_extract_lane};
+        const LOW: u64 = 0xffff_ffff;
+        // As 32-bit lanes: a = [a0, a1, a0, a1], b = [b0, b1, b1, b0].
+        let (va, vb) = (u64x2(a, a), u64x2(b, b.rotate_left(32)));
+        let (low, high) = (u64x2_extmul_low_u32x4(va, vb), u64x2_extmul_high_u32x4(va, vb));
+        let (ll, hh) = (u64x2_extract_lane::<0>(low), u64x2_extract_lane::<1>(low));
+        let (lh, hl) = (u64x2_extract_lane::<0>(high), u64x2_extract_lane::<1>(high));
+        // At most (2³²-1)² + 2(2³²-1) = 2⁶⁴-1: no overflow.
+        let mid = (ll >> 32) + (lh & LOW) + hl;
+        (a.wrapping_mul(b), hh + (lh >> 32) + (mid >> 32))
+    }
+    #[cfg(not(target_feature = "simd128"))]
     wide_mul_halves(a, b)
 }
 
-#[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+#[cfg_attr(not(any(test, all(target_arch = "wasm32", not(target_feature = "simd128")))), allow(dead_code))]
 #[inline]
 fn wide_mul_halves(a: u64, b: u64) -> (u64, u64) {
     const LOW: u64 = 0xffff_ffff;
