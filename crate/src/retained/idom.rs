@@ -22,6 +22,13 @@ pub trait IdomRead {
     fn count(&self) -> usize;
     /// Immediate dominator of `v`: a node, [`VIRTUAL_ROOT`] or [`UNREACHABLE`].
     fn at(&self, v: u32) -> u32;
+    /// The immediate dominators of `start..start + out.len()` into `out`: passes over all
+    /// objects read them in runs, without decoding each object's position again.
+    fn decode(&self, start: u32, out: &mut [u32]) {
+        for (k, slot) in out.iter_mut().enumerate() {
+            *slot = self.at(start + k as u32);
+        }
+    }
 }
 
 impl IdomRead for [u32] {
@@ -33,6 +40,10 @@ impl IdomRead for [u32] {
     fn at(&self, v: u32) -> u32 {
         self[v as usize]
     }
+
+    fn decode(&self, start: u32, out: &mut [u32]) {
+        out.copy_from_slice(&self[start as usize..start as usize + out.len()]);
+    }
 }
 
 impl IdomRead for Vec<u32> {
@@ -43,6 +54,10 @@ impl IdomRead for Vec<u32> {
     #[inline]
     fn at(&self, v: u32) -> u32 {
         self[v as usize]
+    }
+
+    fn decode(&self, start: u32, out: &mut [u32]) {
+        self[..].decode(start, out)
     }
 }
 
@@ -140,6 +155,34 @@ impl Idom {
         }
     }
 
+    /// [`IdomRead::decode`] word by word.
+    fn decode_run(&self, start: u32, out: &mut [u32]) {
+        if self.width == 32 {
+            return out.copy_from_slice(&self.words[start as usize..start as usize + out.len()]);
+        }
+        let (width, per) = (self.width, 32 / self.width);
+        let mask = (1u32 << width) - 1;
+        let half = 1i64 << (width - 1);
+        let mut v = start;
+        let mut k = 0;
+        while k < out.len() {
+            // The rest of the word holding `v`.
+            let mut word = self.words[(v / per) as usize] >> (v % per * width);
+            let take = ((per - v % per) as usize).min(out.len() - k);
+            for slot in &mut out[k..k + take] {
+                *slot = match word & mask {
+                    CODE_UNREACHABLE => UNREACHABLE,
+                    CODE_ROOT => VIRTUAL_ROOT,
+                    CODE_FAR => self.far_get(v),
+                    c => (v as i64 + c as i64 - half) as u32,
+                };
+                word >>= width;
+                v += 1;
+            }
+            k += take;
+        }
+    }
+
     #[cold]
     fn far_get(&self, v: u32) -> u32 {
         let b = v as usize / FAR_BLOCK;
@@ -174,6 +217,10 @@ impl IdomRead for Idom {
     fn at(&self, v: u32) -> u32 {
         self.get(v)
     }
+
+    fn decode(&self, start: u32, out: &mut [u32]) {
+        self.decode_run(start, out)
+    }
 }
 
 #[cfg(test)]
@@ -206,6 +253,15 @@ mod tests {
             assert_eq!(packed.len(), n);
             for v in 0..n as u32 {
                 assert_eq!(packed.get(v), idom[v as usize], "round {round}, object {v}");
+            }
+            // Runs decoded at once: from any object (inside a word or at its start), of
+            // any length up to the end, empty ones too.
+            for _ in 0..50 {
+                let start = rand(&mut seed, n as u64 + 1) as usize;
+                let len = rand(&mut seed, (n - start) as u64 + 1) as usize;
+                let mut out = vec![0u32; len];
+                packed.decode(start as u32, &mut out);
+                assert_eq!(out, idom[start..start + len], "round {round}, run {start}+{len}");
             }
             assert!(packed.memory_bytes() <= 4 * n, "round {round}: {} bytes for {n} objects", packed.memory_bytes());
             // The width with the fewest bytes, from the definition of each code's range.
