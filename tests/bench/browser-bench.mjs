@@ -157,12 +157,15 @@ async function screenshots(page, name) {
   await page.screenshot({ path: overview, fullPage: true });
   await page.click('#tab-treemap');
   await page.waitForFunction(() => Number(document.getElementById('treemap-canvas')?.dataset.items) > 0, null, { timeout: 10 * 60_000 });
+  // And the levels drawn inside the biggest rectangles (their children queries answered).
+  await page.waitForFunction(() => document.getElementById('treemap-canvas')?.dataset.nested !== undefined, null, { timeout: 10 * 60_000 });
   const treemap = path.join(shotsDir, `${name}-treemap.png`);
   // The canvas in the viewport (a full-page shot resizes the viewport, and the canvas redraws).
   await page.locator('#treemap-canvas').scrollIntoViewIfNeeded();
   await page.screenshot({ path: treemap });
   const items = Number(await page.locator('#treemap-canvas').getAttribute('data-items'));
-  return { overview, treemap, treemapItems: items };
+  const nested = Number(await page.locator('#treemap-canvas').getAttribute('data-nested'));
+  return { overview, treemap, treemapItems: items, treemapNested: nested };
 }
 
 /** The native CLI on the same dump: exit status, wall seconds, peak RSS (GNU time). */
@@ -196,7 +199,7 @@ try {
     } else {
       for (const p of r.phases) console.log(`    ${p.phase.padEnd(30)} ${p.seconds.toFixed(1).padStart(7)} s   wasm memory by its end ${fmt(p.memory)}`);
     }
-    if (r.shots) console.log(`    screenshots: ${r.shots.overview}, ${r.shots.treemap} (treemap of ${r.shots.treemapItems} items)`);
+    if (r.shots) console.log(`    screenshots: ${r.shots.overview}, ${r.shots.treemap} (treemap of ${r.shots.treemapItems} items, ${r.shots.treemapNested} drawn inside them)`);
     if (r.foreign.length) console.log(`    REQUESTS TO OTHER ORIGINS: ${r.foreign.join(', ')}`);
     if (withCli && fs.existsSync(CLI)) {
       console.log(`    native CLI: ${cliRun(file)}`);
