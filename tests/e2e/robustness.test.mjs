@@ -249,4 +249,36 @@ describe('cancel and errors', () => {
       assert.equal(await openFile(page, file), 'done');
     }, { allowProblems: [/simulated crash/] });
   });
+  test('a browser whose WebAssembly lacks SIMD is told so when it drops a file, not shown a bare compile error', async () => {
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, SAMPLE), 'error');
+      const message = await page.locator('#error-message').textContent();
+      assert.match(message, /lacks the SIMD instructions/);
+      assert.match(message, /Chrome or Edge 91, Firefox 89, Safari 16\.4/);
+    }, {
+      // Such a browser, simulated: the module does not compile (here: it is cut after its
+      // header), and the worker's WebAssembly validates no SIMD code.
+      setup: async (context) => {
+        await context.route(/\.wasm$/, (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1]) }));
+        await context.route(/\/assets\/worker-[^/]*\.js$/, async (route) => {
+          const response = await route.fetch();
+          await route.fulfill({ response, body: `WebAssembly.validate = () => false;\n${await response.text()}` });
+        });
+      },
+    });
+  });
+  test('when the page could not fetch the module, the worker loads it itself and the dump opens', async () => {
+    let requests = 0;
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, SAMPLE), 'done');
+      assert.ok(requests >= 2, `the page's fetch of the module failed, and the worker fetched it again (${requests} requests)`);
+      assert.equal(Number((await overviewFacts(page)).objects.value), cliJson(SAMPLE).overview.objects);
+    }, {
+      // The first request for the module (the page's) fails; the worker's goes through.
+      setup: async (context) => {
+        await context.route(/\.wasm$/, (route) => (++requests === 1 ? route.fulfill({ status: 503, body: 'busy' }) : route.continue()));
+      },
+      allowProblems: [/503/],
+    });
+  });
 });

@@ -66,7 +66,8 @@ export type CompareFormat = 'json' | 'md' | 'html';
 export type CompareSort = 'instances' | 'shallow' | 'retained';
 
 export type ToWorker =
-  | { type: 'init'; module: WebAssembly.Module | null }
+  /** The compiled module, or null: then the worker loads it from `wasmUrl` (absolute: a blob: script has no base). */
+  | { type: 'init'; module: WebAssembly.Module | null; wasmUrl: string }
   | { type: 'open'; file: Blob; options: OpenOptions }
   | { type: 'open-report'; file: Blob }
   | { type: 'request'; id: number; request: Request };

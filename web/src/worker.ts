@@ -10,6 +10,7 @@
 import init, { Session, heapLog, memoryLimit, version, warmUp, wasmPeakEstimate } from '../pkg/heapscope.js';
 import { cliCommand } from './lib/cli';
 import { runReader, startReadAhead, type ReadAheadMessage } from './import/read-ahead';
+import { loadFailure } from './import/wasm-support';
 import type { AnalysisError, FromWorker, OpenOptions, Progress, Request, ToWorker } from './protocol';
 import { internalError } from './protocol';
 
@@ -49,7 +50,7 @@ scope.__heapscope = { memory: null, memoryBefore: 0, session: null, heapLog, pea
 
 const memoryBytes = (): number => memory?.buffer.byteLength ?? 0;
 
-function start(module: WebAssembly.Module | null): Promise<void> {
+function start(module: WebAssembly.Module | string | null): Promise<void> {
   return init(module ? { module_or_path: module } : undefined).then(
     (exports) => {
       memory = exports.memory;
@@ -58,7 +59,7 @@ function start(module: WebAssembly.Module | null): Promise<void> {
       warm();
     },
     (e: unknown) => {
-      loadError = internalError(`could not load heapscope's WebAssembly module: ${describe(e)}`);
+      loadError = internalError(loadFailure(describe(e)));
     },
   );
 }
@@ -82,7 +83,7 @@ scope.onmessage = async (event) => {
   // This script also runs as the read-ahead worker an analysis worker starts (read-ahead.ts).
   if ((msg as unknown as ReadAheadMessage).type === 'read-ahead') return runReader(msg as unknown as ReadAheadMessage, (m) => scope.postMessage(m as FromWorker));
   if (msg.type === 'init') {
-    ready ??= start(msg.module);
+    ready ??= start(msg.module ?? msg.wasmUrl);
     return;
   }
   ready ??= start(null);

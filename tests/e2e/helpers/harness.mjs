@@ -17,9 +17,12 @@ export function harness() {
     server: null,
     chromium: null,
     tmp: null,
-    /** Runs `body({page, context, requests, problems})` with a fresh page at `hash`. */
-    async withPage(body, { allowProblems = [], hash = '', query = '' } = {}) {
-      const p = await openPage(h.chromium.browser, `${h.server.url}${query}${hash}`);
+    /**
+     * Runs `body({page, context, requests, problems})` with a fresh page at `hash`;
+     * `setup(context)` runs before the page loads.
+     */
+    async withPage(body, { allowProblems = [], hash = '', query = '', setup = null } = {}) {
+      const p = await openPage(h.chromium.browser, `${h.server.url}${query}${hash}`, setup);
       try {
         await body(p);
         assert.deepEqual(p.foreignRequests(), [], 'requests to other origins');

@@ -1,10 +1,12 @@
 // Opening the page in a fresh browser context while recording everything the page does
 // that a test may want to forbid: requests, console errors, CSP violations, page errors.
-export async function openPage(browser, url) {
+/** A fresh context and page at `url`; `setup(context)` runs before the page loads (routes). */
+export async function openPage(browser, url, setup = null) {
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   const requests = [];
   const problems = [];
   context.on('request', (r) => requests.push(r.url()));
+  if (setup) await setup(context);
   const page = await context.newPage();
   page.on('console', (m) => {
     const text = m.text();

@@ -38,6 +38,8 @@ interface Boot {
   /** What `new Worker` is given: a blob: URL of the fetched script, or its URL. */
   script: string;
   module: WebAssembly.Module | null;
+  /** The module's absolute URL, for a worker that must load it itself. */
+  wasm: string;
 }
 
 export const CANCELLED: AnalysisError = { kind: 'cancelled', offset: null, message: 'cancelled', text: 'cancelled' };
@@ -60,9 +62,10 @@ async function fetchScript(url: string): Promise<string> {
 /** Fetches and compiles once; falls back to plain URLs (the worker then loads its own wasm). */
 async function bootstrap(): Promise<Boot> {
   const url = new URL(workerUrl, document.baseURI).href;
-  if (import.meta.env.DEV) return { script: url, module: null }; // dev server: modules with imports
-  const [script, module] = await Promise.all([fetchScript(url).catch(() => url), compileWasm(new URL(wasmUrl, document.baseURI).href).catch(() => null)]);
-  return { script, module };
+  const wasm = new URL(wasmUrl, document.baseURI).href;
+  if (import.meta.env.DEV) return { script: url, module: null, wasm }; // dev server: modules with imports
+  const [script, module] = await Promise.all([fetchScript(url).catch(() => url), compileWasm(wasm).catch(() => null)]);
+  return { script, module, wasm };
 }
 
 export class AnalysisClient {
@@ -291,7 +294,7 @@ export class AnalysisClient {
       event.preventDefault();
       this.failed.add(worker);
     };
-    const init: ToWorker = { type: 'init', module: boot.module };
+    const init: ToWorker = { type: 'init', module: boot.module, wasmUrl: boot.wasm };
     worker.postMessage(init);
     return worker;
   }

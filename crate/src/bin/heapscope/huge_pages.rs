@@ -19,8 +19,12 @@ impl HugePages {
     /// Advises the whole pages inside `ptr..ptr + size`.
     #[inline]
     fn advise(ptr: *mut u8, size: usize) {
+        // Checked on every platform; only Linux is then advised.
+        if ptr.is_null() || size < ADVISED {
+            return;
+        }
         #[cfg(target_os = "linux")]
-        if !ptr.is_null() && size >= ADVISED {
+        {
             const PAGE: usize = 4096;
             let start = (ptr as usize).next_multiple_of(PAGE);
             let end = (ptr as usize + size) & !(PAGE - 1);
@@ -30,8 +34,6 @@ impl HugePages {
                 unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
             }
         }
-        #[cfg(not(target_os = "linux"))]
-        let _ = (ptr, size);
     }
 }
 
