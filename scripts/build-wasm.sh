@@ -23,7 +23,12 @@ wasm-bindgen --target web --out-dir web/pkg "$target_dir/wasm32-unknown-unknown/
 wasm=web/pkg/heapscope_bg.wasm
 if [ -x node_modules/.bin/wasm-opt ]; then
   before=$(stat -c %s "$wasm")
-  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+  # -ocimfs: binaryen inlines every function that has one caller, whatever its size, so
+  # the analysis' phases (each called once) all ended up inside `analyze`, one function so
+  # large that V8 never tiered it up: pass 2 and the strength walk ran in V8's baseline
+  # code (Liftoff) on every dump, warm-up or not (wasm has no on-stack replacement). With
+  # the cap, each phase stays a function of its own, and optimized.
+  node_modules/.bin/wasm-opt -O3 -ocimfs 1000 --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-simd --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"

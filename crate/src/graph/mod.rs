@@ -467,6 +467,9 @@ impl Visitor for Pass2<'_> {
 }
 
 /// Runs pass 2 over `c` (rewound to offset 0) and builds the heap graph.
+// Never inlined: in wasm a long loop runs optimized only in a function of its own that V8
+// has tiered up (scripts/build-wasm.sh, -ocimfs).
+#[inline(never)]
 pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     let array_hashes = std::mem::take(&mut index.array_hashes);
     let n = index.ids.len();

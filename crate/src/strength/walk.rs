@@ -188,6 +188,9 @@ pub fn bit(bits: &[u64], v: u32) -> bool {
 /// second queue of its strength, taken from (one at a time) only when the main stack is
 /// empty; a node an owner reference reaches first is marked owned. Strengths are the same
 /// either way: parking only delays a node within its strength.
+// Never inlined: in wasm a long loop runs optimized only in a function of its own that V8
+// has tiered up (scripts/build-wasm.sh, -ocimfs).
+#[inline(never)]
 pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
     let n = g.node_count();
     let mut s = try_filled(n, UNREACHABLE, "the reachability strengths")?;
