@@ -23,7 +23,12 @@ wasm-bindgen --target web --out-dir web/pkg "$target_dir/wasm32-unknown-unknown/
 wasm=web/pkg/heapscope_bg.wasm
 if [ -x node_modules/.bin/wasm-opt ]; then
   before=$(stat -c %s "$wasm")
-  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+  # -ocimfs: binaryen inlines a function with a single caller whatever its size, which
+  # folded the passes (the record walks, pass 2, the analysis) into one 137 KB function,
+  # Session::open, that V8 compiles with its optimizing compiler in one piece; called once
+  # per dump, it ran to the end in baseline code (no on-stack replacement for wasm) when
+  # that compilation had not finished as the dump arrived. Only small ones now.
+  node_modules/.bin/wasm-opt -O3 --one-caller-inline-max-function-size 500 --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-simd --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"
