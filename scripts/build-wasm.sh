@@ -23,12 +23,15 @@ wasm-bindgen --target web --out-dir web/pkg "$target_dir/wasm32-unknown-unknown/
 wasm=web/pkg/heapscope_bg.wasm
 if [ -x node_modules/.bin/wasm-opt ]; then
   before=$(stat -c %s "$wasm")
-  # -ocimfs: binaryen inlines every function that has one caller, whatever its size, so
-  # the analysis' phases (each called once) all ended up inside `analyze`, one function so
-  # large that V8 never tiered it up: pass 2 and the strength walk ran in V8's baseline
-  # code (Liftoff) on every dump, warm-up or not (wasm has no on-stack replacement). With
-  # the cap, each phase stays a function of its own, and optimized.
-  node_modules/.bin/wasm-opt -O3 -ocimfs 1000 --enable-bulk-memory --enable-nontrapping-float-to-int \
+  # -ocimfs: binaryen inlines a function with a single caller whatever its size, which
+  # folded the passes (the record walks, pass 2, the analysis) into one 137 KB function,
+  # Session::open, that V8 compiles with its optimizing compiler in one piece; called once
+  # per dump, it ran to the end in baseline code (no on-stack replacement for wasm) when
+  # that compilation had not finished as the dump arrived. Up to 2000 binaryen nodes now:
+  # the largest function is 47 KB, the walks' segment loops stay apart (pass 2's is 21 KB,
+  # its instance visitor inlined); on the 1 GB dump pass 2 took 2.3 worker CPU-s against
+  # 2.6 with 500 (3 alternating pairs).
+  node_modules/.bin/wasm-opt -O3 --one-caller-inline-max-function-size 2000 --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-simd --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"

@@ -13,6 +13,15 @@
 //! The compiled code belongs to the module, which the page compiles once and shares with
 //! every worker, so code optimized during the warm-up serves the dump analyzed next.
 //!
+//! Two things undo it, and the page avoids both. The optimized code inlines indirect
+//! calls (`dyn ByteSource` reads, progress callbacks) for the targets it has seen and
+//! falls back to baseline code when another comes: the page's warm-up
+//! (`crate::wasm::warm_up`) therefore goes the way a dropped file goes, a `Blob` through
+//! `Session::open`, not a [`MemorySource`]. And a long loop must not sit in a huge
+//! function whose optimized code may not be ready when the dump arrives: the record
+//! walk calls its segment loop once per segment, and `scripts/build-wasm.sh` keeps
+//! binaryen from folding every function with one caller into one.
+//!
 //! [`customers_dump`] writes a dump shaped like the benchmark's (`make-big.sh`: customers
 //! in a map, their strings, addresses, orders and order lines), the same shape as
 //! `tests/e2e/helpers/customers-dump.mjs`; [`warm_up`] analyzes it `rounds` times as the

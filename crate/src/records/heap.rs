@@ -361,6 +361,14 @@ fn read_stack_trace<V: Visitor>(c: &mut Cursor, ids: usize, len: u32, v: &mut V)
 /// lie inside the segment *before* the visitor sees it, and arrays and instances are
 /// handed over only once their payload is known to be there (except object array
 /// elements, which stream), so a visitor never sees a record that breaks.
+///
+/// Not inlined in wasm: the page's wasm engine (V8) runs a function in baseline code
+/// until its optimized code is ready, and only calls made after that use it (wasm has
+/// no on-stack replacement). Called once per segment (a dump of 1 GB has about a
+/// thousand), a pass switches to optimized code at the next segment; inlined into the
+/// walk, it would stay in baseline code to the end of the pass when the optimizing
+/// compiler had not finished with it as the pass started.
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 fn walk_segment<V: Visitor>(
     c: &mut Cursor,
     ids: usize,

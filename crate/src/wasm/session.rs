@@ -353,3 +353,10 @@ impl Session {
         Ok(a.strength(obj).name().to_string())
     }
 }
+
+impl Session {
+    /// The objects the report counts (for the warm-up, which only runs the analysis).
+    pub(super) fn objects(&self) -> u64 {
+        self.report.overview.objects
+    }
+}

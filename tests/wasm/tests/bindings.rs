@@ -659,3 +659,20 @@ fn a_comparison_side_is_checked_and_loaders_named_as_the_cli_does() {
     assert_eq!(names, heapscope::compare::loaders::stable_names(&report.histogram));
     assert_eq!(names.get("<system class loader>").map(String::as_str), Some("<system class loader>"));
 }
+
+/// The page's warm-up analyzes its synthetic dump the way a dropped file is analyzed (a
+/// `Blob` through `Session::open`, so the optimized code sees the same indirect-call
+/// targets): every round counts the objects the dump's construction writes.
+#[wasm_bindgen_test]
+fn warm_up_analyzes_the_synthetic_dump_as_a_dropped_file() {
+    use heapscope::warm_up::{CLASSES, OBJECTS_PER_CUSTOMER};
+    let fetched = FETCHED.load(std::sync::atomic::Ordering::Relaxed);
+    let objects = heapscope::wasm::warm_up(20, 2).map_err(|e| format!("{e:?}")).unwrap();
+    // The customers' objects, the table, the loader and its array, the class objects and
+    // MAT's pseudo object 0x0 for the bootstrap loader.
+    assert_eq!(objects, (20 * OBJECTS_PER_CUSTOMER + 3 + CLASSES as u64 + 1) as f64);
+    // Each round read the dump from a blob (once: so small a file stays buffered for
+    // pass 2), not from memory.
+    let dump_bytes = heapscope::warm_up::customers_dump(20).len() as u64;
+    assert!(FETCHED.load(std::sync::atomic::Ordering::Relaxed) - fetched >= 2 * dump_bytes);
+}
