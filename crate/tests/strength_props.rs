@@ -38,6 +38,9 @@ struct G {
     adj: Vec<Vec<(u32, u8)>>,
     /// Nodes that need an owner (owner rules on), else empty.
     needs_owner: Vec<bool>,
+    /// Whether nodes whose edges are all strong and own nothing are offered to the walk
+    /// as plain ([`Edges::for_each_plain_edge_of`]), as the heap's are.
+    plain: bool,
 }
 
 impl G {
@@ -46,7 +49,7 @@ impl G {
         for &(u, t, es) in &s.edges {
             adj[u as usize].push((t, es));
         }
-        G { n: s.n, roots: s.roots.clone(), adj, needs_owner: Vec::new() }
+        G { n: s.n, roots: s.roots.clone(), adj, needs_owner: Vec::new(), plain: false }
     }
 }
 
@@ -59,6 +62,14 @@ impl Edges for G {
     }
     fn for_each_edge_of<F: FnMut(u32, u8)>(&self, v: u32, mut f: F) {
         self.adj[v as usize].iter().for_each(|&(t, s)| f(t, s));
+    }
+    fn for_each_plain_edge_of<F: FnMut(u32)>(&self, v: u32, mut f: F) -> bool {
+        let edges = &self.adj[v as usize];
+        if !self.plain || edges.iter().any(|&(_, flags)| flags != 0) {
+            return false;
+        }
+        edges.iter().for_each(|&(t, _)| f(t));
+        true
     }
     fn has_owner_rules(&self) -> bool {
         !self.needs_owner.is_empty()
@@ -188,6 +199,32 @@ proptest! {
                 prop_assert!(spec.edges.iter().zip(&owning).any(|(e, &own)| own && e.1 == v && s[e.0 as usize].max(e.2) == s[v as usize]));
             }
         }
+    }
+
+    /// The walk's loop for plain nodes (all edges strong, none an owner's) gives what
+    /// the general loop gives: the same strengths (the definition's) and, with owner
+    /// rules, the same owned marks, on graphs mixing plain and special nodes, with
+    /// unreachable parts.
+    #[test]
+    fn plain_nodes_walk_as_the_general_loop((spec, needs, owning) in arb_owned(40), owners in any::<bool>()) {
+        let mut general = G::new(&spec);
+        general.adj = vec![Vec::new(); spec.n];
+        for (e, &own) in spec.edges.iter().zip(&owning) {
+            general.adj[e.0 as usize].push((e.1, e.2 | if own && owners { OWNER } else { 0 }));
+        }
+        if owners {
+            general.needs_owner = needs;
+        }
+        let mut plain = G { plain: true, ..G::new(&spec) };
+        plain.adj = general.adj.clone();
+        plain.needs_owner = general.needs_owner.clone();
+        // Some nodes do take the plain loop, and some do not.
+        let plain_nodes = (0..spec.n as u32).filter(|&v| plain.for_each_plain_edge_of(v, |_| ())).count();
+        prop_assume!(plain_nodes > 0 && plain_nodes < spec.n);
+        let (a, b) = (strengths(&general).unwrap(), strengths(&plain).unwrap());
+        prop_assert_eq!(&b.strengths, &brute_strengths(&spec));
+        prop_assert_eq!(&a.strengths, &b.strengths);
+        prop_assert_eq!(&a.owned, &b.owned);
     }
 
     /// The holder searches in the strength-aware tree, against the edge set its rule

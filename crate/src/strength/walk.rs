@@ -26,6 +26,13 @@ pub trait Edges {
     fn needs_owner(&self, _v: u32) -> bool {
         false
     }
+    /// When every reference of `v` is plain (strong, not an owner's), calls `f` with each
+    /// target in [`Edges::for_each_edge_of`]'s order and returns true; otherwise calls
+    /// nothing and returns false. Lets the walk take most nodes without reading flags.
+    #[inline]
+    fn for_each_plain_edge_of<F: FnMut(u32)>(&self, _v: u32, _f: F) -> bool {
+        false
+    }
     /// A hint that `v`'s edges will be read soon (see [`crate::dominators::Graph`]).
     #[inline]
     fn prefetch(&self, _v: u32) {}
@@ -57,6 +64,10 @@ impl<E: Edges> Edges for &E {
     #[inline]
     fn needs_owner(&self, v: u32) -> bool {
         (**self).needs_owner(v)
+    }
+    #[inline]
+    fn for_each_plain_edge_of<F: FnMut(u32)>(&self, v: u32, f: F) -> bool {
+        (**self).for_each_plain_edge_of(v, f)
     }
     #[inline]
     fn prefetch(&self, v: u32) {
@@ -117,12 +128,26 @@ impl Edges for HeapEdges<'_> {
                 }
             }
         } else {
+            self.for_each_plain_edge_of(v, |t| f(t, STRONG));
+        }
+    }
+
+    /// The objects without special references (nearly all).
+    #[inline]
+    fn for_each_plain_edge_of<F: FnMut(u32)>(&self, v: u32, mut f: F) -> bool {
+        if self.heap.has_special_edges(v) {
+            return false;
+        }
+        if self.filter {
             self.heap.for_each_reference(v, |t| {
                 if self.live(t) {
-                    f(t, STRONG)
+                    f(t)
                 }
             });
+        } else {
+            self.heap.for_each_reference(v, f);
         }
+        true
     }
 
     /// The reference list's position and, read first when `v` is expanded, its class.
@@ -176,6 +201,9 @@ pub fn bit(bits: &[u64], v: u32) -> bool {
     bits.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
 }
 
+/// What the walk's stacks and queues are called in an allocation error.
+const WALK_STACKS: &str = "the reachability walk's stacks";
+
 /// The strength of every node: over all paths from a root, the best of each path's
 /// weakest edge (root edge included); [`UNREACHABLE`] where no path arrives.
 ///
@@ -201,7 +229,7 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
     // The stacks can grow to the object count: their growth is fallible, the first
     // failure kept here and returned once the edge loop is left.
     let mut failed = Ok(());
-    const WHAT: &str = "the reachability walk's stacks";
+    const WHAT: &str = WALK_STACKS;
     g.for_each_root(|o, rs| {
         if rs < s[o as usize] {
             s[o as usize] = rs;
@@ -218,6 +246,28 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
                 if s[x as usize] != level {
                     continue; // found more firmly since, and expanded then
                 }
+                // The common case, as the general loop below takes a strong edge that
+                // owns nothing (`at` is `level`), without reading flags.
+                let plain = g.for_each_plain_edge_of(x, |t| {
+                    if level >= s[t as usize] {
+                        return;
+                    }
+                    if owners && g.needs_owner(t) {
+                        if let Err(e) = park(&mut parked[level as usize], t) {
+                            failed = Err(e);
+                        }
+                        return;
+                    }
+                    s[t as usize] = level;
+                    g.prefetch(t);
+                    if let Err(e) = try_push(&mut stack, t, WHAT) {
+                        failed = Err(e);
+                    }
+                });
+                if plain {
+                    std::mem::replace(&mut failed, Ok(()))?;
+                    continue;
+                }
                 g.for_each_edge_of(x, |t, flags| {
                     let at = (flags & STRENGTH_MASK).max(level);
                     if at >= s[t as usize] {
@@ -225,12 +275,9 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
                     }
                     if owners && g.needs_owner(t) {
                         if flags & OWNER == 0 {
-                            let queue = &mut parked[at as usize];
-                            if queue.len() == queue.capacity() && queue.try_reserve(queue.len().max(1024)).is_err() {
-                                failed = Err(crate::alloc::alloc_error(queue.len() * 8, WHAT));
-                                return;
+                            if let Err(e) = park(&mut parked[at as usize], t) {
+                                failed = Err(e);
                             }
-                            queue.push_back(t);
                             return;
                         }
                         owned[t as usize / 64] |= 1 << (t % 64);
@@ -261,6 +308,15 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
         }
     }
     Ok(Reach { strengths: s, owned })
+}
+
+/// Parks `t` in `queue`, growing it fallibly (it can grow to the object count).
+fn park(queue: &mut VecDeque<u32>, t: u32) -> Result<()> {
+    if queue.len() == queue.capacity() && queue.try_reserve(queue.len().max(1024)).is_err() {
+        return Err(crate::alloc::alloc_error(queue.len() * 8, WALK_STACKS));
+    }
+    queue.push_back(t);
+    Ok(())
 }
 
 /// One row of the partition.
