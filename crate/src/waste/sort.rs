@@ -50,35 +50,44 @@ pub fn by_hash<T: Copy, K: Fn(&T) -> u64>(v: &mut [T], key: K) {
             part.sort_unstable_by_key(|x| key(x));
             continue;
         }
-        // The next 8 bits, or 12 in a large bucket: runs of a few entries on average.
-        let bits = if part.len() >= 1 << 13 { WIDE } else { 8 };
-        let digits = 1usize << bits;
-        let second = |x: &T| ((key(x) >> (56 - bits)) as usize) & (digits - 1);
-        let at = &mut at[..digits + 1];
-        at.fill(0);
-        for x in part.iter() {
-            at[second(x) + 1] += 1;
-        }
-        for k in 0..digits {
-            at[k + 1] += at[k];
-        }
-        scratch.extend_from_slice(part);
-        // Scattered from the scratch copy; `at[k]` ends where run k ends, i.e. at the
-        // start of run k + 1.
-        for x in &scratch {
-            let k = second(x);
-            part[at[k]] = *x;
-            at[k] += 1;
-        }
-        let mut from = 0;
-        for &end in &at[..digits] {
-            let run = &mut part[from..end];
-            from = end;
-            if run.len() <= SMALL {
-                insertion_sort(run, &key);
-            } else {
-                run.sort_unstable_by_key(|x| key(x));
-            }
+        sort_bucket(part, &mut scratch, &mut at, &key);
+    }
+}
+
+/// Sorts one top-level bucket by its next bits, then each run. A function of its own,
+/// called once per bucket, so that in the page V8 optimizes it after the first buckets:
+/// the warm-up's dump is too small to reach this path, and wasm code called once runs
+/// to its end in baseline code.
+#[inline(never)]
+fn sort_bucket<T: Copy, K: Fn(&T) -> u64>(part: &mut [T], scratch: &mut Vec<T>, at: &mut [usize], key: &K) {
+    // The next 8 bits, or 12 in a large bucket: runs of a few entries on average.
+    let bits = if part.len() >= 1 << 13 { WIDE } else { 8 };
+    let digits = 1usize << bits;
+    let second = |x: &T| ((key(x) >> (56 - bits)) as usize) & (digits - 1);
+    let at = &mut at[..digits + 1];
+    at.fill(0);
+    for x in part.iter() {
+        at[second(x) + 1] += 1;
+    }
+    for k in 0..digits {
+        at[k + 1] += at[k];
+    }
+    scratch.extend_from_slice(part);
+    // Scattered from the scratch copy; `at[k]` ends where run k ends, i.e. at the
+    // start of run k + 1.
+    for x in scratch.iter() {
+        let k = second(x);
+        part[at[k]] = *x;
+        at[k] += 1;
+    }
+    let mut from = 0;
+    for &end in &at[..digits] {
+        let run = &mut part[from..end];
+        from = end;
+        if run.len() <= SMALL {
+            insertion_sort(run, key);
+        } else {
+            run.sort_unstable_by_key(|x| key(x));
         }
     }
 }
