@@ -4,16 +4,10 @@
 //! boundaries) and remembers, per span, where it starts and the lowest and highest
 //! object address in it. Dumps write objects in heap order within a segment, so an
 //! address usually falls into one span or a few; reading those spans again finds the
-//! record. The index costs 320 bytes per MiB of dump instead of 8 bytes per object.
+//! record. The index costs 32 bytes per MiB of dump instead of 8 bytes per object.
 
-/// Target size of one span. Small, because finding an object again reads its span from
-/// the start: in the page every inspector query and the report's read-back of string
-/// values pay for it through `Blob.slice` (1 MiB spans had the 1 GB benchmark dump's
-/// report read 102 MiB). The index is 40 bytes per span: 320 KiB per GB of dump.
-pub const SPAN: u64 = 128 << 10;
-
-/// The read window of a walk over spans: one span's bytes per read.
-pub const SPAN_WINDOW: usize = SPAN as usize;
+/// Target size of one span.
+pub const SPAN: u64 = 1 << 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {

@@ -488,7 +488,7 @@ pub fn read_records<const FIELDS: bool>(index: &Index, source: Box<dyn ByteSourc
     spans.dedup();
     let fields = if FIELDS { vec![None; ids.len()] } else { Vec::new() };
     let mut sweep = Sweep::<FIELDS> { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()], fields };
-    let mut cursor = Cursor::with_window(source, crate::index::locate::SPAN_WINDOW);
+    let mut cursor = Cursor::with_window(source, 1 << 20);
     cursor.rewind()?;
     for span in spans {
         if span.start >= cursor.pos() {
