@@ -18,7 +18,7 @@ mod completions;
 mod holders_args;
 mod compare;
 #[cfg(unix)]
-mod huge_pages;
+mod allocator;
 mod inspect;
 mod parity;
 mod paths;
@@ -35,7 +35,7 @@ use common::{Global, Outcome};
 
 #[cfg(unix)]
 #[global_allocator]
-static ALLOCATOR: huge_pages::HugePages = huge_pages::HugePages;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 
 /// Finds where the memory went in a Java or Android heap dump (.hprof, .hprof.gz),
 /// with Eclipse MAT's numbers.
