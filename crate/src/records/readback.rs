@@ -63,7 +63,8 @@ pub fn locate<'s>(source: Box<dyn ByteSource>, spans: impl IntoIterator<Item = &
 /// object is found. `found[i]` is the record of `ids[i]`; a primitive array's comes with
 /// its first `max_data` bytes.
 pub fn locate_many<'s>(source: Box<dyn ByteSource>, spans: impl IntoIterator<Item = &'s Span>, ids: &[u64], id_size: u32, max_data: usize) -> (Box<dyn ByteSource>, Result<Vec<Option<Record>>>) {
-    let mut cursor = Cursor::with_window(source, 1 << 20);
+    // One span per read: a span is the unit these walks seek to.
+    let mut cursor = Cursor::with_window(source, crate::index::locate::SPAN as usize);
     let mut f = Finder { targets: ids, last_offset: 0, id_size, found: vec![None; ids.len()], missing: ids.len(), past: false, max_data, data: Vec::new() };
     let mut result = Ok(());
     for span in spans {

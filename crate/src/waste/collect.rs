@@ -488,7 +488,8 @@ pub fn read_records<const FIELDS: bool>(index: &Index, source: Box<dyn ByteSourc
     spans.dedup();
     let fields = if FIELDS { vec![None; ids.len()] } else { Vec::new() };
     let mut sweep = Sweep::<FIELDS> { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()], fields };
-    let mut cursor = Cursor::with_window(source, 1 << 20);
+    // One span per read: a span is the unit these walks seek to.
+    let mut cursor = Cursor::with_window(source, crate::index::locate::SPAN as usize);
     cursor.rewind()?;
     for span in spans {
         if span.start >= cursor.pos() {
