@@ -261,9 +261,41 @@ impl Analysis {
         }
     }
 
-    /// Children in the dominator tree, largest retained first (then by address).
+    /// Children in the dominator tree in index (address) order; the virtual root's
+    /// ([`DomTree::root`](retained::DomTree::root)) largest retained first.
     pub fn dominated(&self, obj: u32) -> retained::Children<'_> {
         self.tree.children(obj)
+    }
+
+    /// The child of `obj` in the dominator tree with the largest retained size (the
+    /// lowest address among equals): one pass over its list.
+    pub fn largest_dominated(&self, obj: u32) -> Option<u32> {
+        self.dominated(obj).min_by_key(|&k| (std::cmp::Reverse(self.retained(k)), k))
+    }
+
+    /// Children in the dominator tree, largest retained first (then by address): the
+    /// tree keeps them in address order, so this sorts them (`16 × children` bytes,
+    /// allocated fallibly).
+    pub fn dominated_by_size(&self, obj: u32) -> Result<Vec<u32>> {
+        let mut keyed: Vec<(std::cmp::Reverse<u64>, u32)> = crate::alloc::try_with_capacity(self.dominated_count(obj), "the dominator tree's children")?;
+        keyed.extend(self.dominated(obj).map(|k| (std::cmp::Reverse(self.retained(k)), k)));
+        keyed.sort_unstable();
+        let mut out = crate::alloc::try_with_capacity(keyed.len(), "the dominator tree's children")?;
+        out.extend(keyed.into_iter().map(|(_, k)| k));
+        Ok(out)
+    }
+
+    /// Adds `k` to `largest` (largest retained first, then by address) if it is among
+    /// the `cap` largest seen: the biggest few of a list in one pass, without sorting it.
+    pub fn keep_largest(&self, largest: &mut Vec<u32>, k: u32, cap: usize) {
+        let key = |x: u32| (std::cmp::Reverse(self.retained(x)), x);
+        let at = largest.partition_point(|&x| key(x) < key(k));
+        if at < cap {
+            if largest.len() == cap {
+                largest.pop();
+            }
+            largest.insert(at, k);
+        }
     }
 
     /// How many children `obj` has in the dominator tree.

@@ -199,3 +199,59 @@ fn a_short_instance_record_is_reported_not_misread() {
     let problem = details.problem.expect("the short record is reported");
     assert!(problem.contains("short") && problem.contains("14 bytes") && problem.contains("at byte 8"), "{problem}");
 }
+
+/// The dominator tree's children as the page is given them (the tree keeps each list in
+/// address order; the queries order it), against the definition: every kept object
+/// whose immediate dominator is the parent, largest retained first, then by address.
+/// Checked for the virtual root, the 25 nodes with the most children (s07's
+/// `Object[500000]` among them) and every 997th node with children: the pages of
+/// `children` end to end, `largest_dominated`, and each class's biggest in
+/// `children_by_class`.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn children_come_largest_first_as_defined() {
+    use heapscope::query::tree::{children, children_by_class};
+    for name in ["s07_wide_array_serial", "s02_static_map_leak_serial"] {
+        let Some(a) = analysis_of("dumps", name) else { return };
+        let n = a.object_count();
+        let mut by_parent: BTreeMap<Option<u32>, Vec<u32>> = BTreeMap::new();
+        for v in 0..n as u32 {
+            if let Some(p) = a.immediate_dominator(v) {
+                by_parent.entry(p).or_default().push(v);
+            }
+        }
+        for list in by_parent.values_mut() {
+            list.sort_by_key(|&v| (std::cmp::Reverse(a.retained(v)), v));
+        }
+        let mut widest: Vec<Option<u32>> = by_parent.keys().copied().filter(|p| p.is_some()).collect();
+        widest.sort_by_key(|&p| std::cmp::Reverse(by_parent[&p].len()));
+        let mut parents: Vec<Option<u32>> = vec![None];
+        parents.extend(widest.iter().take(25));
+        parents.extend(widest.iter().skip(25).step_by(997));
+        assert!(by_parent[&widest[0]].len() >= 1000, "{name}: no wide node");
+        let address = |v: u32| format!("0x{:x}", a.address(v));
+        for &p in &parents {
+            let want = &by_parent[&p];
+            let mut got = Vec::new();
+            let mut offset = 0;
+            loop {
+                let page = children(&a, p, offset, 997).unwrap();
+                assert_eq!(page.total as usize, want.len(), "{name}, {p:?}");
+                assert_eq!(page.total_retained_bytes, want.iter().map(|&v| a.retained(v)).sum::<u64>(), "{name}, {p:?}");
+                if page.nodes.is_empty() {
+                    break;
+                }
+                offset += page.nodes.len();
+                got.extend(page.nodes.into_iter().map(|t| t.object.address));
+            }
+            assert_eq!(got, want.iter().map(|&v| address(v)).collect::<Vec<_>>(), "{name}, children of {p:?}");
+            if let Some(p) = p {
+                assert_eq!(a.largest_dominated(p), want.first().copied(), "{name}, largest child of {p}");
+            }
+            for g in children_by_class(&a, p, usize::MAX) {
+                let of_class: Vec<String> = want.iter().filter(|&&v| a.class_name(a.class_of(v)) == g.class_name).take(20).map(|&v| address(v)).collect();
+                assert_eq!(g.largest.into_iter().map(|t| t.object.address).collect::<Vec<_>>(), of_class, "{name}, {p:?}, class {}", g.class_name);
+            }
+        }
+    }
+}

@@ -218,7 +218,7 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
     Ok(match q {
         Query::Children { parent, offset, limit } => {
             let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
-            Answer::Children(tree::children(a, parent, *offset as usize, page(*limit)))
+            Answer::Children(tree::children(a, parent, *offset as usize, page(*limit))?)
         }
         Query::ChildrenByClass { parent, limit } => {
             let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
+use crate::error::Result;
 use crate::report::build::{object_ref, strength_name};
 use crate::report::model::{ObjectRef, StrengthName};
 
@@ -50,25 +51,19 @@ fn kids(a: &Analysis, parent: Option<u32>) -> crate::retained::Children<'_> {
     a.dominated(parent.unwrap_or(a.tree.root()))
 }
 
-/// Children of `parent` (None: the virtual root), `limit` of them from `offset`.
-pub fn children(a: &Analysis, parent: Option<u32>, offset: usize, limit: usize) -> Children {
-    // One pass over the list (it may have millions of entries): the page, the count and
-    // the total.
-    let (mut total, mut total_retained_bytes, mut nodes) = (0usize, 0u64, Vec::new());
-    for k in kids(a, parent) {
-        if total >= offset && total - offset < limit {
-            nodes.push(node(a, k));
-        }
-        total += 1;
-        total_retained_bytes += a.retained(k);
-    }
-    Children {
+/// Children of `parent` (None: the virtual root), largest retained first, `limit` of
+/// them from `offset`.
+pub fn children(a: &Analysis, parent: Option<u32>, offset: usize, limit: usize) -> Result<Children> {
+    let all = a.dominated_by_size(parent.unwrap_or(a.tree.root()))?;
+    let total_retained_bytes = all.iter().map(|&k| a.retained(k)).sum();
+    let page = all.get(offset.min(all.len())..).unwrap_or_default();
+    Ok(Children {
         parent: parent.map(|p| format!("0x{:x}", a.address(p))),
-        total: total as u64,
+        total: all.len() as u64,
         total_retained_bytes,
-        offset: offset.min(total) as u64,
-        nodes,
-    }
+        offset: offset.min(all.len()) as u64,
+        nodes: page.iter().take(limit).map(|&k| node(a, k)).collect(),
+    })
 }
 
 /// Children of `parent` grouped by class, largest group first (at most `limit` groups).
@@ -78,10 +73,7 @@ pub fn children_by_class(a: &Analysis, parent: Option<u32>, limit: usize) -> Vec
         let g = groups.entry(a.class_of(k)).or_default();
         g.0 += 1;
         g.1 += a.retained(k);
-        // Children come largest first, so the first 20 are the biggest.
-        if g.2.len() < 20 {
-            g.2.push(k);
-        }
+        a.keep_largest(&mut g.2, k, 20);
     }
     let mut out: Vec<ClassGroup> = groups
         .into_iter()

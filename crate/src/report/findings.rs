@@ -34,16 +34,14 @@ pub const MAX_MEMBERS: usize = 20;
 
 /// The objects `ap` immediately dominates, grouped by class, largest retained first.
 pub fn accumulated(a: &Analysis, ap: u32) -> Vec<MemberGroup> {
-    // class → (objects, shallow, retained, the biggest few: children come largest first)
+    // class → (objects, shallow, retained, the biggest few)
     let mut groups: BTreeMap<u32, (u64, u64, u64, Vec<u32>)> = BTreeMap::new();
     for k in a.dominated(ap) {
         let g = groups.entry(a.class_of(k)).or_default();
         g.0 += 1;
         g.1 += a.shallow(k);
         g.2 += a.retained(k);
-        if g.3.len() < GROUP_EXAMPLES {
-            g.3.push(k);
-        }
+        a.keep_largest(&mut g.3, k, GROUP_EXAMPLES);
     }
     let mut out: Vec<(u32, MemberGroup)> = groups
         .into_iter()

@@ -129,7 +129,7 @@ pub fn single_accumulation_point(a: &Analysis, v: u32) -> (Option<u32>, Vec<u32>
     let mut chain = vec![v];
     let mut depth = 0;
     loop {
-        let Some(big) = a.dominated(dom).next() else { return (Some(dom), chain) };
+        let Some(big) = a.largest_dominated(dom) else { return (Some(dom), chain) };
         if depth >= MAX_DEPTH {
             return (None, chain);
         }

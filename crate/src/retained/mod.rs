@@ -195,7 +195,8 @@ fn each_parent<I: IdomRead + ?Sized>(idom: &I, mut f: impl FnMut(u32, u32)) {
 /// Four passes over the nodes: count each node's children (and the
 /// entries each block's lists take); sum retained sizes bottom-up, counting those counts
 /// down; write every child into its parent's block; then per block group the entries by
-/// parent and sort each list by retained size. Memory while building: the counts (a
+/// parent, each list in index order (callers that show a list largest first sort it
+/// then: see `Analysis::dominated_by_size`). Memory while building: the counts (a
 /// byte per node) while summing, then the tree's own arrays and one block's entries.
 pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnMut(u32) -> u64) -> Result<(DomTree, Retained)> {
     let n = idom.count();
@@ -298,13 +299,11 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnM
     blocks[0] = 0;
     top_level.sort_unstable_by_key(|&v| (std::cmp::Reverse(retained.get(v)), v));
 
-    // Per block, the entries grouped by parent (the parent read again, unless the block
-    // has one) and each list sorted, largest retained first, then by index. One `u64`
-    // key per entry orders them: the parent's place in the block, the retained size's
-    // 16-bit code inverted (codes are ordered as sizes are) and the child; the large
-    // sizes share a code and are ordered by their values afterwards. The usual small
-    // block is grouped with a counting sort into a second key array and its lists sorted;
-    // a block of many entries sorts its keys in place, so that they take 8 bytes each.
+    // Per block, the entries grouped by parent, each list staying in index order (the
+    // fill wrote them so): the parent read again, unless the block has one. One `u64` key
+    // per entry, the parent's place in the block above the child. The usual small block
+    // is grouped with a counting sort (stable) into a second key array; a block of many
+    // entries sorts its keys in place, so that they take 8 bytes each.
     const KEYED: usize = 1 << 16;
     let mut keys: Vec<u64> = Vec::new();
     let mut grouped: Vec<u64> = Vec::new();
@@ -316,51 +315,44 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnM
         }
         let base = (b * BLOCK) as u32;
         let seg = &mut units[a..e];
-        let only = (nonleaf[b].count_ones() == 1).then(|| nonleaf[b].trailing_zeros());
-        let mut large = false;
-        keys.clear();
-        keys.try_reserve(seg.len()).map_err(|_| crate::alloc::alloc_error(seg.len() * 8, "the dominator tree"))?;
-        keys.extend(tree::entries(seg, base).map(|v| {
-            let j = only.unwrap_or_else(|| tree_parent(idom, v).map_or(0, |p| p.wrapping_sub(base))) % BLOCK as u32;
-            let code = retained.0.code(v);
-            large |= code == u16::MAX;
-            sort_key(j, code, v)
-        }));
-        let sorted = if keys.windows(2).all(|w| w[0] <= w[1]) {
-            &mut keys[..]
-        } else if seg.len() <= KEYED {
-            let mut ends = [0usize; BLOCK];
-            for &k in &keys {
-                ends[key_parent(k) as usize] += 1;
+        if nonleaf[b].count_ones() == 1 {
+            // One parent: its list is the block's entries, in order already.
+            let count = tree::end_list(seg);
+            if seg.len() >= tree::LONG {
+                long.push(tree::Long { node: base + nonleaf[b].trailing_zeros(), start: a as u32, units: seg.len() as u32, count });
+                tree::mark_special(&mut blocks[b]);
             }
-            let mut at = 0;
-            for end in ends.iter_mut() {
-                at += *end;
-                *end = at;
-            }
-            grouped.clear();
-            grouped.resize(keys.len(), 0);
-            for &k in keys.iter().rev() {
-                let j = key_parent(k) as usize;
-                ends[j] -= 1;
-                grouped[ends[j]] = k;
-            }
-            let mut start = 0;
-            for j in 0..BLOCK {
-                let end = ends.get(j + 1).copied().unwrap_or(grouped.len());
-                if end - start > 1 {
-                    grouped[start..end].sort_unstable();
-                }
-                start = end;
-            }
-            &mut grouped[..]
-        } else {
-            keys.sort_unstable();
-            &mut keys[..]
-        };
-        if large {
-            order_large(sorted, &retained);
+            continue;
         }
+        let sorted: &[u64] = {
+            keys.clear();
+            keys.try_reserve(seg.len()).map_err(|_| crate::alloc::alloc_error(seg.len() * 8, "the dominator tree"))?;
+            keys.extend(tree::entries(seg, base).map(|v| sort_key(tree_parent(idom, v).map_or(0, |p| p.wrapping_sub(base)) % BLOCK as u32, v)));
+            if keys.windows(2).all(|w| w[0] <= w[1]) {
+                &keys
+            } else if seg.len() <= KEYED {
+                let mut ends = [0usize; BLOCK];
+                for &k in &keys {
+                    ends[key_parent(k) as usize] += 1;
+                }
+                let mut at = 0;
+                for end in ends.iter_mut() {
+                    at += *end;
+                    *end = at;
+                }
+                grouped.clear();
+                grouped.resize(keys.len(), 0);
+                for &k in keys.iter().rev() {
+                    let j = key_parent(k) as usize;
+                    ends[j] -= 1;
+                    grouped[ends[j]] = k;
+                }
+                &grouped
+            } else {
+                keys.sort_unstable();
+                &keys
+            }
+        };
         if write_lists(seg, base, a, sorted.iter().map(|&k| (key_parent(k), k as u32)), &mut long) {
             tree::mark_special(&mut blocks[b]);
         }
@@ -371,31 +363,16 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnM
     Ok((tree, retained))
 }
 
-/// The sort key of child `v` of the node at `j` in its block, its retained size's code
-/// `code`: ascending keys put a block's lists in order, each largest first then by index,
-/// but for the large sizes (one code) among themselves.
+/// The sort key of child `v` of the node at `j` in its block: ascending keys group a
+/// block's lists, each in index order.
 #[inline]
-fn sort_key(j: u32, code: u16, v: u32) -> u64 {
-    (j as u64) << 48 | ((u16::MAX - code) as u64) << 32 | v as u64
+fn sort_key(j: u32, v: u32) -> u64 {
+    (j as u64) << 32 | v as u64
 }
 
 #[inline]
 fn key_parent(k: u64) -> u32 {
-    (k >> 48) as u32
-}
-
-/// Orders the runs of sorted keys that share a parent and the large sizes' code by
-/// their retained sizes (largest first, then by index).
-fn order_large(keys: &mut [u64], retained: &Retained) {
-    let mut i = 0;
-    while i < keys.len() {
-        let head = keys[i] >> 32;
-        let end = i + keys[i..].iter().take_while(|&&k| k >> 32 == head).count();
-        if head & 0xFFFF == 0 && end - i > 1 {
-            keys[i..end].sort_unstable_by_key(|&k| (std::cmp::Reverse(retained.get(k as u32)), k as u32));
-        }
-        i = end;
-    }
+    (k >> 32) as u32
 }
 
 /// Writes a block's lists back, from its (parent's place in the block, child) pairs
@@ -428,12 +405,9 @@ fn write_lists(seg: &mut [u16], base: u32, at: usize, sorted: impl Iterator<Item
 /// A depth-first walk of the tree without recursion: entering a node reads its whole
 /// list once onto a stack of children still to visit (one segment per level), so each
 /// list is looked up and decoded once. The order of siblings does not matter here, so
-/// every node has its children (kept by retained size, an order unrelated to where they
-/// are in memory) walked in index order, which is address order: as a collector lays
-/// objects out roughly depth first, that makes the walk's reads of the per-object columns
-/// and of the lists nearly sequential, on a large collection and on small lists alike
-/// (sorting all lists took a quarter off the walk on the 1 GB benchmark dump, against
-/// only those of 32 children or more).
+/// every node has its children walked in index order (as the lists are kept), which is
+/// address order: as a collector lays objects out roughly depth first, that makes the
+/// walk's reads of the per-object columns and of the lists nearly sequential.
 pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<Vec<u64>> {
     const WHAT: &str = "the class minimum walk";
     let mut sum = crate::alloc::try_filled(classes, 0u64, WHAT)?;
@@ -458,7 +432,8 @@ pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn
         if let Some(r) = kids.resume() {
             resume = r;
         }
-        // Popped from the end: the lowest index first.
+        // Popped from the end: the lowest index first (the lists are in index order but
+        // the virtual root's, kept largest first; a reversed run sorts in one pass).
         todo[at..].sort_unstable_by(|a, b| b.cmp(a));
         Ok(())
     };
@@ -520,7 +495,7 @@ mod tests {
     #[test]
     fn wide_nodes_and_big_child_counts() {
         // Node 0 under the root has 70,000 children (past the keyed sort and the child
-        // count byte), node 1 has 300; sizes repeat so that ties are ordered by index.
+        // count byte), node 1 has 300.
         let n = 70_302usize;
         let mut idom = vec![0u32; n];
         idom[0] = VIRTUAL_ROOT;
@@ -531,7 +506,7 @@ mod tests {
         let kids: Vec<u32> = tree.children(0).collect();
         assert_eq!(kids.len(), 70_000);
         assert_eq!(tree.child_count(0), 70_000);
-        assert!(kids.windows(2).all(|w| (retained.get(w[0]), std::cmp::Reverse(w[0])) > (retained.get(w[1]), std::cmp::Reverse(w[1]))));
+        assert_eq!(kids, (2..n as u32 - 300).collect::<Vec<_>>());
         assert_eq!(tree.children(1).count(), 300);
         assert_eq!(tree.child_count(1), 300);
         assert_eq!(retained.get(1), size(1) + (n as u32 - 300..n as u32).map(size).sum::<u64>());
@@ -605,7 +580,7 @@ mod tests {
     /// Against the definitions, on random trees given as a packed [`Idom`] (near, far
     /// and wide parents, several parents per block of nodes): retained sizes summed up
     /// every object's dominator chain, and each node's children exactly the objects it
-    /// immediately dominates, largest retained first, then by index.
+    /// immediately dominates, in index order.
     #[test]
     fn children_and_retained_against_brute_force() {
         let mut seed = 0x5851_F42D_4C95_7F2Du64;
@@ -691,8 +666,8 @@ mod tests {
 
     /// Builds the tree of `packed` (the same as `idom`) and checks it against the
     /// definitions: retained sizes summed up every object's dominator chain, and each
-    /// node's children exactly the objects it immediately dominates, largest retained
-    /// first, then by index (with their count and whether there are any).
+    /// node's children exactly the objects it immediately dominates, in index order
+    /// (with their count and whether there are any).
     fn check_against_definition<I: IdomRead + ?Sized>(packed: &I, idom: &[u32], label: &str) {
         let n = idom.len();
         let (tree, retained) = compute(packed, 8, size).unwrap();
@@ -708,7 +683,8 @@ mod tests {
 
     /// From the definitions, for the tree `idom` with shallow sizes `size`: every node's
     /// retained size (summed up each object's dominator chain; the virtual root `n`
-    /// last), and its children, largest retained first, then by index.
+    /// last), and its children in index order (the virtual root's largest retained
+    /// first, then by index).
     fn definition(idom: &[u32], size: impl Fn(u32) -> u64) -> (Vec<u64>, Vec<Vec<u32>>) {
         let n = idom.len();
         let mut ret = vec![0u64; n + 1];
@@ -731,16 +707,15 @@ mod tests {
                 p => by_parent[p as usize].push(w as u32),
             }
         }
-        for list in &mut by_parent {
-            list.sort_by_key(|&w| (std::cmp::Reverse(ret[w as usize]), w));
-        }
+        // Lists in index order (as pushed), but the virtual root's, largest first.
+        by_parent[n].sort_by_key(|&w| (std::cmp::Reverse(ret[w as usize]), w));
         (ret, by_parent)
     }
 
-    /// Children whose retained sizes are 65,535 units or more (they share one sort key
-    /// code), equal and different, at the code's limit and just below it, among small
-    /// ones; two parents in one block, in a block of few entries and in one of many (the
-    /// two ways a block is sorted): in the order of the definition.
+    /// Children whose retained sizes are 65,535 units or more (kept in the side table),
+    /// equal and different, at the limit and just below it, among small ones; two
+    /// parents in one block, in a block of few entries and in one of many (the two ways
+    /// a block is grouped): sizes and lists as the definition has them.
     #[test]
     fn large_retained_sizes_in_order() {
         for n in [200usize, 70_010] {

@@ -2,16 +2,16 @@
 //!
 //! Terms: nodes are grouped in blocks of [`BLOCK`] consecutive indices; a block's *base*
 //! is its first index. Every child of a node of a block is stored as its difference from
-//! the block's base (not from the parent: so that a block's entries can be read back
-//! before knowing which of its nodes each belongs to, and their sizes do not depend on
-//! the order they are sorted in later). A collector lays objects out roughly depth
+//! the block's base (not from the parent: so that a block's entries can be written and
+//! read back before knowing which of its nodes each belongs to, and their sizes do not
+//! depend on the order they are grouped in later). A collector lays objects out roughly depth
 //! first, so children are mostly near their parent: on the `make-big.sh` 1 GB dump
 //! about 98% of the differences fit the 15 bits an entry has.
 //!
 //! Layout, with `n` nodes and `r` reachable:
 //!
-//! - `units`: per node of a block in index order, its children as `u16` entries, largest
-//!   retained first. An entry's top bit marks the last child of its node; the other 15
+//! - `units`: per node of a block in index order, its children as `u16` entries, in
+//!   index order too. An entry's top bit marks the last child of its node; the other 15
 //!   bits are the difference plus [`BIAS`], or [`ESCAPE`] followed by the child's index
 //!   in three more entries of 15 bits (low bits first, top bit clear, so that only the
 //!   ends of lists have it: skipping lists counts those bits, 8 entries at a time).
@@ -92,6 +92,19 @@ pub(super) fn read_entry(units: &[u16], pos: usize, base: u32) -> (u32, bool, us
     }
 }
 
+/// Marks the last entry of `seg`, entries written without [`LAST`] that form one list;
+/// returns how many there are.
+pub(super) fn end_list(seg: &mut [u16]) -> u32 {
+    let (mut pos, mut last, mut count) = (0, 0, 0);
+    while pos < seg.len() {
+        last = pos;
+        pos = after(seg, pos);
+        count += 1;
+    }
+    seg[last] |= LAST;
+    count
+}
+
 /// The children in a block's entries `seg` (block at `base`), in order, lists not told apart.
 pub(super) fn entries(seg: &[u16], base: u32) -> impl Iterator<Item = u32> + '_ {
     let mut pos = 0;
@@ -113,8 +126,8 @@ pub(super) struct Long {
     pub count: u32,
 }
 
-/// Children lists of the dominator tree, each sorted by retained size (largest first,
-/// then by object index, which is address order). See the module docs for the layout.
+/// Children lists of the dominator tree, each in object index order (address order),
+/// the virtual root's largest retained first. See the module docs for the layout.
 pub struct DomTree {
     /// Node count without the virtual root; the virtual root is node `n`.
     pub n: u32,
@@ -139,7 +152,7 @@ impl DomTree {
         self.nonleaf.get(node as usize / BLOCK).map_or(true, |w| w >> (node as usize % BLOCK) & 1 == 0)
     }
 
-    /// The children of `node`, largest retained first (then by index).
+    /// The children of `node` in index order (the virtual root's largest retained first).
     pub fn children(&self, node: u32) -> Children<'_> {
         if node == self.n {
             return Children { inner: Inner::Slice(self.top.iter()) };
