@@ -42,8 +42,9 @@ pub const DEFAULT_CHUNK_SIZE: usize = 16 << 20;
 /// much of the file each pass really read (see [`super::progress`]'s phase records).
 pub static FETCHED: AtomicU64 = AtomicU64::new(0);
 
-/// The slice read after a seek, before the read-ahead grows again.
-pub const SEEK_FETCH: usize = 1 << 20;
+/// The slice read after a seek, before the read-ahead grows again: one span of the
+/// locator's ([`crate::index::locate::SPAN`]), what finding one object again reads.
+pub const SEEK_FETCH: usize = crate::index::locate::SPAN as usize;
 
 /// A skip forward of at most this much from where the last slice ended still counts as
 /// sequential reading (a pass skipping an array's elements).

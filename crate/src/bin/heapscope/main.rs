@@ -96,6 +96,7 @@ impl Command {
 }
 
 fn main() -> ExitCode {
+    allocator::fix_mmap_threshold();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
