@@ -88,6 +88,22 @@ impl Locator {
         found.into_iter()
     }
 
+    /// The spans to walk to find every object of `ids`, in file order: every object's
+    /// most likely span ([`Self::candidates`]), then the other candidates not among
+    /// those. A walk that stops once it has found every object mostly reads the first.
+    pub fn spans_for(&self, ids: impl IntoIterator<Item = u64> + Clone) -> Vec<Span> {
+        let by_offset = |spans: &mut Vec<Span>| {
+            spans.sort_unstable_by_key(|s| (s.start, s.end));
+            spans.dedup();
+        };
+        let mut first: Vec<Span> = ids.clone().into_iter().filter_map(|id| self.candidates(id).next().copied()).collect();
+        by_offset(&mut first);
+        let mut rest: Vec<Span> = ids.into_iter().flat_map(|id| self.candidates(id).skip(1).copied()).filter(|s| first.binary_search_by_key(&(s.start, s.end), |f| (f.start, f.end)).is_err()).collect();
+        by_offset(&mut rest);
+        first.extend(rest);
+        first
+    }
+
     pub fn spans(&self) -> &[Span] {
         &self.spans
     }
@@ -132,5 +148,9 @@ mod tests {
         assert_eq!(starts(0x3080), [2 * SPAN + 1, 0]);
         assert_eq!(starts(0x2080), [SPAN + 1, 0]);
         assert_eq!(starts(0x5000), [0]);
+        let order = l.spans_for([0x3080, 0x2080, 0x5000]).iter().map(|s| s.start).collect::<Vec<_>>();
+        assert_eq!(order, [0, SPAN + 1, 2 * SPAN + 1]);
+        let order = l.spans_for([0x3080, 0x2080]).iter().map(|s| s.start).collect::<Vec<_>>();
+        assert_eq!(order, [SPAN + 1, 2 * SPAN + 1, 0]);
     }
 }

@@ -33,6 +33,10 @@ pub struct Cursor {
     /// The whole stream, when the source is mapped: `buf` is unused, `base` is 0 and
     /// `start..end` are offsets in the mapping.
     map: Option<Map>,
+    /// Whether the source is known to be where `base` and `end` say: a cursor may be
+    /// given a source left anywhere, so only after a rewind can a seek use the buffer or
+    /// skip ahead instead of restarting.
+    anchored: bool,
 }
 
 /// A mapped stream's view: the window's size, and how far the pages behind it were
@@ -62,7 +66,7 @@ impl Cursor {
         // resident before they are handed back.
         let map = src.mapped().map(|bytes| Map { bytes, window: window.min(MAPPED_WINDOW), released: 0 });
         let buf = if map.is_some() { Vec::new() } else { vec![0; window] };
-        let mut c = Cursor { src, buf, start: 0, end: 0, base: 0, eof: false, map };
+        let mut c = Cursor { src, buf, start: 0, end: 0, base: 0, eof: false, map, anchored: false };
         c.map_at(0, 0);
         c
     }
@@ -236,6 +240,7 @@ impl Cursor {
     /// Restarts at offset 0 (the next pass).
     pub fn rewind(&mut self) -> Result<()> {
         self.src.rewind()?;
+        self.anchored = true;
         self.start = 0;
         self.end = 0;
         self.base = 0;
@@ -244,8 +249,21 @@ impl Cursor {
         Ok(())
     }
 
-    /// Restarts at `offset`, used for reading one record again.
+    /// Moves to `offset`, used for reading records again. Bytes still buffered are not
+    /// read again (a walk of one span reads a record or so into the next), and a target
+    /// ahead is skipped to, so that a gzip stream decodes on from where it is when that
+    /// is nearer than its last checkpoint; only a target behind restarts the source.
     pub fn seek(&mut self, offset: u64) -> Result<()> {
+        if self.map.is_none() && self.anchored {
+            if offset >= self.base && offset <= self.base + self.end as u64 {
+                self.start = (offset - self.base) as usize;
+                return Ok(());
+            }
+            if offset > self.pos() {
+                self.skip(offset - self.pos())?;
+                return Ok(());
+            }
+        }
         self.rewind()?;
         if self.map.is_some() {
             self.map_at(offset, 0);
@@ -380,6 +398,49 @@ mod tests {
         assert!(!m.ensure(MAX_WINDOW + 1).unwrap() && !r.ensure(MAX_WINDOW + 1).unwrap());
         assert_eq!(m.skip(u64::MAX / 2).unwrap(), data.len() as u64);
         assert!(m.at_end().unwrap());
+    }
+
+    /// A seek back into what is buffered, or ahead, does not restart the source.
+    #[test]
+    fn seeks_within_the_buffer_and_ahead_do_not_rewind() {
+        struct Counting(MemorySource<Vec<u8>>, std::rc::Rc<std::cell::Cell<u32>>);
+        impl ByteSource for Counting {
+            fn len(&self) -> Option<u64> {
+                self.0.len()
+            }
+            fn input_pos(&self) -> u64 {
+                self.0.input_pos()
+            }
+            fn read(&mut self, buf: &mut [u8]) -> Result<usize> {
+                self.0.read(buf)
+            }
+            fn skip(&mut self, n: u64) -> Result<u64> {
+                self.0.skip(n)
+            }
+            fn rewind(&mut self) -> Result<()> {
+                self.1.set(self.1.get() + 1);
+                self.0.rewind()
+            }
+        }
+        let data: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let rewinds = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut c = Cursor::with_window(Box::new(Counting(MemorySource::new(data.clone()), rewinds.clone())), 4096);
+        // A fresh cursor restarts its source at the first seek (it may have been left anywhere).
+        c.seek(0).unwrap();
+        assert_eq!(rewinds.get(), 1);
+        c.need(1000, "x").unwrap();
+        c.advance(900);
+        for (to, rewound) in [(100u64, false), (3000, false), (2000, false), (50_000, false), (49_000, true), (99_999, false), (100_000, false)] {
+            let before = rewinds.get();
+            c.seek(to).unwrap();
+            assert_eq!(c.pos(), to);
+            c.ensure(1).unwrap();
+            let k = c.available();
+            assert_eq!(&c.window()[..k], &data[to as usize..to as usize + k], "at {to}");
+            assert_eq!(rewinds.get() == before + 1, rewound, "seek to {to}");
+        }
+        c.seek(200_000).unwrap();
+        assert!(c.at_end().unwrap());
     }
 
     #[test]

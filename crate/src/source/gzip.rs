@@ -6,12 +6,13 @@
 //! input chunk and miniz_oxide's 32 KiB window; `rewind` restarts decoding from byte 0.
 //!
 //! Gzip has no index, so reaching a decoded offset means decoding everything before it.
-//! While decoding, the source keeps a *checkpoint* every 32 MiB of output: a copy of the
+//! While decoding, the source keeps a *checkpoint* every 8 MiB of output: a copy of the
 //! decoder (its window and tables, about 43 KB) with the input and output positions.
 //! `skip` and `read_at` then start from the nearest checkpoint at or before the target
-//! instead of from byte 0: reading one object of a 4 GB dump (the inspector) decodes at
-//! most 32 MiB, and pass 2 jumps over long runs it does not need. At most 256 checkpoints
-//! are kept (the spacing doubles when they run out), so they never take more than 11 MB.
+//! instead of from byte 0: reading one object of a 2 GB dump (the inspector, each object
+//! a report reads back) decodes at most 8 MiB, and pass 2 jumps over long runs it does
+//! not need. At most 256 checkpoints are kept (the spacing doubles when they run out: 32
+//! MiB from 4 GB of output on), so they never take more than 11 MB.
 //!
 //! Each member's trailer is checked: the CRC-32 and the size (ISIZE, mod 2^32) of the
 //! data it decoded to. A mismatch means the data is corrupt even though its deflate
@@ -30,7 +31,7 @@ use crate::error::{Error, ErrorKind, Result};
 
 const INPUT_CHUNK: usize = 256 * 1024;
 /// Decoded bytes between checkpoints at first (doubled whenever `MAX_CHECKPOINTS` is hit).
-const CHECKPOINT_SPACING: u64 = 32 << 20;
+const CHECKPOINT_SPACING: u64 = 8 << 20;
 const MAX_CHECKPOINTS: usize = 256;
 
 /// The decoder as it was after producing `out_pos` bytes from `in_pos` compressed bytes,

@@ -148,9 +148,7 @@ impl Reader {
         }
         self.budget -= want.len();
         let id_size = a.heap.index.header.id_size;
-        let mut spans: Vec<_> = want.iter().flat_map(|&id| a.heap.index.locator.candidates(id).copied()).collect();
-        spans.sort_unstable_by_key(|s| (s.start, s.end));
-        spans.dedup();
+        let spans = a.heap.index.locator.spans_for(want.iter().copied());
         let Some(source) = a.source.take() else {
             for id in want {
                 self.cache.insert(id, None);

@@ -483,25 +483,42 @@ pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, arrays: &[u32], m
 #[allow(clippy::type_complexity)]
 pub fn read_records<const FIELDS: bool>(index: &Index, source: Box<dyn ByteSource>, objects: &[u32], max_bytes: usize) -> Result<(Box<dyn ByteSource>, Vec<Option<ArrayData>>, Vec<Option<Vec<u8>>>)> {
     let ids: Vec<u64> = objects.iter().map(|&a| index.ids.id(a)).collect();
-    let mut spans: Vec<Span> = ids.iter().flat_map(|&id| index.locator.candidates(id).copied()).collect();
-    spans.sort_unstable_by_key(|s| (s.start, s.end));
-    spans.dedup();
     let fields = if FIELDS { vec![None; ids.len()] } else { Vec::new() };
     let mut sweep = Sweep::<FIELDS> { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()], fields };
     // One span per read: a span is the unit these walks seek to.
     let mut cursor = Cursor::with_window(source, crate::index::locate::SPAN as usize);
     cursor.rewind()?;
-    for span in spans {
-        if span.start >= cursor.pos() {
-            let gap = span.start - cursor.pos();
-            cursor.skip_exact(gap, "the dump read again")?;
-        } else {
-            cursor.seek(span.start)?;
+    // Two forward walks: each object's most likely span first, then the other candidates
+    // of the objects not found yet. A span holding a few far-off objects is a candidate
+    // for most addresses; walking it for every object that might be there costs a seek
+    // each (in a gzip stream, decoding again from a checkpoint).
+    for round in 0..2 {
+        let mut spans: Vec<Span> = Vec::new();
+        for (k, &id) in ids.iter().enumerate() {
+            let found = sweep.found[k].is_some() || (FIELDS && sweep.fields[k].is_some());
+            if !found {
+                let mut c = index.locator.candidates(id);
+                if round == 0 {
+                    spans.extend(c.next().copied());
+                } else {
+                    spans.extend(c.skip(1).copied());
+                }
+            }
         }
-        sweep.end = span.end;
-        match walk_span(&mut cursor, index.header.id_size, span.segment_end, &mut sweep) {
-            Err(e) if e.kind != ErrorKind::Cancelled => return Err(e),
-            _ => {}
+        spans.sort_unstable_by_key(|s| (s.start, s.end));
+        spans.dedup();
+        for span in spans {
+            if span.start >= cursor.pos() {
+                let gap = span.start - cursor.pos();
+                cursor.skip_exact(gap, "the dump read again")?;
+            } else {
+                cursor.seek(span.start)?;
+            }
+            sweep.end = span.end;
+            match walk_span(&mut cursor, index.header.id_size, span.segment_end, &mut sweep) {
+                Err(e) if e.kind != ErrorKind::Cancelled => return Err(e),
+                _ => {}
+            }
         }
     }
     Ok((cursor.into_source(), sweep.found, sweep.fields))
