@@ -88,25 +88,37 @@ impl Locator {
         found.into_iter()
     }
 
-    /// The spans to walk to find every object of `ids`, in file order: every object's
-    /// most likely span ([`Self::candidates`]), then the other candidates not among
-    /// those. A walk that stops once it has found every object mostly reads the first.
+    /// Every object's most likely span ([`Self::candidates`]), in file order.
+    pub fn likeliest_spans(&self, ids: impl IntoIterator<Item = u64>) -> Vec<Span> {
+        by_offset(ids.into_iter().filter_map(|id| self.candidates(id).next().copied()).collect())
+    }
+
+    /// The other candidates of `ids`, in file order, leaving out the spans of `walked`
+    /// (in file order).
+    pub fn other_spans(&self, ids: impl IntoIterator<Item = u64>, walked: &[Span]) -> Vec<Span> {
+        let key = |s: &Span| (s.start, s.end);
+        by_offset(ids.into_iter().flat_map(|id| self.candidates(id).skip(1).copied()).filter(|s| walked.binary_search_by_key(&key(s), key).is_err()).collect())
+    }
+
+    /// The spans to walk to find every object of `ids`: the likeliest ones, then the
+    /// others. A walk that stops once it has found every object mostly reads the first.
     pub fn spans_for(&self, ids: impl IntoIterator<Item = u64> + Clone) -> Vec<Span> {
-        let by_offset = |spans: &mut Vec<Span>| {
-            spans.sort_unstable_by_key(|s| (s.start, s.end));
-            spans.dedup();
-        };
-        let mut first: Vec<Span> = ids.clone().into_iter().filter_map(|id| self.candidates(id).next().copied()).collect();
-        by_offset(&mut first);
-        let mut rest: Vec<Span> = ids.into_iter().flat_map(|id| self.candidates(id).skip(1).copied()).filter(|s| first.binary_search_by_key(&(s.start, s.end), |f| (f.start, f.end)).is_err()).collect();
-        by_offset(&mut rest);
-        first.extend(rest);
-        first
+        let mut spans = self.likeliest_spans(ids.clone());
+        let others = self.other_spans(ids, &spans);
+        spans.extend(others);
+        spans
     }
 
     pub fn spans(&self) -> &[Span] {
         &self.spans
     }
+}
+
+/// `spans` sorted by offset, each once.
+fn by_offset(mut spans: Vec<Span>) -> Vec<Span> {
+    spans.sort_unstable_by_key(|s| (s.start, s.end));
+    spans.dedup();
+    spans
 }
 
 #[cfg(test)]

@@ -492,22 +492,17 @@ pub fn read_records<const FIELDS: bool>(index: &Index, source: Box<dyn ByteSourc
     // of the objects not found yet. A span holding a few far-off objects is a candidate
     // for most addresses; walking it for every object that might be there costs a seek
     // each (in a gzip stream, decoding again from a checkpoint).
+    let missing = |sweep: &Sweep<FIELDS>| -> Vec<u64> { (0..ids.len()).filter(|&k| sweep.found[k].is_none() && !(FIELDS && sweep.fields[k].is_some())).map(|k| ids[k]).collect() };
+    let likeliest = index.locator.likeliest_spans(ids.iter().copied());
     for round in 0..2 {
-        let mut spans: Vec<Span> = Vec::new();
-        for (k, &id) in ids.iter().enumerate() {
-            let found = sweep.found[k].is_some() || (FIELDS && sweep.fields[k].is_some());
-            if !found {
-                let mut c = index.locator.candidates(id);
-                if round == 0 {
-                    spans.extend(c.next().copied());
-                } else {
-                    spans.extend(c.skip(1).copied());
-                }
-            }
-        }
-        spans.sort_unstable_by_key(|s| (s.start, s.end));
-        spans.dedup();
-        for span in spans {
+        let others;
+        let spans: &[Span] = if round == 0 {
+            &likeliest
+        } else {
+            others = index.locator.other_spans(missing(&sweep), &likeliest);
+            &others
+        };
+        for &span in spans {
             if span.start >= cursor.pos() {
                 let gap = span.start - cursor.pos();
                 cursor.skip_exact(gap, "the dump read again")?;
