@@ -646,7 +646,7 @@ fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Readin
     let mut classes = vec![ClassStats::default(); class_count];
     let mut kept_objects = 0u64;
     let mut used_heap = 0u64;
-    let (tree, retained) = retained::compute(&idom, heap.index.layout.object_alignment, |v| {
+    let shallow = |v| {
         let c = heap.class_of(v);
         let s = heap.sizes.get(v, c);
         if c != NO_CLASS {
@@ -656,9 +656,9 @@ fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Readin
             classes[c as usize].shallow += s;
         }
         s
-    })?;
-    let mins = retained::class_min_retained(&tree, &retained, |v| heap.class_of(v), class_count)?;
-    for (c, m) in classes.iter_mut().zip(mins) {
+    };
+    let retained::Computed { tree, retained, class_min } = retained::compute(&idom, heap.index.layout.object_alignment, shallow, |v| heap.class_of(v), class_count)?;
+    for (c, m) in classes.iter_mut().zip(class_min) {
         c.retained_min = m;
     }
     // Roots that are not kept (cannot happen: roots are reachable) are dropped anyway.

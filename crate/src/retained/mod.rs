@@ -1,12 +1,10 @@
 //! The dominator tree as a tree, and retained sizes.
 //!
 //! The retained size of an object is the total shallow size of the objects it dominates
-//! (itself included): what would be freed if it were freed. It is summed bottom-up over
-//! the dominator tree without a walk: a node is finished once its last child is, so
-//! scanning the nodes (from the last index down) and, after each leaf, climbing through the parents
-//! it completes visits children before parents with only a per-node count of unfinished
-//! children (never recursion, and no order array). The virtual root (index `n` here)
-//! retains every reachable object.
+//! (itself included): what would be freed if it were freed. It is summed in one
+//! depth-first walk of the dominator tree once the tree is built (never recursion): a
+//! node's retained size is known when the walk leaves it. The virtual root (index `n`
+//! here) retains every reachable object.
 //!
 //! Memory, with `n` objects and `r` of them reachable:
 //!
@@ -18,14 +16,10 @@
 //!   or more (512 KiB with 8-byte alignment; a few thousand objects near the top of the
 //!   tree) live in a sorted side table.
 //!
-//! While building: a count byte per node and the sums (`3n` bytes) while summing, then
-//! the retained sizes and the tree's arrays (the entries written once into their
-//! blocks, then sorted in place block by block). The immediate dominators the tree is
-//! built from are packed first ([`idom`]: about 1.1 bytes per object on the 1 GB
-//! benchmark dump instead of 4), and every pass here reads them packed.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! While building: a byte per node (where each list goes in its block) and the tree's
+//! arrays, then the tree and the sums for the walk (see [`compute`]). The immediate
+//! dominators the tree is built from are packed first ([`idom`]: about 1.1 bytes per
+//! object on the 1 GB benchmark dump instead of 4), and every pass here reads them packed.
 
 use crate::graph::columns::SizeColumn;
 use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
@@ -35,11 +29,6 @@ pub mod idom;
 pub mod tree;
 pub use idom::{Idom, IdomRead};
 pub use tree::{Children, DomTree, Resume, BLOCK};
-
-/// A count byte meaning "in the side map".
-const MANY: u8 = u8::MAX - 1;
-/// A pending count byte meaning "finished" (while summing).
-const DONE: u8 = u8::MAX;
 
 /// Retained size of every node (the virtual root, node `n`, retains everything), stored
 /// like shallow sizes: 16-bit alignment units with a side table.
@@ -68,238 +57,174 @@ pub fn tree_parent<I: IdomRead + ?Sized>(idom: &I, v: u32) -> Option<u32> {
 }
 
 
-/// A multiplicative hash for node indices: the side maps below take one update per
-/// child of a large node (millions on a big dump), where SipHash costs too much.
-#[derive(Default)]
-struct NodeHasher(u64);
-
-impl Hasher for NodeHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_u32(&mut self, v: u32) {
-        self.0 = (v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type NodeMap<V> = HashMap<u32, V, BuildHasherDefault<NodeHasher>>;
-
-/// Per-node counts in a byte, the rare large ones in a map.
-struct Counts {
-    small: Vec<u8>,
-    large: NodeMap<u32>,
-}
-
-impl Counts {
-    /// Counts `v` down by one (it is above zero); returns what is left.
-    #[inline]
-    fn decrement(&mut self, v: u32) -> u32 {
-        match &mut self.small[v as usize] {
-            c @ ..MANY => {
-                *c -= 1;
-                *c as u32
-            }
-            _ => {
-                let left = self.get(v) - 1;
-                self.set(v, left);
-                left
-            }
-        }
-    }
-
-    #[inline]
-    fn get(&self, v: u32) -> u32 {
-        match self.small[v as usize] {
-            MANY => self.large[&v],
-            c => c as u32,
-        }
-    }
-
-    #[inline]
-    fn set(&mut self, v: u32, c: u32) {
-        if c < MANY as u32 {
-            if self.small[v as usize] == MANY {
-                self.large.remove(&v);
-            }
-            self.small[v as usize] = c as u8;
-        } else {
-            self.small[v as usize] = MANY;
-            self.large.insert(v, c);
-        }
-    }
-}
-
-/// Retained units being summed: `u16` with the large values in a map.
+/// Retained units being summed: `u16`, the large values aside.
 struct Sums {
     units: Vec<u16>,
-    big: NodeMap<u64>,
+    big: Vec<(u32, u64)>,
 }
 
 impl Sums {
-    /// Adds `units` to `v`'s sum.
+    /// Sets `v`'s total (once per node).
     #[inline]
-    fn add(&mut self, v: u32, units: u64) {
-        let u = &mut self.units[v as usize];
-        match *u as u64 + units {
-            t if t < u16::MAX as u64 => *u = t as u16,
-            _ => self.set(v, self.get(v) + units),
-        }
-    }
-
-    #[inline]
-    fn get(&self, v: u32) -> u64 {
-        match self.units[v as usize] {
-            u16::MAX => self.big[&v],
-            u => u as u64,
-        }
-    }
-
-    #[inline]
-    fn set(&mut self, v: u32, total: u64) {
+    fn set(&mut self, v: u32, total: u64) -> Result<()> {
         if total < u16::MAX as u64 {
             self.units[v as usize] = total as u16;
         } else {
             self.units[v as usize] = u16::MAX;
-            self.big.insert(v, total);
+            crate::alloc::try_push(&mut self.big, (v, total), "retained sizes")?;
         }
+        Ok(())
     }
 }
 
-/// Calls `f(v, immediate dominator of v)` for every object in index order, the packed
-/// dominators decoded a run at a time.
-fn each_parent<I: IdomRead + ?Sized>(idom: &I, mut f: impl FnMut(u32, u32)) {
+/// Calls `f(v, immediate dominator of v)` for every object in index order (`rev`: from
+/// the last index down), the packed dominators decoded a run at a time.
+fn each_parent<I: IdomRead + ?Sized>(idom: &I, rev: bool, mut f: impl FnMut(u32, u32)) {
     const RUN: usize = 256;
     let n = idom.count();
     let mut run = [0u32; RUN];
-    for start in (0..n).step_by(RUN) {
+    for k in 0..n.div_ceil(RUN) {
+        let start = if rev { (n.div_ceil(RUN) - 1 - k) * RUN } else { k * RUN };
         let run = &mut run[..RUN.min(n - start)];
         idom.decode(start as u32, run);
-        for (k, &p) in run.iter().enumerate() {
-            f((start + k) as u32, p);
+        if rev {
+            for (k, &p) in run.iter().enumerate().rev() {
+                f((start + k) as u32, p);
+            }
+        } else {
+            for (k, &p) in run.iter().enumerate() {
+                f((start + k) as u32, p);
+            }
         }
     }
 }
 
-/// Builds the tree and computes retained sizes. `shallow(v)` must be a multiple of
-/// `align` (MAT's sizes are aligned); it is called exactly once for every reachable
-/// object and never for another, so that a caller can total per-class figures in it
-/// instead of in a pass of its own.
+/// What [`compute`] gives: the tree, every node's retained size, and MAT's quick
+/// retained size per class (see [`class_min_retained`]).
+pub struct Computed {
+    pub tree: DomTree,
+    pub retained: Retained,
+    pub class_min: Vec<u64>,
+}
+
+/// Builds the tree, then computes retained sizes and the per-class minimum retained sizes
+/// in one walk of it. `shallow(v)` must be a multiple of `align` (MAT's sizes are
+/// aligned); it is called exactly once for every reachable object and never for another,
+/// so that a caller can total per-class figures in it instead of in a pass of its own.
+/// `class_of` and `classes` are as for [`class_min_retained`].
 ///
-/// Four passes over the nodes: count each node's children (and the
-/// entries each block's lists take); sum retained sizes bottom-up, counting those counts
-/// down; write every child into its parent's block; then per block group the entries by
-/// parent, each list in index order (callers that show a list largest first sort it
-/// then: see `Analysis::dominated_by_size`). Memory while building: the counts (a
-/// byte per node) while summing, then the tree's own arrays and one block's entries.
-pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnMut(u32) -> u64) -> Result<(DomTree, Retained)> {
+/// Three passes over the immediate dominators and one walk of the tree:
+///
+/// 1. count, per node, the entries its list takes and which nodes have children (and
+///    per block the entries of its lists);
+/// 2. for each block, where each of its nodes' lists starts: a block whose entries take
+///    at most 255 units and that has more than one parent (nearly all) is *direct*, its
+///    nodes' places kept in a byte each;
+/// 3. write every child, from the last index down, into its parent's list in a direct
+///    block (the first one written is its list's last), else one before the other from
+///    the block's end; then group the other blocks' entries by parent (a block of one
+///    parent is grouped already);
+/// 4. walk the tree depth first (see [`walk`]): a node's retained size is known when
+///    its walk ends.
+///
+/// Memory while building: a byte per node (the places) and the tree's arrays, then the
+/// tree and the sums (`2n` bytes) for the walk, and the walk's stacks (as deep as the
+/// tree). The immediate dominators the tree is built from are packed first ([`idom`]:
+/// about 1.1 bytes per object on the 1 GB benchmark dump instead of 4), and every pass
+/// here reads them packed.
+pub fn compute<I: IdomRead + ?Sized>(
+    idom: &I,
+    align: u32,
+    shallow: impl FnMut(u32) -> u64,
+    class_of: impl Fn(u32) -> u32,
+    classes: usize,
+) -> Result<Computed> {
     let n = idom.count();
     if n >= u32::MAX as usize - 1 {
         return Err(Error::memory(format!("{n} objects: too many for the dominator tree")));
     }
-    let root = n as u32;
-    let align = align.max(1) as u64;
-    // A shift, not a division, per object (the alignment is a power of two but in odd dumps).
-    let shift = align.trailing_zeros();
-    let units_of = |bytes: u64| if align.is_power_of_two() { bytes >> shift } else { bytes / align };
     let nb = n.div_ceil(BLOCK);
 
-    // Children per node (the virtual root's aside), which nodes have children, and the
-    // entries of each block's lists.
-    let mut pending = Counts { small: crate::alloc::try_filled(n, 0u8, "retained sizes")?, large: NodeMap::default() };
+    // 1. Which nodes have children, the entries of each node's list (saturating: only
+    // the direct blocks' are used) and of each block's.
+    let mut place = crate::alloc::try_filled(n, 0u8, "the dominator tree")?;
     let mut nonleaf = crate::alloc::try_filled(nb, 0u32, "the dominator tree")?;
     let mut blocks = crate::alloc::try_filled(nb + 1, 0u32, "the dominator tree")?;
     let mut top = 0usize;
-    each_parent(idom, |v, p| {
+    each_parent(idom, false, |v, p| {
         let p = match p {
-            // Finished already for the sums' scan (nothing counts it up: an unreachable
-            // node dominates nothing).
-            UNREACHABLE => return pending.small[v as usize] = DONE,
+            UNREACHABLE => return,
             VIRTUAL_ROOT => return top += 1,
             p => p,
         };
-        let c = &mut pending.small[p as usize];
-        if *c < MANY - 1 {
-            *c += 1;
-        } else {
-            let c = pending.get(p);
-            pending.set(p, c + 1);
-        }
         let b = p as usize / BLOCK;
         nonleaf[b] |= 1 << (p as usize % BLOCK);
-        blocks[b] = blocks[b].saturating_add(tree::entry_units((b * BLOCK) as u32, v) as u32);
+        let len = tree::entry_units((b * BLOCK) as u32, v);
+        blocks[b] = blocks[b].saturating_add(len as u32);
+        place[p as usize] = place[p as usize].saturating_add(len as u8);
     });
 
-    // Retained sizes: after each finished node, climb to its parent while that finishes
-    // it, counting down its unfinished children in `pending`; DONE marks the finished
-    // nodes, so that the scan does not finish again a node that a climb finished. The
-    // scan goes down from the last index: a collector mostly places an object's
-    // dominator before it, so most nodes are finished when the scan reaches them and
-    // few climbs are taken.
-    let mut sums = Sums { units: crate::alloc::try_filled(n + 1, 0u16, "retained sizes")?, big: NodeMap::default() };
-    let mut everything = 0u64;
-    for v in (0..n as u32).rev() {
-        if pending.small[v as usize] != 0 {
-            continue;
-        }
-        let mut x = v;
-        loop {
-            let s = sums.get(x) + units_of(shallow(x));
-            sums.set(x, s);
-            pending.small[x as usize] = DONE;
-            let p = match tree_parent(idom, x) {
-                Some(p) if p != root => p,
-                _ => {
-                    everything += s;
-                    break;
-                }
-            };
-            sums.add(p, s);
-            if pending.decrement(p) != 0 {
-                break;
+    // 2. The direct blocks, each node's place being where its list ends in its block's
+    // entries (the fill goes backwards); where each block's entries start.
+    let mut direct = crate::alloc::try_filled(nb.div_ceil(64), 0u64, "the dominator tree")?;
+    for b in 0..nb {
+        if blocks[b] <= u8::MAX as u32 && nonleaf[b].count_ones() > 1 {
+            direct[b / 64] |= 1 << (b % 64);
+            let mut at = 0u8;
+            for slot in &mut place[b * BLOCK..n.min((b + 1) * BLOCK)] {
+                at += *slot;
+                *slot = at;
             }
-            x = p;
         }
     }
-    drop(pending);
-    sums.set(root, everything);
-    let mut big: Vec<(u32, u64)> = sums.big.into_iter().collect();
-    big.sort_unstable();
-    let retained = Retained(SizeColumn::from_units(sums.units, big, align));
-
-    // Where each block's entries start.
+    let is_direct = |b: usize| direct[b / 64] >> (b % 64) & 1 != 0;
     let mut at = 0u64;
     for slot in blocks.iter_mut() {
         let len = *slot as u64;
         *slot = tree::block_start(at)?;
         at += len;
     }
+    // The fill's cursors: a direct block's start, the end of another's (which the fill
+    // brings back to its start).
+    for b in 0..nb {
+        if !is_direct(b) {
+            blocks[b] = blocks[b + 1];
+        }
+    }
+
+    // 3. Every child into its parent's block, each before the one written before it. A
+    // node's bit in `first` is cleared once its list's last entry is written.
     let mut units = crate::alloc::try_filled(blocks[nb] as usize, 0u16, "the dominator tree")?;
     let mut top_level: Vec<u32> = crate::alloc::try_with_capacity(top, "the dominator tree")?;
-    // Children into their parents' blocks, in index order. The block starts serve as the
-    // fill cursors: each ends where the next block starts, so shifting them by one block
-    // gives the starts back.
-    each_parent(idom, |v, p| {
+    let mut first = crate::alloc::try_filled(nb, 0u32, "the dominator tree")?;
+    first.copy_from_slice(&nonleaf);
+    each_parent(idom, true, |v, p| {
         let p = match p {
             UNREACHABLE => return,
             VIRTUAL_ROOT => return top_level.push(v),
             p => p,
         };
         let b = p as usize / BLOCK;
-        let at = blocks[b] as usize;
-        blocks[b] += tree::write_entry(&mut units[at..], (b * BLOCK) as u32, v, false) as u32;
+        let base = (b * BLOCK) as u32;
+        let len = tree::entry_units(base, v);
+        if is_direct(b) {
+            let bit = 1 << (p as usize % BLOCK);
+            let last = first[b] & bit != 0;
+            first[b] &= !bit;
+            place[p as usize] -= len as u8;
+            let at = blocks[b] as usize + place[p as usize] as usize;
+            tree::write_entry(&mut units[at..], base, v, last);
+        } else {
+            blocks[b] -= len as u32;
+            tree::write_entry(&mut units[blocks[b] as usize..], base, v, false);
+        }
     });
-    blocks.copy_within(..nb, 1);
-    blocks[0] = 0;
-    top_level.sort_unstable_by_key(|&v| (std::cmp::Reverse(retained.get(v)), v));
+    drop(first);
+    drop(place);
+    // Index order, as `walk` takes the lists (largest first once the sizes are known).
+    top_level.reverse();
 
-    // Per block, the entries grouped by parent, each list staying in index order (the
+    // The other blocks' entries grouped by parent, each list staying in index order (the
     // fill wrote them so): the parent read again, unless the block has one. One `u64` key
     // per entry, the parent's place in the block above the child. The usual small block
     // is grouped with a counting sort (stable) into a second key array; a block of many
@@ -310,7 +235,7 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnM
     let mut long = Vec::new();
     for b in 0..nb {
         let (a, e) = (blocks[b] as usize, blocks[b + 1] as usize);
-        if a == e {
+        if a == e || is_direct(b) {
             continue;
         }
         let base = (b * BLOCK) as u32;
@@ -359,8 +284,105 @@ pub fn compute<I: IdomRead + ?Sized>(idom: &I, align: u32, mut shallow: impl FnM
     }
     drop(keys);
     drop(grouped);
-    let tree = DomTree { n: n as u32, nonleaf, blocks, units, long, top: top_level };
-    Ok((tree, retained))
+    drop(direct);
+    let mut tree = DomTree { n: n as u32, nonleaf, blocks, units, long, top: top_level };
+
+    // 4. Retained sizes and the class minimum.
+    let (retained, class_min) = walk(&tree, align, shallow, class_of, classes)?;
+    tree.top.sort_unstable_by_key(|&v| (std::cmp::Reverse(retained.get(v)), v));
+    Ok(Computed { tree, retained, class_min })
+}
+
+/// Retained sizes and MAT's quick retained size per class, in one depth-first walk of the
+/// tree without recursion: a node's retained size is its shallow size plus its children's,
+/// known when its walk ends; a node counts for its class's minimum when no node of its
+/// class is above it (the classes of the nodes on the path are counted in `active`).
+///
+/// Entering a node reads its whole list once onto a stack of children still to visit (one
+/// segment per level), so each list is looked up and decoded once; a leaf (most nodes) is
+/// entered and left at once, without a frame. Children are walked in index order, which is
+/// address order: as a collector lays objects out roughly depth first, that makes the
+/// walk's reads of the per-object columns and of the lists nearly sequential.
+fn walk(tree: &DomTree, align: u32, mut shallow: impl FnMut(u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
+    const WHAT: &str = "retained sizes";
+    let n = tree.n as usize;
+    let align = align.max(1) as u64;
+    // A shift, not a division, per object (the alignment is a power of two but in odd dumps).
+    let shift = align.trailing_zeros();
+    let units_of = |bytes: u64| if align.is_power_of_two() { bytes >> shift } else { bytes / align };
+    let mut sums = Sums { units: crate::alloc::try_filled(n + 1, 0u16, WHAT)?, big: Vec::new() };
+    let mut min = crate::alloc::try_filled(classes, 0u64, WHAT)?;
+    let mut active = crate::alloc::try_filled(classes, 0u32, WHAT)?;
+    let class = |v: u32| Some(class_of(v) as usize).filter(|&c| c < classes);
+
+    /// A node being walked: its group (or NONE), whether it counts for its group's
+    /// minimum, where its children start in `todo`, and its units so far.
+    struct Frame {
+        node: u32,
+        start: u32,
+        class: usize,
+        counts: bool,
+        units: u64,
+    }
+    const NONE: usize = usize::MAX;
+    let mut todo: Vec<u32> = Vec::new();
+    let mut frames: Vec<Frame> = Vec::new();
+    // The end of the list read last: the walk mostly enters a block's nodes in index
+    // order, and then looks each list up from the one before.
+    let mut resume = Resume::default();
+    let mut enter = |todo: &mut Vec<u32>, frames: &mut Vec<Frame>, frame: Frame| -> Result<()> {
+        let (v, at) = (frame.node, todo.len());
+        crate::alloc::try_push(frames, frame, WHAT)?;
+        let mut kids = tree.children_after(v, resume);
+        for x in kids.by_ref() {
+            crate::alloc::try_push(todo, x, WHAT)?;
+        }
+        if let Some(r) = kids.resume() {
+            resume = r;
+        }
+        // Popped from the end: the lowest index first (the lists are in index order).
+        todo[at..].reverse();
+        Ok(())
+    };
+    enter(&mut todo, &mut frames, Frame { node: tree.root(), start: 0, class: NONE, counts: false, units: 0 })?;
+    while let Some(top) = frames.last_mut() {
+        if todo.len() > top.start as usize {
+            let x = todo.pop().expect("a child to visit");
+            // Objects without a class have no histogram row.
+            let c = class(x);
+            let counts = c.is_some_and(|c| active[c] == 0);
+            let own = units_of(shallow(x));
+            if tree.is_leaf(x) {
+                // Entered and left at once (most nodes): no frame.
+                sums.set(x, own)?;
+                top.units += own;
+                if let (Some(c), true) = (c, counts) {
+                    min[c] += own * align;
+                }
+                continue;
+            }
+            if let Some(c) = c {
+                active[c] += 1;
+            }
+            let start = todo.len() as u32;
+            enter(&mut todo, &mut frames, Frame { node: x, start, class: c.unwrap_or(NONE), counts, units: own })?;
+        } else {
+            let done = frames.pop().expect("a frame");
+            sums.set(done.node, done.units)?;
+            if done.class != NONE {
+                active[done.class] -= 1;
+                if done.counts {
+                    min[done.class] += done.units * align;
+                }
+            }
+            if let Some(parent) = frames.last_mut() {
+                parent.units += done.units;
+            }
+        }
+    }
+    let mut big = sums.big;
+    big.sort_unstable();
+    Ok((Retained(SizeColumn::from_units(sums.units, big, align)), min))
 }
 
 /// The sort key of child `v` of the node at `j` in its block: ascending keys group a
@@ -483,26 +505,27 @@ mod tests {
         // 0 → 1 → 2, 0 → 3; 4 unreachable; classes: 0:A 1:B 2:B 3:A
         let idom = vec![VIRTUAL_ROOT, 0, 1, 0, UNREACHABLE];
         let sizes = [10u64, 20, 30, 40, 50];
-        let (tree, retained) = compute(&idom, 10, |v| sizes[v as usize]).unwrap();
+        let class = [0u32, 1, 1, 0, 0];
+        let Computed { tree, retained, class_min } = compute(&idom, 10, |v| sizes[v as usize], |v| class[v as usize], 2).unwrap();
         assert_eq!((0..6).map(|v| retained.get(v)).collect::<Vec<_>>(), vec![100, 50, 30, 40, 0, 100]);
         assert_eq!(tree.children(5).collect::<Vec<_>>(), [0]);
         assert_eq!(tree.children(0).collect::<Vec<_>>(), [1, 3]);
-        let class = [0u32, 1, 1, 0, 0];
+        assert_eq!(class_min, vec![100, 50]);
         let min = class_min_retained(&tree, &retained, |v| class[v as usize], 2).unwrap();
         assert_eq!(min, vec![100, 50]);
     }
 
     #[test]
     fn wide_nodes_and_big_child_counts() {
-        // Node 0 under the root has 70,000 children (past the keyed sort and the child
-        // count byte), node 1 has 300.
+        // Node 0 under the root has 70,000 children (past the keyed sort and a direct
+        // block's 255 units), node 1 has 300.
         let n = 70_302usize;
         let mut idom = vec![0u32; n];
         idom[0] = VIRTUAL_ROOT;
         idom[1] = VIRTUAL_ROOT;
         idom[n - 300..].fill(1);
         let size = |v: u32| 8 * (1 + (v as u64 * 7) % 5);
-        let (tree, retained) = compute(&idom, 8, size).unwrap();
+        let (tree, retained) = tree_of(&idom, 8, size);
         let kids: Vec<u32> = tree.children(0).collect();
         assert_eq!(kids.len(), 70_000);
         assert_eq!(tree.child_count(0), 70_000);
@@ -543,7 +566,8 @@ mod tests {
             }
             let class: Vec<u32> = (0..n).map(|_| [0, 1, 2, 3, u32::MAX][rand(5) as usize]).collect();
             let size = |v: u32| 8 * (1 + v as u64 % 7);
-            let (tree, retained) = compute(&idom, 8, size).unwrap();
+            // Both ways: in the walk that sums the retained sizes, and on the tree built.
+            let Computed { tree, retained, class_min } = compute(&idom, 8, size, |v| class[v as usize], 4).unwrap();
             let min = class_min_retained(&tree, &retained, |v| class[v as usize], 4).unwrap();
             // Retained sizes from the definition: each object counts for all its dominators.
             let mut ret = vec![0u64; n];
@@ -574,6 +598,7 @@ mod tests {
                 }
             }
             assert_eq!(min, expected, "round {round}");
+            assert_eq!(class_min, expected, "round {round}, summing walk");
         }
     }
 
@@ -604,7 +629,7 @@ mod tests {
     }
 
     /// Trees whose parents are anywhere in index order (before or after their children:
-    /// the sums scan meets both), against the definitions; `compute` asks for the shallow
+    /// the fill, from the last index down, meets both), against the definitions; `compute` asks for the shallow
     /// size of every reachable object exactly once and of no other (callers total
     /// per-class figures in those calls).
     #[test]
@@ -638,15 +663,27 @@ mod tests {
             let packed = Idom::compact(idom.clone()).unwrap();
             check_against_definition(&packed, &idom, &format!("any order, round {round}"));
             let mut calls = vec![0u32; n];
-            compute(&packed, 8, |v| {
-                calls[v as usize] += 1;
-                size(v)
-            })
+            compute(
+                &packed,
+                8,
+                |v| {
+                    calls[v as usize] += 1;
+                    size(v)
+                },
+                |_| u32::MAX,
+                0,
+            )
             .unwrap();
             for v in 0..n {
                 assert_eq!(calls[v], (idom[v] != UNREACHABLE) as u32, "round {round}, object {v}");
             }
         }
+    }
+
+    /// The tree and retained sizes of `idom`, without classes.
+    fn tree_of<I: IdomRead + ?Sized>(idom: &I, align: u32, size: impl FnMut(u32) -> u64) -> (DomTree, Retained) {
+        let c = compute(idom, align, size, |_| u32::MAX, 0).unwrap();
+        (c.tree, c.retained)
     }
 
     /// Makes unreachable every node under an unreachable one (parents before children).
@@ -670,7 +707,7 @@ mod tests {
     /// (with their count and whether there are any).
     fn check_against_definition<I: IdomRead + ?Sized>(packed: &I, idom: &[u32], label: &str) {
         let n = idom.len();
-        let (tree, retained) = compute(packed, 8, size).unwrap();
+        let (tree, retained) = tree_of(packed, 8, size);
         let (ret, by_parent) = definition(idom, size);
         for v in 0..=n as u32 {
             assert_eq!(retained.get(v), ret[v as usize], "{label}, object {v}");
@@ -727,7 +764,7 @@ mod tests {
                 2 => 8 * 65_534,
                 _ => 8 * (1 + v as u64 % 4),
             };
-            let (tree, retained) = compute(&idom, 8, size).unwrap();
+            let (tree, retained) = tree_of(&idom, 8, size);
             let (ret, by_parent) = definition(&idom, size);
             for v in 0..=n as u32 {
                 assert_eq!(retained.get(v), ret[v as usize], "{n} nodes, object {v}");
@@ -756,7 +793,7 @@ mod tests {
             .collect();
         unreachable_below(&mut idom);
         let packed = Idom::compact(idom.clone()).unwrap();
-        let (tree, _) = compute(&packed, 8, size).unwrap();
+        let (tree, _) = tree_of(&packed, 8, size);
         assert!(!tree.long.is_empty());
         let (_, by_parent) = definition(&idom, size);
         let mut from = Resume::default();
@@ -802,7 +839,7 @@ mod tests {
         for w in [1usize, 43_584, 43_585, 43_586] {
             idom[w] = n as u32 - 1;
         }
-        let (tree, _) = compute(&idom, 8, size).unwrap();
+        let (tree, _) = tree_of(&idom, 8, size);
         // The entries the lists take, from the definition of the codes' range: one for a
         // difference in 1 - 2^14..=2^14 - 1, four otherwise.
         let units = |p: i64, kids: &[i64]| kids.iter().map(|&w| if (w - (p & !31)).abs() < 1 << 14 { 1 } else { 4 }).sum::<usize>();
@@ -841,7 +878,7 @@ mod tests {
         unreachable_below(&mut idom);
         let packed = Idom::compact(idom.clone()).unwrap();
         check_against_definition(&packed, &idom, "long lists");
-        let (tree, _) = compute(&packed, 8, size).unwrap();
+        let (tree, _) = tree_of(&packed, 8, size);
         let long: Vec<u32> = tree.long.iter().map(|l| l.node).collect();
         assert!([97, 101, 127, 330].iter().all(|v| long.contains(v)), "{long:?}");
         assert!(!long.contains(&100) && !long.contains(&99));
@@ -884,7 +921,11 @@ mod tests {
                 })
                 .collect();
             let packed = Idom::compact(idom).unwrap();
-            let (tree, retained) = compute(&packed, 8, size).unwrap();
+            // Class 0 for the top half of the chain, 1 below: each counts its top object.
+            let depth = |v: u32| if down { v as usize } else { n - 1 - v as usize };
+            let at_depth = |d: usize| if down { d as u32 } else { (n - 1 - d) as u32 };
+            let class = |v: u32| (depth(v) >= n / 2) as u32;
+            let Computed { tree, retained, class_min } = compute(&packed, 8, size, class, 2).unwrap();
             let mut below = 0u64;
             let order: Vec<u32> = if down { (0..n as u32).rev().collect() } else { (0..n as u32).collect() };
             for &v in &order {
@@ -896,11 +937,9 @@ mod tests {
                 assert_eq!(tree.child_count(v), 1);
             }
             assert!(tree.is_leaf(order[0]));
-            // Class 0 for the top half of the chain, 1 below: each counts its top object.
-            let depth = |v: u32| if down { v as usize } else { n - 1 - v as usize };
-            let at_depth = |d: usize| if down { d as u32 } else { (n - 1 - d) as u32 };
-            let min = class_min_retained(&tree, &retained, |v| (depth(v) >= n / 2) as u32, 2).unwrap();
-            assert_eq!(min, vec![retained.get(at_depth(0)), retained.get(at_depth(n / 2))]);
+            let tops = vec![retained.get(at_depth(0)), retained.get(at_depth(n / 2))];
+            assert_eq!(class_min, tops);
+            assert_eq!(class_min_retained(&tree, &retained, class, 2).unwrap(), tops);
         }
     }
 
@@ -909,7 +948,7 @@ mod tests {
         // 0 → 1 → 2 with 3·2³⁰ units each (24 GiB at 8 bytes): 1 and 0 overflow u32 units.
         let idom = vec![VIRTUAL_ROOT, 0, 1, UNREACHABLE];
         let big = 3u64 << 33;
-        let (tree, retained) = compute(&idom, 8, |v| if v == 3 { 8 } else { big }).unwrap();
+        let (tree, retained) = tree_of(&idom, 8, |v| if v == 3 { 8 } else { big });
         assert_eq!((0..5).map(|v| retained.get(v)).collect::<Vec<_>>(), vec![3 * big, 2 * big, big, 0, 3 * big]);
         assert_eq!(tree.children(4).collect::<Vec<_>>(), [0]);
         assert_eq!(tree.children(3).count(), 0);
