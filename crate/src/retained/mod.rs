@@ -16,8 +16,8 @@
 //!   or more (512 KiB with 8-byte alignment; a few thousand objects near the top of the
 //!   tree) live in a sorted side table.
 //!
-//! While building: a byte per node (where each list goes in its block) and the tree's
-//! arrays, then the tree and the sums for the walk (see [`compute`]). The immediate
+//! While building: the sums' `2n` bytes (first holding where each list goes in its
+//! block) and the tree's arrays, then the walk's stacks (see [`compute`]). The immediate
 //! dominators the tree is built from are packed first ([`idom`]: about 1.1 bytes per
 //! object on the 1 GB benchmark dump instead of 4), and every pass here reads them packed.
 
@@ -119,7 +119,7 @@ pub struct Computed {
 ///    per block the entries of its lists);
 /// 2. for each block, where each of its nodes' lists starts: a block whose entries take
 ///    at most 255 units and that has more than one parent (nearly all) is *direct*, its
-///    nodes' places kept in a byte each;
+///    nodes' places kept in the sums' array until the walk;
 /// 3. write every child, from the last index down, into its parent's list in a direct
 ///    block (the first one written is its list's last), else one before the other from
 ///    the block's end; then group the other blocks' entries by parent (a block of one
@@ -127,9 +127,8 @@ pub struct Computed {
 /// 4. walk the tree depth first (see [`walk`]): a node's retained size is known when
 ///    its walk ends.
 ///
-/// Memory while building: a byte per node (the places) and the tree's arrays, then the
-/// tree and the sums (`2n` bytes) for the walk, and the walk's stacks (as deep as the
-/// tree). The immediate dominators the tree is built from are packed first ([`idom`]:
+/// Memory while building: the sums' array (`2n` bytes, the places until the walk) and
+/// the tree's arrays, then the walk's stacks (as deep as the tree). The immediate dominators the tree is built from are packed first ([`idom`]:
 /// about 1.1 bytes per object on the 1 GB benchmark dump instead of 4), and every pass
 /// here reads them packed.
 pub fn compute<I: IdomRead + ?Sized>(
@@ -145,9 +144,14 @@ pub fn compute<I: IdomRead + ?Sized>(
     }
     let nb = n.div_ceil(BLOCK);
 
+    // The sums' array (zeroed again for the walk) first holds each node's place: so the
+    // places take no memory of their own, and the sums take the room the tree's arrays
+    // are not built in.
+    let mut sums = crate::alloc::try_filled(n + 1, 0u16, "retained sizes")?;
+    let place = &mut sums[..n];
+
     // 1. Which nodes have children, the entries of each node's list (saturating: only
     // the direct blocks' are used) and of each block's.
-    let mut place = crate::alloc::try_filled(n, 0u8, "the dominator tree")?;
     let mut nonleaf = crate::alloc::try_filled(nb, 0u32, "the dominator tree")?;
     let mut blocks = crate::alloc::try_filled(nb + 1, 0u32, "the dominator tree")?;
     let mut top = 0usize;
@@ -161,7 +165,7 @@ pub fn compute<I: IdomRead + ?Sized>(
         nonleaf[b] |= 1 << (p as usize % BLOCK);
         let len = tree::entry_units((b * BLOCK) as u32, v);
         blocks[b] = blocks[b].saturating_add(len as u32);
-        place[p as usize] = place[p as usize].saturating_add(len as u8);
+        place[p as usize] = place[p as usize].saturating_add(len as u16);
     });
 
     // 2. The direct blocks, each node's place being where its list ends in its block's
@@ -170,7 +174,7 @@ pub fn compute<I: IdomRead + ?Sized>(
     for b in 0..nb {
         if blocks[b] <= u8::MAX as u32 && nonleaf[b].count_ones() > 1 {
             direct[b / 64] |= 1 << (b % 64);
-            let mut at = 0u8;
+            let mut at = 0u16;
             for slot in &mut place[b * BLOCK..n.min((b + 1) * BLOCK)] {
                 at += *slot;
                 *slot = at;
@@ -211,7 +215,7 @@ pub fn compute<I: IdomRead + ?Sized>(
             let bit = 1 << (p as usize % BLOCK);
             let last = first[b] & bit != 0;
             first[b] &= !bit;
-            place[p as usize] -= len as u8;
+            place[p as usize] -= len as u16;
             let at = blocks[b] as usize + place[p as usize] as usize;
             tree::write_entry(&mut units[at..], base, v, last);
         } else {
@@ -220,7 +224,7 @@ pub fn compute<I: IdomRead + ?Sized>(
         }
     });
     drop(first);
-    drop(place);
+    sums.fill(0);
     // Index order, as `walk` takes the lists (largest first once the sizes are known).
     top_level.reverse();
 
@@ -288,7 +292,7 @@ pub fn compute<I: IdomRead + ?Sized>(
     let mut tree = DomTree { n: n as u32, nonleaf, blocks, units, long, top: top_level };
 
     // 4. Retained sizes and the class minimum.
-    let (retained, class_min) = walk(&tree, align, shallow, class_of, classes)?;
+    let (retained, class_min) = walk(&tree, sums, align, shallow, class_of, classes)?;
     tree.top.sort_unstable_by_key(|&v| (std::cmp::Reverse(retained.get(v)), v));
     Ok(Computed { tree, retained, class_min })
 }
@@ -303,14 +307,15 @@ pub fn compute<I: IdomRead + ?Sized>(
 /// entered and left at once, without a frame. Children are walked in index order, which is
 /// address order: as a collector lays objects out roughly depth first, that makes the
 /// walk's reads of the per-object columns and of the lists nearly sequential.
-fn walk(tree: &DomTree, align: u32, mut shallow: impl FnMut(u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
+fn walk(tree: &DomTree, zeros: Vec<u16>, align: u32, mut shallow: impl FnMut(u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
     const WHAT: &str = "retained sizes";
     let n = tree.n as usize;
     let align = align.max(1) as u64;
     // A shift, not a division, per object (the alignment is a power of two but in odd dumps).
     let shift = align.trailing_zeros();
     let units_of = |bytes: u64| if align.is_power_of_two() { bytes >> shift } else { bytes / align };
-    let mut sums = Sums { units: crate::alloc::try_filled(n + 1, 0u16, WHAT)?, big: Vec::new() };
+    debug_assert!(zeros.len() == n + 1 && zeros.iter().all(|&z| z == 0));
+    let mut sums = Sums { units: zeros, big: Vec::new() };
     let mut min = crate::alloc::try_filled(classes, 0u64, WHAT)?;
     let mut active = crate::alloc::try_filled(classes, 0u32, WHAT)?;
     let class = |v: u32| Some(class_of(v) as usize).filter(|&c| c < classes);
