@@ -118,8 +118,8 @@ pub struct Computed {
 /// 1. count, per node, the entries its list takes and which nodes have children (and
 ///    per block the entries of its lists);
 /// 2. for each block, where each of its nodes' lists starts: a block whose entries take
-///    at most 255 units and that has more than one parent (nearly all) is *direct*, its
-///    nodes' places kept in the sums' array until the walk;
+///    at most 255 units (nearly all) is *direct*, its nodes' places kept in the sums'
+///    array until the walk;
 /// 3. write every child, from the last index down, into its parent's list in a direct
 ///    block (the first one written is its list's last), else one before the other from
 ///    the block's end; then group the other blocks' entries by parent (a block of one
@@ -128,9 +128,9 @@ pub struct Computed {
 ///    its walk ends.
 ///
 /// Memory while building: the sums' array (`2n` bytes, the places until the walk) and
-/// the tree's arrays, then the walk's stacks (as deep as the tree). The immediate dominators the tree is built from are packed first ([`idom`]:
-/// about 1.1 bytes per object on the 1 GB benchmark dump instead of 4), and every pass
-/// here reads them packed.
+/// the tree's arrays, then the walk's stacks (as deep as the tree). The immediate
+/// dominators the tree is built from are packed first ([`idom`]: about 1.1 bytes per
+/// object on the 1 GB benchmark dump instead of 4), and every pass here reads them packed.
 pub fn compute<I: IdomRead + ?Sized>(
     idom: &I,
     align: u32,
@@ -172,7 +172,7 @@ pub fn compute<I: IdomRead + ?Sized>(
     // entries (the fill goes backwards); where each block's entries start.
     let mut direct = crate::alloc::try_filled(nb.div_ceil(64), 0u64, "the dominator tree")?;
     for b in 0..nb {
-        if blocks[b] <= u8::MAX as u32 && nonleaf[b].count_ones() > 1 {
+        if blocks[b] <= u8::MAX as u32 {
             direct[b / 64] |= 1 << (b % 64);
             let mut at = 0u16;
             for slot in &mut place[b * BLOCK..n.min((b + 1) * BLOCK)] {
@@ -225,7 +225,7 @@ pub fn compute<I: IdomRead + ?Sized>(
     });
     drop(first);
     sums.fill(0);
-    // Index order, as `walk` takes the lists (largest first once the sizes are known).
+    // Index order, as the walk takes the lists (largest first once the sizes are known).
     top_level.reverse();
 
     // The other blocks' entries grouped by parent, each list staying in index order (the
@@ -297,97 +297,174 @@ pub fn compute<I: IdomRead + ?Sized>(
     Ok(Computed { tree, retained, class_min })
 }
 
-/// Retained sizes and MAT's quick retained size per class, in one depth-first walk of the
-/// tree without recursion: a node's retained size is its shallow size plus its children's,
-/// known when its walk ends; a node counts for its class's minimum when no node of its
-/// class is above it (the classes of the nodes on the path are counted in `active`).
-///
-/// Entering a node reads its whole list once onto a stack of children still to visit (one
-/// segment per level), so each list is looked up and decoded once; a leaf (most nodes) is
-/// entered and left at once, without a frame. Children are walked in index order, which is
-/// address order: as a collector lays objects out roughly depth first, that makes the
-/// walk's reads of the per-object columns and of the lists nearly sequential.
-fn walk(tree: &DomTree, zeros: Vec<u16>, align: u32, mut shallow: impl FnMut(u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
-    const WHAT: &str = "retained sizes";
-    let n = tree.n as usize;
-    let align = align.max(1) as u64;
-    // A shift, not a division, per object (the alignment is a power of two but in odd dumps).
-    let shift = align.trailing_zeros();
-    let units_of = |bytes: u64| if align.is_power_of_two() { bytes >> shift } else { bytes / align };
-    debug_assert!(zeros.len() == n + 1 && zeros.iter().all(|&z| z == 0));
-    let mut sums = Sums { units: zeros, big: Vec::new() };
-    let mut min = crate::alloc::try_filled(classes, 0u64, WHAT)?;
-    let mut active = crate::alloc::try_filled(classes, 0u32, WHAT)?;
-    let class = |v: u32| Some(class_of(v) as usize).filter(|&c| c < classes);
+/// What a depth-first walk of the tree ([`depth_first`]) does at each node.
+trait Visit {
+    /// What the walk keeps per node on its path (the virtual root's included).
+    type Frame;
+    /// The walk reaches `x` (a leaf when `leaf`), a child of the node whose frame is `parent`.
+    fn enter(&mut self, x: u32, leaf: bool, parent: &mut Self::Frame) -> Self::Frame;
+    /// The walk leaves `x` (with `frame`, from `enter`): every node below it was left.
+    fn leave(&mut self, x: u32, frame: Self::Frame, parent: &mut Self::Frame) -> Result<()>;
+}
 
-    /// A node being walked: its group (or NONE), whether it counts for its group's
-    /// minimum, where its children start in `todo`, and its units so far.
-    struct Frame {
-        node: u32,
-        start: u32,
-        class: usize,
-        counts: bool,
-        units: u64,
-    }
-    const NONE: usize = usize::MAX;
+/// Walks the tree depth first from the virtual root (whose frame is `root`, returned at
+/// the end), without recursion, calling `visit` at every other node.
+///
+/// Entering a node reads its whole list once onto a stack of children still to visit
+/// (one segment per level), so each list is looked up and decoded once; a leaf (most
+/// nodes) is entered and left at once, without a frame on the stack. Children are walked
+/// in the lists' order, which is index order (but for the virtual root's once it is
+/// sorted), which is address order: as a collector lays objects out roughly depth first,
+/// that makes the walk's reads of the per-object columns and of the lists nearly
+/// sequential.
+fn depth_first<V: Visit>(tree: &DomTree, visit: &mut V, root: V::Frame, what: &str) -> Result<V::Frame> {
+    // Per node on the path: the node, where its children start in `todo`, its frame.
+    let mut frames: Vec<(u32, u32, V::Frame)> = Vec::new();
     let mut todo: Vec<u32> = Vec::new();
-    let mut frames: Vec<Frame> = Vec::new();
     // The end of the list read last: the walk mostly enters a block's nodes in index
     // order, and then looks each list up from the one before.
     let mut resume = Resume::default();
-    let mut enter = |todo: &mut Vec<u32>, frames: &mut Vec<Frame>, frame: Frame| -> Result<()> {
-        let (v, at) = (frame.node, todo.len());
-        crate::alloc::try_push(frames, frame, WHAT)?;
+    let mut push = |todo: &mut Vec<u32>, v: u32| -> Result<()> {
+        let at = todo.len();
         let mut kids = tree.children_after(v, resume);
         for x in kids.by_ref() {
-            crate::alloc::try_push(todo, x, WHAT)?;
+            crate::alloc::try_push(todo, x, what)?;
         }
         if let Some(r) = kids.resume() {
             resume = r;
         }
-        // Popped from the end: the lowest index first (the lists are in index order).
+        // Popped from the end: the first child first.
         todo[at..].reverse();
         Ok(())
     };
-    enter(&mut todo, &mut frames, Frame { node: tree.root(), start: 0, class: NONE, counts: false, units: 0 })?;
-    while let Some(top) = frames.last_mut() {
-        if todo.len() > top.start as usize {
+    crate::alloc::try_push(&mut frames, (tree.root(), 0, root), what)?;
+    push(&mut todo, tree.root())?;
+    while let Some((_, start, frame)) = frames.last_mut() {
+        if todo.len() > *start as usize {
             let x = todo.pop().expect("a child to visit");
-            // Objects without a class have no histogram row.
-            let c = class(x);
-            let counts = c.is_some_and(|c| active[c] == 0);
-            let own = units_of(shallow(x));
-            if tree.is_leaf(x) {
-                // Entered and left at once (most nodes): no frame.
-                sums.set(x, own)?;
-                top.units += own;
-                if let (Some(c), true) = (c, counts) {
-                    min[c] += own * align;
-                }
+            let leaf = tree.is_leaf(x);
+            let entered = visit.enter(x, leaf, frame);
+            if leaf {
+                visit.leave(x, entered, frame)?;
                 continue;
             }
-            if let Some(c) = c {
-                active[c] += 1;
-            }
-            let start = todo.len() as u32;
-            enter(&mut todo, &mut frames, Frame { node: x, start, class: c.unwrap_or(NONE), counts, units: own })?;
+            crate::alloc::try_push(&mut frames, (x, todo.len() as u32, entered), what)?;
+            push(&mut todo, x)?;
         } else {
-            let done = frames.pop().expect("a frame");
-            sums.set(done.node, done.units)?;
-            if done.class != NONE {
-                active[done.class] -= 1;
-                if done.counts {
-                    min[done.class] += done.units * align;
-                }
-            }
-            if let Some(parent) = frames.last_mut() {
-                parent.units += done.units;
+            let (x, _, done) = frames.pop().expect("a frame");
+            match frames.last_mut() {
+                Some((_, _, parent)) => visit.leave(x, done, parent)?,
+                None => return Ok(done),
             }
         }
     }
+    unreachable!("the virtual root's frame is returned when it is left")
+}
+
+/// A node's classes for [`ClassMin`]: the one it counts for, the one it keeps active.
+#[derive(Clone, Copy, Default)]
+struct OnPath {
+    counts: Option<usize>,
+    active: Option<usize>,
+}
+
+/// Per-class state of MAT's quick retained size (see [`class_min_retained`]): the sum
+/// per class, and how many nodes of each class are on the walk's path.
+struct ClassMin<C> {
+    class_of: C,
+    sum: Vec<u64>,
+    active: Vec<u32>,
+}
+
+impl<C: Fn(u32) -> u32> ClassMin<C> {
+    fn new(class_of: C, classes: usize, what: &str) -> Result<Self> {
+        Ok(ClassMin { class_of, sum: crate::alloc::try_filled(classes, 0u64, what)?, active: crate::alloc::try_filled(classes, 0u32, what)? })
+    }
+
+    /// Enters `x` (a leaf when `leaf`): its class if no node of that class is above it
+    /// (it counts for its class), and its class if it is not a leaf (it is on the path
+    /// until it is left). Objects without a class have no histogram row.
+    #[inline]
+    fn enter(&mut self, x: u32, leaf: bool) -> OnPath {
+        let c = Some((self.class_of)(x) as usize).filter(|&c| c < self.sum.len());
+        let counts = c.filter(|&c| self.active[c] == 0);
+        let active = c.filter(|_| !leaf);
+        if let Some(c) = active {
+            self.active[c] += 1;
+        }
+        OnPath { counts, active }
+    }
+
+    /// Leaves a node (as `enter` gave it) retaining `bytes`.
+    #[inline]
+    fn leave(&mut self, on: OnPath, bytes: impl FnOnce() -> u64) {
+        if let Some(c) = on.active {
+            self.active[c] -= 1;
+        }
+        if let Some(c) = on.counts {
+            self.sum[c] += bytes();
+        }
+    }
+}
+
+/// [`compute`]'s walk: retained sizes (a node's shallow size plus its children's, known
+/// when the walk leaves it) and the class minimum.
+struct Summing<S, C> {
+    shallow: S,
+    align: u64,
+    /// The alignment's shift when it is a power of two (a shift, not a division, per
+    /// object; odd dumps have other alignments).
+    shift: Option<u32>,
+    sums: Sums,
+    min: ClassMin<C>,
+}
+
+/// The retained units so far of a node on the path, and its class as [`ClassMin::enter`] gives it.
+struct Summed {
+    units: u64,
+    class: OnPath,
+}
+
+impl<S: FnMut(u32) -> u64, C: Fn(u32) -> u32> Visit for Summing<S, C> {
+    type Frame = Summed;
+
+    // Once per node: always inlined into the walk.
+    #[inline(always)]
+    fn enter(&mut self, x: u32, leaf: bool, _: &mut Summed) -> Summed {
+        let bytes = (self.shallow)(x);
+        let units = match self.shift {
+            Some(shift) => bytes >> shift,
+            None => bytes / self.align,
+        };
+        Summed { units, class: self.min.enter(x, leaf) }
+    }
+
+    // Once per node: always inlined into the walk.
+    #[inline(always)]
+    fn leave(&mut self, x: u32, frame: Summed, parent: &mut Summed) -> Result<()> {
+        self.sums.set(x, frame.units)?;
+        parent.units += frame.units;
+        let align = self.align;
+        self.min.leave(frame.class, || frame.units * align);
+        Ok(())
+    }
+}
+
+/// Retained sizes and MAT's quick retained size per class, in one depth-first walk of the
+/// tree ([`depth_first`]). `zeros` (`n + 1` zeros) becomes the retained sizes.
+fn walk(tree: &DomTree, zeros: Vec<u16>, align: u32, shallow: impl FnMut(u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
+    const WHAT: &str = "retained sizes";
+    let align = align.max(1) as u64;
+    debug_assert!(zeros.len() == tree.n as usize + 1 && zeros.iter().all(|&z| z == 0));
+    let shift = align.is_power_of_two().then(|| align.trailing_zeros());
+    let mut summing = Summing { shallow, align, shift, sums: Sums { units: zeros, big: Vec::new() }, min: ClassMin::new(class_of, classes, WHAT)? };
+    let root = Summed { units: 0, class: OnPath::default() };
+    let everything = depth_first(tree, &mut summing, root, WHAT)?;
+    let Summing { mut sums, min, .. } = summing;
+    sums.set(tree.root(), everything.units)?;
     let mut big = sums.big;
     big.sort_unstable();
-    Ok((Retained(SizeColumn::from_units(sums.units, big, align)), min))
+    Ok((Retained(SizeColumn::from_units(sums.units, big, align)), min.sum))
 }
 
 /// The sort key of child `v` of the node at `j` in its block: ascending keys group a
@@ -429,68 +506,29 @@ fn write_lists(seg: &mut [u16], base: u32, at: usize, sorted: impl Iterator<Item
 /// class above them in the dominator tree. `class_of` may map objects to any groups
 /// (packages, loaders) numbered below `classes`; other values are in no group.
 ///
-/// A depth-first walk of the tree without recursion: entering a node reads its whole
-/// list once onto a stack of children still to visit (one segment per level), so each
-/// list is looked up and decoded once. The order of siblings does not matter here, so
-/// every node has its children walked in index order (as the lists are kept), which is
-/// address order: as a collector lays objects out roughly depth first, that makes the
-/// walk's reads of the per-object columns and of the lists nearly sequential.
+/// One walk of the tree ([`depth_first`], the one [`compute`] sums retained sizes in).
 pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<Vec<u64>> {
     const WHAT: &str = "the class minimum walk";
-    let mut sum = crate::alloc::try_filled(classes, 0u64, WHAT)?;
-    let mut active = crate::alloc::try_filled(classes, 0u32, WHAT)?;
-    let class = |v: u32| Some(class_of(v) as usize).filter(|&c| c < classes);
-    // Children still to visit, each level's after its parent's; frames (node's group or
-    // NONE, where its children start in `todo`), one per level. Entering a node counts
-    // its class as active, leaving it undoes that.
-    const NONE: usize = usize::MAX;
-    let mut todo: Vec<u32> = Vec::new();
-    let mut frames: Vec<(usize, u32)> = Vec::new();
-    // The end of the list read last: the walk mostly enters a block's nodes in index
-    // order, and then looks each list up from the one before.
-    let mut resume = Resume::default();
-    let mut push = |todo: &mut Vec<u32>, frames: &mut Vec<(usize, u32)>, v: u32, c: usize| -> Result<()> {
-        let at = todo.len();
-        crate::alloc::try_push(frames, (c, at as u32), WHAT)?;
-        let mut kids = tree.children_after(v, resume);
-        for x in kids.by_ref() {
-            crate::alloc::try_push(todo, x, WHAT)?;
+    /// A node counts with the retained size it has already.
+    struct Minimum<'a, C>(&'a Retained, ClassMin<C>);
+    impl<C: Fn(u32) -> u32> Visit for Minimum<'_, C> {
+        type Frame = OnPath;
+
+        #[inline]
+        fn enter(&mut self, x: u32, leaf: bool, _: &mut OnPath) -> OnPath {
+            self.1.enter(x, leaf)
         }
-        if let Some(r) = kids.resume() {
-            resume = r;
-        }
-        // Popped from the end: the lowest index first (the lists are in index order but
-        // the virtual root's, kept largest first; a reversed run sorts in one pass).
-        todo[at..].sort_unstable_by(|a, b| b.cmp(a));
-        Ok(())
-    };
-    push(&mut todo, &mut frames, tree.root(), NONE)?;
-    while let Some(&(c, start)) = frames.last() {
-        if todo.len() > start as usize {
-            let x = todo.pop().expect("a child to visit");
-            // Objects without a class have no histogram row.
-            let c = class(x);
-            if let Some(c) = c {
-                if active[c] == 0 {
-                    sum[c] += retained.get(x);
-                }
-            }
-            if tree.is_leaf(x) {
-                // Entered and left at once (most nodes): no frame.
-                continue;
-            }
-            if let Some(c) = c {
-                active[c] += 1;
-            }
-            push(&mut todo, &mut frames, x, c.unwrap_or(NONE))?;
-        } else {
-            frames.pop();
-            if c != NONE {
-                active[c] -= 1;
-            }
+
+        #[inline]
+        fn leave(&mut self, x: u32, frame: OnPath, _: &mut OnPath) -> Result<()> {
+            let retained = self.0;
+            self.1.leave(frame, || retained.get(x));
+            Ok(())
         }
     }
-    Ok(sum)
+    let mut minimum = Minimum(retained, ClassMin::new(class_of, classes, WHAT)?);
+    depth_first(tree, &mut minimum, OnPath::default(), WHAT)?;
+    Ok(minimum.1.sum)
 }
 
 #[cfg(test)]
