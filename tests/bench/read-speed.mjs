@@ -1,7 +1,10 @@
 // Measures how fast headless Chromium reads a big local File in chunks, the way the
-// page's worker would: FileReaderSync (synchronous, workers only) vs
-// `await blob.slice().arrayBuffer()` (async), one read at a time and with read-ahead,
-// each chunk copied into one reusable buffer (as the wasm side does).
+// page's workers would: FileReaderSync (synchronous, workers only) vs `Blob.stream()`
+// (a BYOB reader into one reused buffer, as web/src/import/read-ahead.ts; or the default
+// reader) vs `await blob.slice().arrayBuffer()` (async), one read at a time and with
+// read-ahead, each chunk copied into one reusable buffer (as the wasm side does). Each line
+// also gives the CPU time all of Chromium's processes spent (Linux: /proc), since on a
+// two-core machine the browser's reading competes with the parsing for the cores.
 //
 //   node tests/bench/read-speed.mjs [FILE]        (default: makes /tmp/heapscope-bench/big.bin)
 //   BENCH_MIB=2048 BENCH_CHUNKS_MIB=16,32 BENCH_ROUNDS=2 node tests/bench/read-speed.mjs
@@ -27,6 +30,23 @@ if (!file) {
 }
 const size = fs.statSync(file).size;
 
+/** CPU seconds (user + system) of every Chromium process so far (Linux; 0 elsewhere). */
+function chromiumCpu() {
+  let ticks = 0;
+  for (const pid of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`).includes('chrom')) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / 100; // USER_HZ, 100 on Linux
+}
+
 const worker = `
 self.onmessage = async (e) => {
   const { file, method, chunk } = e.data;
@@ -45,6 +65,23 @@ self.onmessage = async (e) => {
     for (let off = 0; off < file.size; off += chunk) {
       const ab = await file.slice(off, Math.min(off + chunk, file.size)).arrayBuffer();
       dst.set(new Uint8Array(ab)); done += ab.byteLength;
+    }
+  } else if (method === 'stream BYOB' || method === 'stream') {
+    // Blob.stream(): a BYOB reader into one reused buffer of \`chunk\` bytes (what the page's
+    // read-ahead worker does), or the default reader's own chunks.
+    const stream = file.stream();
+    if (method === 'stream') {
+      const r = stream.getReader();
+      for (let x = await r.read(); !x.done; x = await r.read()) {
+        for (let k = 0; k < x.value.length; k += chunk) dst.set(x.value.subarray(k, k + chunk));
+        done += x.value.length;
+      }
+    } else {
+      const r = stream.getReader({ mode: 'byob' });
+      let buf = new ArrayBuffer(chunk);
+      for (let x = await r.read(new Uint8Array(buf)); !x.done; x = await r.read(new Uint8Array(buf))) {
+        dst.set(x.value); done += x.value.length; buf = x.value.buffer;
+      }
     }
   } else if (method.startsWith('arrayBuffer+readahead')) {
     // 'arrayBuffer+readahead' keeps two reads in flight, 'arrayBuffer+readahead/N' N.
@@ -103,16 +140,18 @@ try {
   const results = [];
   for (let round = 1; round <= rounds; round++) {
     for (const c of chunksMiB) {
-      for (const method of ['FileReaderSync', 'FileReaderSync, two workers', 'arrayBuffer', 'arrayBuffer+readahead', 'arrayBuffer+readahead/3', 'arrayBuffer+readahead/4', 'main thread arrayBuffer']) {
+      for (const method of ['FileReaderSync', 'FileReaderSync, two workers', 'stream BYOB', 'stream', 'arrayBuffer', 'arrayBuffer+readahead', 'arrayBuffer+readahead/3', 'arrayBuffer+readahead/4', 'main thread arrayBuffer']) {
+        const cpu0 = chromiumCpu();
         const r = method.startsWith('main')
           ? await tab.evaluate((c) => window.runMain(c), c << 20)
           : method.endsWith('two workers')
             ? await tab.evaluate((c) => window.runTwo(c), c << 20)
             : await tab.evaluate(([m, c]) => window.runWorker(m, c), [method, c << 20]);
         if (r.done !== size) throw new Error(`${method}: read ${r.done} of ${size} bytes`);
+        const cpu = chromiumCpu() - cpu0;
         const mbs = size / 1e6 / (r.ms / 1000);
-        results.push({ round, chunkMiB: c, method, seconds: +(r.ms / 1000).toFixed(2), 'MB/s': Math.round(mbs) });
-        console.log(`round ${round}  chunk ${String(c).padStart(3)} MiB  ${method.padEnd(24)} ${(r.ms / 1000).toFixed(2).padStart(6)} s  ${Math.round(mbs).toString().padStart(5)} MB/s`);
+        results.push({ round, chunkMiB: c, method, seconds: +(r.ms / 1000).toFixed(2), 'MB/s': Math.round(mbs), cpu: +cpu.toFixed(2) });
+        console.log(`round ${round}  chunk ${String(c).padStart(3)} MiB  ${method.padEnd(24)} ${(r.ms / 1000).toFixed(2).padStart(6)} s  ${Math.round(mbs).toString().padStart(5)} MB/s  Chromium CPU ${cpu.toFixed(2)} s`);
       }
     }
   }
