@@ -6,7 +6,7 @@
 // the File and a SharedArrayBuffer, and sets the global `heapscopeReadAhead(start, end)` that
 // crate/src/wasm/blob_source.rs calls for each sequential slice. The reader (`runReader`)
 // fills a ring of SLOTS slots of SLOT bytes in file order from where it was last asked to
-// start, reading the file through `Blob.stream()` (a BYOB reader, one reused buffer); the
+// start, reading the file through `Blob.stream()`; the
 // analysis side takes bytes from the ring (a view of one slot, or a copy when a
 // slice spans two), skips forward over what it does not need, and asks for a restart after
 // a seek (a new pass, a long skip). Anything unexpected (no cross-origin isolation, no
@@ -14,9 +14,8 @@
 // reads that slice itself as it would without read-ahead.
 //
 // Shared memory needs a cross-origin isolated page (COOP same-origin + COEP require-corp:
-// web/public/serve.json, vite.config.ts), and the reader a browser whose `Blob.stream()` is
-// a byte stream; without either, no reader starts and the analysis worker reads the file
-// itself (FileReaderSync).
+// web/public/serve.json, vite.config.ts); without it, no reader starts and the analysis
+// worker reads the file itself (FileReaderSync).
 
 /** Bytes per slot: the wasm side's chunk size (DEFAULT_CHUNK_SIZE), so a pass's slices are whole slots. */
 export const SLOT = 16 << 20;
@@ -51,9 +50,6 @@ function views(buffer: SharedArrayBuffer): { ctrl: Int32Array; meta: Float64Arra
   };
 }
 
-/** Bytes the reader asks the stream for at a time (its buffer, reused for every read). */
-const CHUNK = 4 << 20;
-
 /** `Atomics.wait` without blocking the worker's event loop where the browser has `waitAsync`
  * (the stream's reads complete through that loop); elsewhere the blocking wait, which is
  * allowed in a worker and only runs while no read is pending. */
@@ -62,34 +58,28 @@ function waitFor(ctrl: Int32Array, index: number, value: number, ms?: number): P
   return a.waitAsync ? a.waitAsync(ctrl, index, value, ms).value : Atomics.wait(ctrl, index, value, ms);
 }
 
-/** Whether this browser's `Blob.stream()` is a byte stream, which a BYOB reader can read
- * into a buffer of ours. Where it is not, no read-ahead worker runs and the analysis worker
- * reads the file itself. */
-function byteStreams(): boolean {
-  try {
-    new Blob([]).stream().getReader({ mode: 'byob' }).releaseLock();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Reads a blob from its start through `Blob.stream()` with a BYOB reader: into one buffer,
- * reused for every read (a `FileReaderSync` slice is a fresh ArrayBuffer each time). */
+/** Reads a blob from its start through `Blob.stream()`, in the chunks the stream hands out.
+ * (Not a BYOB reader into a buffer of ours: in Chromium 156 such reads of a multi-GB file
+ * stopped resolving partway through, while the default reader read it to the end.) */
 class StreamReader {
-  private readonly reader: ReadableStreamBYOBReader;
-  private buffer = new ArrayBuffer(CHUNK);
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** What the last chunk held beyond what was asked for. */
+  private rest: Uint8Array | null = null;
 
   constructor(file: Blob) {
-    this.reader = file.stream().getReader({ mode: 'byob' });
+    this.reader = file.stream().getReader();
   }
 
-  /** The next bytes (at most `max`), or null at the end. Valid until the next call. */
+  /** The next bytes (at most `max`), or null at the end. */
   async next(max: number): Promise<Uint8Array | null> {
-    const { value, done } = await this.reader.read(new Uint8Array(this.buffer, 0, Math.min(max, CHUNK)));
-    if (done || !value) return null;
-    this.buffer = value.buffer as ArrayBuffer;
-    return value;
+    let chunk = this.rest;
+    if (!chunk) {
+      const { value, done } = await this.reader.read();
+      if (done || !value) return null;
+      chunk = value;
+    }
+    this.rest = chunk.length > max ? chunk.subarray(max) : null;
+    return chunk.length > max ? chunk.subarray(0, max) : chunk;
   }
 
   cancel(): void {
@@ -99,16 +89,13 @@ class StreamReader {
 
 /**
  * The reader worker's loop (never returns): fills slots in file order from each restart
- * position. It reads through `Blob.stream()`: measured on the 1 GB benchmark dump in this
- * Chromium, one pass took 2.2–2.6 CPU-s of the browser's threads at 660–820 MB/s, against
- * 3.1–4.1 CPU-s at 400–500 MB/s with `FileReaderSync` slices of 16 MiB (each a fresh
- * ArrayBuffer), the other worker's parsing sharing the same two cores
- * (`node tests/bench/read-speed.mjs`).
+ * position, reading through `Blob.stream()` rather than `FileReaderSync` slices: cheaper for
+ * the browser's threads, which on two cores share them with the parsing (README,
+ * Performance; `node tests/bench/read-speed.mjs`).
  */
 export async function runReader(msg: ReadAheadMessage, post: (m: unknown) => void): Promise<void> {
   const { ctrl, meta, data } = views(msg.buffer);
   const size = msg.file.size;
-  if (!byteStreams()) return post({ type: 'read-ahead-unsupported' });
   post({ type: 'read-ahead-ready' });
   let seen = 0;
   for (;;) {
@@ -183,7 +170,10 @@ export class ReadAhead {
     this.release();
     // More than a slot could need more slots than the ring has free.
     if (this.closed || Atomics.load(this.ctrl, FAILED) || end - start > SLOT) return undefined;
-    if (!this.active || start < this.pos || start > this.pos + NEAR) this.restart(start);
+    if (!this.active || start < this.pos || start > this.pos + NEAR) {
+      this.restart(start);
+      if (this.closed) return undefined;
+    }
     const parts: Uint8Array[] = [];
     let at = start;
     while (at < end) {
@@ -226,7 +216,12 @@ export class ReadAhead {
     while (Atomics.load(this.ctrl, FILLED) <= this.taken) {
       if (Atomics.load(this.ctrl, FAILED)) return null;
       const left = deadline - performance.now();
-      if (left <= 0) return null;
+      if (left <= 0) {
+        // A reader this late is stuck, not slow: read everything from here on without it,
+        // rather than wait this long again for each slice.
+        this.closed = true;
+        return null;
+      }
       Atomics.wait(this.ctrl, FILLED, Atomics.load(this.ctrl, FILLED), left);
     }
     return this.taken % SLOTS;
@@ -256,6 +251,7 @@ export class ReadAhead {
       Atomics.wait(this.ctrl, ACK, Atomics.load(this.ctrl, ACK), 50);
     }
     this.active = Atomics.load(this.ctrl, ACK) === this.requests;
+    if (!this.active) this.closed = true; // no answer: stuck (see nextSlot)
   }
 }
 
@@ -283,12 +279,9 @@ export function startReadAhead(file: Blob, script: string): Promise<{ readAhead:
         resolve(null);
       }, 5000);
       worker.onmessage = (event: MessageEvent<{ type: string }>) => {
-        const type = event.data?.type;
-        if (type !== 'read-ahead-ready' && type !== 'read-ahead-unsupported') return;
+        if (event.data?.type !== 'read-ahead-ready') return;
         clearTimeout(timer);
-        if (type === 'read-ahead-ready') return resolve({ readAhead, stop });
-        stop();
-        resolve(null);
+        resolve({ readAhead, stop });
       };
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
