@@ -1,7 +1,7 @@
 // Measures how fast headless Chromium reads a big local File in chunks, the way the
 // page's workers would: FileReaderSync (synchronous, workers only) vs `Blob.stream()`
-// (a BYOB reader into one reused buffer, as web/src/import/read-ahead.ts; or the default
-// reader) vs `await blob.slice().arrayBuffer()` (async), one read at a time and with
+// (the default reader's chunks, as web/src/import/read-ahead.ts reads; or a BYOB reader into
+// one reused buffer, which the page does not use: its reads stopped resolving on an 8 GB file) vs `await blob.slice().arrayBuffer()` (async), one read at a time and with
 // read-ahead, each chunk copied into one reusable buffer (as the wasm side does). Each line
 // also gives the CPU time all of Chromium's processes spent (Linux: /proc), since on a
 // two-core machine the browser's reading competes with the parsing for the cores.
@@ -67,8 +67,8 @@ self.onmessage = async (e) => {
       dst.set(new Uint8Array(ab)); done += ab.byteLength;
     }
   } else if (method === 'stream BYOB' || method === 'stream') {
-    // Blob.stream(): a BYOB reader into one reused buffer of \`chunk\` bytes (what the page's
-    // read-ahead worker does), or the default reader's own chunks.
+    // Blob.stream(): the default reader's own chunks (what the page's read-ahead worker
+    // takes), or a BYOB reader into one reused buffer of \`chunk\` bytes.
     const stream = file.stream();
     if (method === 'stream') {
       const r = stream.getReader();

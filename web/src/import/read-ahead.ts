@@ -6,12 +6,12 @@
 // the File and a SharedArrayBuffer, and sets the global `heapscopeReadAhead(start, end)` that
 // crate/src/wasm/blob_source.rs calls for each sequential slice. The reader (`runReader`)
 // fills a ring of SLOTS slots of SLOT bytes in file order from where it was last asked to
-// start, reading the file through `Blob.stream()`; the
-// analysis side takes bytes from the ring (a view of one slot, or a copy when a
-// slice spans two), skips forward over what it does not need, and asks for a restart after
-// a seek (a new pass, a long skip). Anything unexpected (no cross-origin isolation, no
-// answer within WAIT_MS, a read error in the reader) answers `undefined`, and the wasm side
-// reads that slice itself as it would without read-ahead.
+// start, reading the file through `Blob.stream()`; the analysis side takes bytes from the
+// ring (a view of one slot, or a copy when a slice spans two), skips forward over what it
+// does not need, and asks for a restart after a seek (a new pass, a long skip). Anything
+// unexpected answers `undefined`, and the wasm side reads that slice itself as it would
+// without read-ahead: no cross-origin isolation, a read error in the reader, or no answer
+// within WAIT_MS (which also ends read-ahead for the rest of the analysis).
 //
 // Shared memory needs a cross-origin isolated page (COOP same-origin + COEP require-corp:
 // web/public/serve.json, vite.config.ts); without it, no reader starts and the analysis
