@@ -14,10 +14,15 @@
 #   --keep        keep the temporary directory and say where it is
 #
 # Generating needs a JDK, ~1.1 x SIZE of free disk and ~1.15 x SIZE + 1 GiB of RAM for the
-# JVM (a 4 GiB dump takes several minutes). Each dump is analysed twice, under
+# JVM (a 4 GiB dump takes several minutes). Each dump is analysed three times, under
 # /usr/bin/time -v, with --timings: with MAT's dominator tree (the default, which also
-# computes every object's reachability strength for the report's partition) and with
-# --tree strength (the strength-aware tree instead). Printed: per dump the file size, objects, wall time,
+# computes every object's reachability strength for the report's partition and collects
+# the waste report), with --tree strength (the strength-aware tree instead), and as
+# "core": the default with the hidden --core-only, which skips the strength walk and the
+# waste report's collection (what other issues added, measured with their own budgets),
+# so that the core's CPU and memory budget is measured on its own. Before each dump's
+# analyses, the median CPU time of 3 bare record walks (crate/examples/record_walk.rs);
+# printed with the core's CPU time and their ratio (the budget: at most 4 walks). Printed: per dump the file size, objects, wall time,
 # CPU time (user + sys), peak RSS, peak bytes per object and MB of dump per CPU second,
 # then each dump's per-phase table. The peak RSS is the largest per-phase peak printed
 # by --timings (which resets the kernel's high-water mark at each phase, so the
@@ -79,9 +84,10 @@ else
 fi
 
 echo "== building heapscope (release)"
-(cd "$ROOT" && cargo build --release --quiet -p heapscope --bin heapscope)
+(cd "$ROOT" && cargo build --release --quiet -p heapscope --bin heapscope --example record_walk)
 BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/heapscope"
-[ -x "$BIN" ] || { echo "bench.sh: $BIN was not built" >&2; exit 1; }
+WALK="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/record_walk"
+[ -x "$BIN" ] && [ -x "$WALK" ] || { echo "bench.sh: $BIN or $WALK was not built" >&2; exit 1; }
 
 for s in $SIZES; do
   if [ ! -s "$DIR/big-${s}g.hprof" ]; then
@@ -91,13 +97,20 @@ for s in $SIZES; do
 done
 
 echo "== $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+changes')"
-ROWS=() PHASES=()
+ROWS=() PHASES=() WALKS=()
 for s in $SIZES; do
- for tree in mat strength; do
+ # The floor of one pass, just before the analyses (it moves with the host as they do):
+ # the median of 3 bare record walks (crate/examples/record_walk.rs).
+ walk_cpu=$("$WALK" "$DIR/big-${s}g.hprof" 3 | awk '{ print $(NF - 2) }' | sort -n | sed -n 2p)
+ for mode in mat strength core; do
   dump="$DIR/big-${s}g.hprof"
-  echo "== analysing $dump (--tree $tree)"
+  case "$mode" in
+    core) args=(--tree mat --core-only) ;;
+    *) args=(--tree "$mode") ;;
+  esac
+  echo "== analysing $dump (${args[*]})"
   out=$(mktemp) tv=$(mktemp)
-  /usr/bin/time -v -o "$tv" "$BIN" analyze "$dump" --timings --tree "$tree" -o "$out.md" 2> "$out" || {
+  /usr/bin/time -v -o "$tv" "$BIN" analyze "$dump" --timings "${args[@]}" -o "$out.md" 2> "$out" || {
     cat "$out" "$tv" >&2
     echo "bench.sh: heapscope failed on $dump" >&2
     exit 1
@@ -107,9 +120,12 @@ for s in $SIZES; do
   peak_mib=$(awk '$1 == "total" { print $(NF - 1) }' "$out")
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$tv")
   cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$tv")
-  ROWS+=("$(awk -v f="big-${s}g $tree" -v b="$bytes" -v o="$objects" -v w="$wall" -v c="$cpu" -v p="$peak_mib" 'BEGIN {
+  ROWS+=("$(awk -v f="big-${s}g $mode" -v b="$bytes" -v o="$objects" -v w="$wall" -v c="$cpu" -v p="$peak_mib" 'BEGIN {
     printf "%-16s %9.0f %12d %8.2f %8.2f %9.1f %8.1f %9.0f", f, b / 1e6, o, w, c, p, p * 1048576 / o, b / 1e6 / c }')")
-  PHASES+=("$(printf '%s\n' "-- big-${s}g.hprof --tree $tree" && grep -E '^(phase|pass|reachability|dominator|retained|report|total) ' "$out")")
+  if [ "$mode" = core ]; then
+    WALKS+=("$(awk -v f="big-${s}g" -v w="$walk_cpu" -v c="$cpu" 'BEGIN { printf "%-16s %8.2f %8.2f %8.1f", f, w, c, c / w }')")
+  fi
+  PHASES+=("$(printf '%s\n' "-- big-${s}g.hprof ${args[*]}" && grep -E '^(phase|pass|reachability|dominator|retained|report|total) ' "$out")")
   rm -f "$out" "$out.md" "$tv"
  done
 done
@@ -117,5 +133,8 @@ done
 echo
 printf "%-16s %9s %12s %8s %8s %9s %8s %9s\n" dump "size MB" objects "wall s" "CPU s" "peak MiB" "B/obj" "MB/CPU-s"
 printf '%s\n' "${ROWS[@]}"
+echo
+printf "%-16s %8s %8s %8s\n" dump "walk s" "core s" "core/walk"
+printf '%s\n' "${WALKS[@]}"
 echo
 printf '%s\n\n' "${PHASES[@]}"

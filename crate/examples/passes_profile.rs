@@ -24,7 +24,7 @@ fn main() {
     let mib = |b: usize| b as f64 / (1u64 << 20) as f64;
     let mut tick = |_: u64, _: u64| Ok(());
     let t0 = cpu_seconds();
-    let index = heapscope::index::pass1(&mut cursor, &mut tick, None).expect("pass 1");
+    let index = heapscope::index::pass1(&mut cursor, &mut tick, None, true).expect("pass 1");
     let t1 = cpu_seconds();
     let p1 = counting_alloc::peak();
     let n = index.ids.len();

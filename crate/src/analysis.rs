@@ -36,6 +36,13 @@ pub struct Options {
     /// The heap-dump snapshot to analyze, 1-based, when the file holds several (the
     /// JDK's hprof agent writes one per dump request); None: the last.
     pub snapshot: Option<u32>,
+    /// For benchmarks only: skip what the default analysis adds to MAT's figures for the
+    /// views of other issues (the waste report's collection and grouping, pass 1's array
+    /// hashes, the reachability-strength walk), so that the core (passes, MAT's dominator
+    /// tree, retained sizes, report) can be timed against its own budget. The report then
+    /// has no waste section and every object reads as unreachable in the strength
+    /// partition; the strength-aware tree cannot be asked for.
+    pub core_only: bool,
 }
 
 /// Which reading of the heap a dominator tree (and every retained size from it) is:
@@ -349,6 +356,9 @@ impl Analysis {
         if reading == self.reading {
             return Ok(());
         }
+        if self.options.core_only && reading == Reading::Strength {
+            return Err(Error::io("a core-only analysis has no reachability strengths: it cannot build the strength-aware tree".to_string()));
+        }
         let next = match self.other_tree.take() {
             Some(t) if t.reading == reading => *t,
             other => {
@@ -487,10 +497,10 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
         };
         // Every heap record unless a snapshot was asked for: most files hold one, and
         // this pass finds out. With several, pass 1 runs again on the last one alone.
-        let mut index = crate::index::pass1(&mut cursor, &mut tick, options.snapshot)?;
+        let mut index = crate::index::pass1(&mut cursor, &mut tick, options.snapshot, !options.core_only)?;
         if options.snapshot.is_none() && index.snapshots > 1 {
             cursor.rewind()?;
-            index = crate::index::pass1(&mut cursor, &mut tick, Some(index.snapshots))?;
+            index = crate::index::pass1(&mut cursor, &mut tick, Some(index.snapshots), !options.core_only)?;
         }
         index
     };
@@ -525,18 +535,26 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     heap.waste = collected;
 
     tick_phase(Phase::Strengths, input_bytes, objects, progress)?;
-    let strength::walk::Reach { strengths, owned } = strength::walk::strengths(&HeapEdges::new(&heap))?;
+    if options.core_only && options.tree == Reading::Strength {
+        return Err(Error::io("a core-only analysis has no reachability strengths: it cannot build the strength-aware tree".to_string()));
+    }
+    let (strengths, owned, found, kept) = if options.core_only {
+        (Strengths::compact(Vec::new())?, Vec::new(), Default::default(), None)
+    } else {
+        let strength::walk::Reach { strengths, owned } = strength::walk::strengths(&HeapEdges::new(&heap))?;
 
-    // The waste report's groups, once the walk says which objects are kept (MAT's tree
-    // keeps the same ones): what pass 2 collected for it is freed before the tree's peak.
-    // Grouped over what MAT's reading keeps, in either reading: the strength-aware tree
-    // also holds the garbage, which wastes nothing, so switching trees changes no group.
-    let kept = crate::waste::Kept::new(&heap, &strengths, options.keep_unreachable)?;
-    // Packed for the rest of the session (the bytes are the walk's alone).
-    let strengths = Strengths::compact(strengths)?;
-    let mut collected = std::mem::take(&mut heap.waste);
-    let found = crate::waste::group(&heap, &kept, &mut collected);
-    drop(collected);
+        // The waste report's groups, once the walk says which objects are kept (MAT's tree
+        // keeps the same ones): what pass 2 collected for it is freed before the tree's peak.
+        // Grouped over what MAT's reading keeps, in either reading: the strength-aware tree
+        // also holds the garbage, which wastes nothing, so switching trees changes no group.
+        let kept = crate::waste::Kept::new(&heap, &strengths, options.keep_unreachable)?;
+        // Packed for the rest of the session (the bytes are the walk's alone).
+        let strengths = Strengths::compact(strengths)?;
+        let mut collected = std::mem::take(&mut heap.waste);
+        let found = crate::waste::group(&heap, &kept, &mut collected);
+        drop(collected);
+        (strengths, owned, found, Some(kept))
+    };
     // Nothing but the debug check below reads the bits again. Freed with the waste data in
     // release builds: kept longer, the bitset is an island in the space that data leaves
     // free, and the retained phase's arrays need that space whole (the page's memory only
@@ -548,7 +566,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| tick_phase(phase, input_bytes, objects, progress))?;
     #[cfg(debug_assertions)]
     {
-        if options.tree == Reading::Mat || options.keep_unreachable {
+        if let (Some(kept), true) = (&kept, options.tree == Reading::Mat || options.keep_unreachable) {
             for v in 0..heap.object_count() {
                 debug_assert_eq!(kept.has(v as u32), t.idom.get(v as u32) != UNREACHABLE && heap.class_of(v as u32) != NO_CLASS, "object {v}: kept by the walk and by the tree differ");
             }
@@ -646,8 +664,7 @@ fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Readin
     let mut classes = vec![ClassStats::default(); class_count];
     let mut kept_objects = 0u64;
     let mut used_heap = 0u64;
-    let shallow = |v| {
-        let c = heap.class_of(v);
+    let shallow = |v, c| {
         let s = heap.sizes.get(v, c);
         if c != NO_CLASS {
             kept_objects += 1;

@@ -351,3 +351,31 @@ fn analysis_with_cooper_harvey_kennedy_matches_mat() {
         assert!(out.is_empty(), "{name} with CHK: {} mismatches, first: {:?}", out.len(), out.first());
     }
 }
+
+/// `--core-only` (the benchmarks' switch that skips the strength walk and the waste
+/// report's collection) leaves every MAT figure as it is: the whole expected file but
+/// its duplicate strings (the waste report's, skipped by design) matches, per-object
+/// retained sizes and dominators included.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn core_only_analysis_matches_mat() {
+    let Some(corpus) = corpus_dir() else { return };
+    for name in ["s02_static_map_leak_serial", "s04_references_serial_all", "s09_duplicate_strings_serial"] {
+        let dump = corpus.join("dumps").join(format!("{name}.hprof.gz"));
+        let options = Options { core_only: true, ..Options::default() };
+        let a = analyze(support::open_dump(&dump), &options, &mut NoProgress).unwrap();
+        assert_eq!(a.waste.duplicate_strings.strings, 0, "{name}: the waste report was collected");
+        let actual = parity::json(&a);
+        let mut expected: Value = serde_json::from_slice(&std::fs::read(corpus.join("expected").join(format!("{name}.json"))).unwrap()).unwrap();
+        let had = expected.as_object_mut().unwrap().remove("duplicate_strings");
+        assert!(had.is_some(), "{name}: the expected file has no duplicate strings to leave out");
+        let mut out = Vec::new();
+        let mut compared = compare(&expected, &actual, &mut out);
+        let objects = corpus.join("expected").join(format!("{name}.objects.tsv.gz"));
+        let mut tsv = Vec::new();
+        parity::write_objects_tsv(&a, &mut tsv).unwrap();
+        compared += compare_objects(&objects, &String::from_utf8(tsv).unwrap(), &mut out);
+        assert!(compared > 1000, "{name}: only {compared} values compared");
+        assert!(out.is_empty(), "{name} core-only: {} mismatches, first: {:?}", out.len(), out.first());
+    }
+}

@@ -513,7 +513,7 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         heaps: Default::default(),
         tick,
         objects: 0,
-        waste: crate::waste::collect::Collector::new(&index, array_hashes)?,
+        waste: crate::waste::collect::Collector::new(&index, array_hashes, index.waste)?,
     };
     c.rewind()?;
     crate::records::Header::read(c)?;

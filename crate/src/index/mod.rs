@@ -79,6 +79,9 @@ pub struct Index {
     /// The hash of every primitive array record, for the waste report (taken by pass 2,
     /// which then skips the arrays' bodies).
     pub array_hashes: crate::waste::prehash::ArrayHashes,
+    /// Whether the waste report is collected (pass 1 hashed the arrays): false in a
+    /// core-only analysis ([`crate::analysis::Options::core_only`]).
+    pub waste: bool,
     /// Estimated objects per class (by class index), from a sample of pass 1's records:
     /// pass 2 picks the classes its class column stores in one byte from it
     /// ([`crate::graph::columns::ClassColumn::new`]); only memory depends on it.
@@ -153,6 +156,8 @@ struct Pass1<'a> {
     /// Heap-dump snapshots met so far.
     snapshots: u32,
     hasher: crate::waste::prehash::ArrayHasher,
+    /// Whether arrays are hashed (see [`Index::waste`]).
+    waste: bool,
     /// Class id → sampled instances and object arrays (one record in [`SAMPLE`] of each).
     class_sample: HashMap<u64, u64>,
     /// Primitive arrays per basic type (exact: no lookup needed).
@@ -180,7 +185,9 @@ impl Visitor for Pass1<'_> {
 
     #[inline]
     fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
-        self.hasher.data(data);
+        if self.waste {
+            self.hasher.data(data);
+        }
         Ok(())
     }
 
@@ -298,14 +305,17 @@ impl Visitor for Pass1<'_> {
         if let Some(k) = self.primitive_arrays.get_mut(ty as usize) {
             *k += 1;
         }
-        self.hasher.array(ty)?;
+        if self.waste {
+            self.hasher.array(ty)?;
+        }
         self.object(id, offset)
     }
 }
 
 /// Runs pass 1 over `c` (positioned at offset 0), indexing the heap records of
-/// `snapshot` only (1-based; None: all of them).
-pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index> {
+/// `snapshot` only (1-based; None: all of them). `waste`: hash the primitive arrays for
+/// the waste report (see [`Index::waste`]).
+pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, waste: bool) -> Result<Index> {
     let header = Header::read(c)?;
     let mut p = Pass1 {
         id_size: header.id_size,
@@ -327,6 +337,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         snapshot,
         snapshots: 0,
         hasher: Default::default(),
+        waste,
         class_sample: HashMap::new(),
         primitive_arrays: [0; 12],
     };
@@ -347,7 +358,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         }
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, hasher, class_sample, primitive_arrays, .. } = p;
+    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, hasher, waste, class_sample, primitive_arrays, .. } = p;
     // Before the ids' chunks are freed (see `ArrayHashes`).
     let array_hashes = hasher.finish()?;
 
@@ -418,6 +429,7 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>) -> Result<Index>
         snapshots,
         snapshot,
         array_hashes,
+        waste,
         class_weights,
     })
 }

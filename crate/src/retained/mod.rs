@@ -108,10 +108,11 @@ pub struct Computed {
 }
 
 /// Builds the tree, then computes retained sizes and the per-class minimum retained sizes
-/// in one walk of it. `shallow(v)` must be a multiple of `align` (MAT's sizes are
-/// aligned); it is called exactly once for every reachable object and never for another,
-/// so that a caller can total per-class figures in it instead of in a pass of its own.
-/// `class_of` and `classes` are as for [`class_min_retained`].
+/// in one walk of it. `shallow(v, class_of(v))` must be a multiple of `align` (MAT's
+/// sizes are aligned); it is called exactly once for every reachable object and never for
+/// another, so that a caller can total per-class figures in it instead of in a pass of its
+/// own (the class is read once for both). `class_of` and `classes` are as for
+/// [`class_min_retained`].
 ///
 /// Three passes over the immediate dominators and one walk of the tree:
 ///
@@ -134,7 +135,7 @@ pub struct Computed {
 pub fn compute<I: IdomRead + ?Sized>(
     idom: &I,
     align: u32,
-    shallow: impl FnMut(u32) -> u64,
+    shallow: impl FnMut(u32, u32) -> u64,
     class_of: impl Fn(u32) -> u32,
     classes: usize,
 ) -> Result<Computed> {
@@ -386,7 +387,13 @@ impl<C: Fn(u32) -> u32> ClassMin<C> {
     /// until it is left). Objects without a class have no histogram row.
     #[inline]
     fn enter(&mut self, x: u32, leaf: bool) -> OnPath {
-        let c = Some((self.class_of)(x) as usize).filter(|&c| c < self.sum.len());
+        self.enter_class((self.class_of)(x), leaf)
+    }
+
+    /// [`ClassMin::enter`] with the node's class already read.
+    #[inline(always)]
+    fn enter_class(&mut self, class: u32, leaf: bool) -> OnPath {
+        let c = Some(class as usize).filter(|&c| c < self.sum.len());
         let counts = c.filter(|&c| self.active[c] == 0);
         let active = c.filter(|_| !leaf);
         if let Some(c) = active {
@@ -425,18 +432,19 @@ struct Summed {
     class: OnPath,
 }
 
-impl<S: FnMut(u32) -> u64, C: Fn(u32) -> u32> Visit for Summing<S, C> {
+impl<S: FnMut(u32, u32) -> u64, C: Fn(u32) -> u32> Visit for Summing<S, C> {
     type Frame = Summed;
 
-    // Once per node: always inlined into the walk.
+    // Once per node: always inlined into the walk. The class is read once, for both.
     #[inline(always)]
     fn enter(&mut self, x: u32, leaf: bool, _: &mut Summed) -> Summed {
-        let bytes = (self.shallow)(x);
+        let class = (self.min.class_of)(x);
+        let bytes = (self.shallow)(x, class);
         let units = match self.shift {
             Some(shift) => bytes >> shift,
             None => bytes / self.align,
         };
-        Summed { units, class: self.min.enter(x, leaf) }
+        Summed { units, class: self.min.enter_class(class, leaf) }
     }
 
     // Once per node: always inlined into the walk.
@@ -452,7 +460,7 @@ impl<S: FnMut(u32) -> u64, C: Fn(u32) -> u32> Visit for Summing<S, C> {
 
 /// Retained sizes and MAT's quick retained size per class, in one depth-first walk of the
 /// tree ([`depth_first`]). `zeros` (`n + 1` zeros) becomes the retained sizes.
-fn walk(tree: &DomTree, zeros: Vec<u16>, align: u32, shallow: impl FnMut(u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
+fn walk(tree: &DomTree, zeros: Vec<u16>, align: u32, shallow: impl FnMut(u32, u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
     const WHAT: &str = "retained sizes";
     let align = align.max(1) as u64;
     debug_assert!(zeros.len() == tree.n as usize + 1 && zeros.iter().all(|&z| z == 0));
@@ -549,7 +557,7 @@ mod tests {
         let idom = vec![VIRTUAL_ROOT, 0, 1, 0, UNREACHABLE];
         let sizes = [10u64, 20, 30, 40, 50];
         let class = [0u32, 1, 1, 0, 0];
-        let Computed { tree, retained, class_min } = compute(&idom, 10, |v| sizes[v as usize], |v| class[v as usize], 2).unwrap();
+        let Computed { tree, retained, class_min } = compute(&idom, 10, |v, _| sizes[v as usize], |v| class[v as usize], 2).unwrap();
         assert_eq!((0..6).map(|v| retained.get(v)).collect::<Vec<_>>(), vec![100, 50, 30, 40, 0, 100]);
         assert_eq!(tree.children(5).collect::<Vec<_>>(), [0]);
         assert_eq!(tree.children(0).collect::<Vec<_>>(), [1, 3]);
@@ -610,7 +618,7 @@ mod tests {
             let class: Vec<u32> = (0..n).map(|_| [0, 1, 2, 3, u32::MAX][rand(5) as usize]).collect();
             let size = |v: u32| 8 * (1 + v as u64 % 7);
             // Both ways: in the walk that sums the retained sizes, and on the tree built.
-            let Computed { tree, retained, class_min } = compute(&idom, 8, size, |v| class[v as usize], 4).unwrap();
+            let Computed { tree, retained, class_min } = compute(&idom, 8, |v, _| size(v), |v| class[v as usize], 4).unwrap();
             let min = class_min_retained(&tree, &retained, |v| class[v as usize], 4).unwrap();
             // Retained sizes from the definition: each object counts for all its dominators.
             let mut ret = vec![0u64; n];
@@ -709,7 +717,7 @@ mod tests {
             compute(
                 &packed,
                 8,
-                |v| {
+                |v, _| {
                     calls[v as usize] += 1;
                     size(v)
                 },
@@ -724,8 +732,8 @@ mod tests {
     }
 
     /// The tree and retained sizes of `idom`, without classes.
-    fn tree_of<I: IdomRead + ?Sized>(idom: &I, align: u32, size: impl FnMut(u32) -> u64) -> (DomTree, Retained) {
-        let c = compute(idom, align, size, |_| u32::MAX, 0).unwrap();
+    fn tree_of<I: IdomRead + ?Sized>(idom: &I, align: u32, mut size: impl FnMut(u32) -> u64) -> (DomTree, Retained) {
+        let c = compute(idom, align, |v, _| size(v), |_| u32::MAX, 0).unwrap();
         (c.tree, c.retained)
     }
 
@@ -968,7 +976,7 @@ mod tests {
             let depth = |v: u32| if down { v as usize } else { n - 1 - v as usize };
             let at_depth = |d: usize| if down { d as u32 } else { (n - 1 - d) as u32 };
             let class = |v: u32| (depth(v) >= n / 2) as u32;
-            let Computed { tree, retained, class_min } = compute(&packed, 8, size, class, 2).unwrap();
+            let Computed { tree, retained, class_min } = compute(&packed, 8, |v, _| size(v), class, 2).unwrap();
             let mut below = 0u64;
             let order: Vec<u32> = if down { (0..n as u32).rev().collect() } else { (0..n as u32).collect() };
             for &v in &order {

@@ -161,6 +161,9 @@ pub struct Collector {
     sites: Vec<(u32, u32)>,
     /// The first allocation that failed (reported by [`Collector::finish`]).
     failed: Option<Error>,
+    /// False for a core-only analysis ([`crate::analysis::Options::core_only`]): nothing
+    /// is collected, and pass 1 hashed no array.
+    on: bool,
 }
 
 /// [`Collector`]'s kinds of classes.
@@ -179,8 +182,11 @@ fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
 }
 
 impl Collector {
-    pub fn new(index: &Index, mut hashes: super::prehash::ArrayHashes) -> Result<Collector> {
-        hashes.start(index.ids.len())?;
+    /// `on` false: a collector that collects nothing ([`crate::analysis::Options::core_only`]).
+    pub fn new(index: &Index, mut hashes: super::prehash::ArrayHashes, on: bool) -> Result<Collector> {
+        if on {
+            hashes.start(index.ids.len())?;
+        }
         let id_size = index.header.id_size as usize;
         let table = &index.classes;
         let string_classes = (0..table.classes.len() as u32)
@@ -198,7 +204,9 @@ impl Collector {
         let collection_layouts = super::collections::layouts(index);
         let kinds = (0..table.classes.len())
             .map(|c| {
-                if string_classes[c].is_some() {
+                if !on {
+                    0
+                } else if string_classes[c].is_some() {
                     STRING
                 } else if boxed_layouts[c].is_some() {
                     BOXED
@@ -214,7 +222,9 @@ impl Collector {
         // entries are pass 1's hashes, filled in place (`ArrayHashes::keep`).
         let reserve = |what| Error::memory(format!("out of memory reserving the waste report's {what}"));
         let mut strings = Vec::new();
-        strings.try_reserve_exact(index.counts.string_instances as usize).map_err(|_| reserve("strings"))?;
+        if on {
+            strings.try_reserve_exact(index.counts.string_instances as usize).map_err(|_| reserve("strings"))?;
+        }
         Ok(Collector {
             id_size,
             string_classes,
@@ -228,13 +238,14 @@ impl Collector {
             boxed: Default::default(),
             collection_layouts,
             collections: Vec::new(),
-            backing_classes: super::collections::backing_array_classes(index),
+            backing_classes: if on { super::collections::backing_array_classes(index) } else { Vec::new() },
             lens: Vec::new(),
-            site_traces: super::sites::traces_with_frames(index),
+            site_traces: if on { super::sites::traces_with_frames(index) } else { Vec::new() },
             serial: 0,
             frameless: 0,
             sites: Vec::new(),
             failed: None,
+            on,
         })
     }
 
@@ -310,6 +321,9 @@ impl Collector {
     /// The end of a primitive array record (`obj` None when it is not kept, e.g. a
     /// second definition): its hash comes from pass 1 ([`super::prehash`]).
     pub fn array(&mut self, obj: Option<u32>, has_data: bool) -> Result<()> {
+        if !self.on {
+            return Ok(());
+        }
         let Some((_, heads)) = self.hashes.take() else {
             // Pass 1 saw every record pass 2 sees.
             return Err(Error::io("the input changed between the two passes: more primitive arrays than pass 1 read"));
@@ -350,9 +364,12 @@ impl Collector {
 
     /// Replaces each string's array by its value's hash; frees the per-array vectors.
     pub fn finish(self, ids: &IdMap) -> Result<Collected> {
-        let Collector { hashes, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, .. } = self;
+        let Collector { hashes, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, on, .. } = self;
         if let Some(e) = failed {
             return Err(e);
+        }
+        if !on {
+            return Ok(Collected::default());
         }
         let kept_arrays = hashes.into_kept()?;
         long_arrays.sort_unstable_by_key(|p| p.0);

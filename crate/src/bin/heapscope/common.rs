@@ -50,6 +50,11 @@ pub struct AnalysisArgs {
     /// their original (deobfuscated) names
     #[arg(long, value_name = "FILE")]
     pub mapping: Option<PathBuf>,
+    /// Benchmarks only (scripts/bench.sh): skip the waste report's collection and the
+    /// reachability-strength walk, to time the core on its own (the report then lacks
+    /// those sections)
+    #[arg(long, hide = true)]
+    pub core_only: bool,
 }
 
 /// `--tree` of `analyze` and `inspect`.
@@ -213,7 +218,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         Dominators::SemiNca => DominatorAlgorithm::SemiNca,
         Dominators::Chk => DominatorAlgorithm::CooperHarveyKennedy,
     };
-    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree, snapshot: args.snapshot, ..Options::default() };
+    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree, snapshot: args.snapshot, core_only: args.core_only, ..Options::default() };
     let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
     let analysis = analysis::analyze(dump.source, &options, &mut meter);
     meter.clear();

@@ -68,7 +68,7 @@ fn load(path: &Path, args: &Args, global: &Global) -> Result<Report, Failure> {
         return compare::read_report_json(&text).map_err(fail);
     }
     let analysis_args =
-        AnalysisArgs { dump: path.to_path_buf(), keep_unreachable: args.keep_unreachable, dominators: Dominators::SemiNca, snapshot: None, timings: false, mapping: None };
+        AnalysisArgs { dump: path.to_path_buf(), keep_unreachable: args.keep_unreachable, dominators: Dominators::SemiNca, snapshot: None, timings: false, mapping: None, core_only: false };
     let mut done = common::analyze(&analysis_args, global)?;
     let report = keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
     Ok(report)
