@@ -21,12 +21,13 @@
 # "core": the default with the hidden --core-only, which skips the strength walk and the
 # waste report's collection (what other issues added, measured with their own budgets),
 # so that the core's CPU and memory budget is measured on its own. Before each dump's
-# analyses, the median CPU time of 3 bare record walks (crate/examples/record_walk.rs);
-# printed with the core's CPU time and their ratio (the budget: at most 4 walks). Printed: per dump the file size, objects, wall time,
-# CPU time (user + sys), peak RSS, peak bytes per object and MB of dump per CPU second,
-# then each dump's per-phase table. The peak RSS is the largest per-phase peak printed
-# by --timings (which resets the kernel's high-water mark at each phase, so the
-# "Maximum resident set size" of time -v only covers the last phase).
+# analyses, the median CPU time of 3 bare record walks (crate/examples/record_walk.rs),
+# printed with the core's CPU time and their ratio (the budget: at most 4 walks).
+# Printed: per dump the file size, objects, wall time, CPU time (user + sys), peak RSS,
+# peak bytes per object and MB of dump per CPU second, then each dump's per-phase table.
+# The peak RSS is the largest per-phase peak printed by --timings (which resets the
+# kernel's high-water mark at each phase, so the "Maximum resident set size" of time -v
+# only covers the last phase).
 # The machine may be shared: compare CPU seconds and memory, not wall time.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
     --reuse) REUSE=$2; shift 2 ;;
     --sizes) SIZES=$2; shift 2 ;;
     --keep) KEEP=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -357,7 +357,7 @@ impl Analysis {
             return Ok(());
         }
         if self.options.core_only && reading == Reading::Strength {
-            return Err(Error::io("a core-only analysis has no reachability strengths: it cannot build the strength-aware tree".to_string()));
+            return Err(no_strengths());
         }
         let next = match self.other_tree.take() {
             Some(t) if t.reading == reading => *t,
@@ -478,6 +478,11 @@ impl Graph for HeapGraph<'_> {
     }
 }
 
+/// Why a core-only analysis ([`Options::core_only`]) refuses the strength-aware tree.
+fn no_strengths() -> Error {
+    Error::io("a core-only analysis has no reachability strengths: it cannot build the strength-aware tree".to_string())
+}
+
 /// Runs the whole analysis.
 pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dyn Progress) -> Result<Analysis> {
     let input_total = source.input_len();
@@ -536,7 +541,7 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
 
     tick_phase(Phase::Strengths, input_bytes, objects, progress)?;
     if options.core_only && options.tree == Reading::Strength {
-        return Err(Error::io("a core-only analysis has no reachability strengths: it cannot build the strength-aware tree".to_string()));
+        return Err(no_strengths());
     }
     let (strengths, owned, found, kept) = if options.core_only {
         (Strengths::compact(Vec::new())?, Vec::new(), Default::default(), None)
