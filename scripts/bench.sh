@@ -23,6 +23,11 @@
 # so that the core's CPU and memory budget is measured on its own. Before each dump's
 # analyses, the median CPU time of 3 bare record walks (crate/examples/record_walk.rs),
 # printed with the core's CPU time and their ratio (the budget: at most 4 walks).
+# The core's row there also gives its user and system time apart: in a virtual machine
+# whose host takes freed memory back (this one: free page reporting), the kernel's first
+# touch of a page is also a fault in the host, and the system time of the same analysis
+# changes several-fold from run to run (crate/examples/touch_memory.rs measures that
+# charge on its own).
 # Printed: per dump the file size, objects, wall time, CPU time (user + sys), peak RSS,
 # peak bytes per object and MB of dump per CPU second, then each dump's per-phase table.
 # The peak RSS is the largest per-phase peak printed by --timings (which resets the
@@ -124,7 +129,10 @@ for s in $SIZES; do
   ROWS+=("$(awk -v f="big-${s}g $mode" -v b="$bytes" -v o="$objects" -v w="$wall" -v c="$cpu" -v p="$peak_mib" 'BEGIN {
     printf "%-16s %9.0f %12d %8.2f %8.2f %9.1f %8.1f %9.0f", f, b / 1e6, o, w, c, p, p * 1048576 / o, b / 1e6 / c }')")
   if [ "$mode" = core ]; then
-    WALKS+=("$(awk -v f="big-${s}g" -v w="$walk_cpu" -v c="$cpu" 'BEGIN { printf "%-16s %8.2f %8.2f %8.1f", f, w, c, c / w }')")
+    user=$(awk -F': ' '/User time/ { printf "%.2f", $2 }' "$tv")
+    sys=$(awk -F': ' '/System time/ { printf "%.2f", $2 }' "$tv")
+    WALKS+=("$(awk -v f="big-${s}g" -v w="$walk_cpu" -v c="$cpu" -v u="$user" -v y="$sys" 'BEGIN {
+      printf "%-16s %8.2f %8.2f %8.2f %8.2f %9.1f", f, w, c, u, y, c / w }')")
   fi
   PHASES+=("$(printf '%s\n' "-- big-${s}g.hprof ${args[*]}" && grep -E '^(phase|pass|reachability|dominator|retained|report|total) ' "$out")")
   rm -f "$out" "$out.md" "$tv"
@@ -135,7 +143,7 @@ echo
 printf "%-16s %9s %12s %8s %8s %9s %8s %9s\n" dump "size MB" objects "wall s" "CPU s" "peak MiB" "B/obj" "MB/CPU-s"
 printf '%s\n' "${ROWS[@]}"
 echo
-printf "%-16s %8s %8s %8s\n" dump "walk s" "core s" "core/walk"
+printf "%-16s %8s %8s %8s %8s %9s\n" dump "walk s" "core s" "user s" "sys s" "core/walk"
 printf '%s\n' "${WALKS[@]}"
 echo
 printf '%s\n\n' "${PHASES[@]}"

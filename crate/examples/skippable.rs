@@ -12,7 +12,6 @@ use heapscope::error::Result;
 use heapscope::records::heap::{walk, Visitor};
 use heapscope::records::{basic_type, Cursor, Header};
 
-#[allow(dead_code)]
 mod common;
 
 #[derive(Default)]

@@ -339,6 +339,42 @@ fn progress_only_on_a_terminal() {
     assert!(!quiet.contains("pass 1/2"), "--quiet still shows progress: {quiet:?}");
 }
 
+/// `--timings`: the columns `scripts/bench.sh` reads (peak MiB and bytes per object last,
+/// in the `total` row) and the phases in order.
+#[test]
+fn timings_table_has_the_columns_scripts_read() {
+    let (dir, dump) = small_dump_file("cli-timings");
+    let out = dir.path().join("r.md");
+    let o = run(&["analyze", dump.to_str().unwrap(), "-q", "--timings", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stderr(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    let header: Vec<&str> = lines[0].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(header, ["phase", "wall s", "cpu s", "user s", "sys s", "peak MiB", "B/object"], "{text}");
+    let objects: f64 = text.lines().find_map(|l| l.strip_prefix("objects in the dump: ")).expect("the object count").parse().unwrap();
+    // small_dump: 4 class objects, 1 instance, and MAT's pseudo object for the bootstrap loader.
+    assert_eq!(objects, 6.0, "{text}");
+    let rows: Vec<(String, Vec<f64>)> = lines[1..]
+        .iter()
+        .take_while(|l| !l.starts_with("objects in the dump"))
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            let (name, nums) = fields.split_at(fields.len() - 6);
+            (name.join(" "), nums.iter().map(|x| x.parse::<f64>().expect("a number")).collect())
+        })
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|r| r.0.split(':').next().unwrap()).collect();
+    assert_eq!(names, ["pass 1", "pass 2", "reachability strengths", "dominator tree", "retained sizes", "report", "total"], "{text}");
+    for (name, v) in &rows {
+        // A process holds some MiB resident; bytes per object is that over the objects.
+        assert!(v[4] > 0.5, "{name}: peak {} MiB", v[4]);
+        let per = v[4] * (1u64 << 20) as f64 / objects;
+        assert!((v[5] - per).abs() <= 0.05 * per, "{name}: {} B/object for {} MiB and {objects} objects", v[5], v[4]);
+    }
+    let peak = rows.iter().map(|r| r.1[4]).fold(0.0, f64::max);
+    assert_eq!(rows.last().unwrap().1[4], peak, "the total's peak is the largest phase's: {text}");
+}
+
 /// Two heap-dump snapshots in one file, as the JDK's hprof agent writes one per dump
 /// request: strings and classes loaded once, then per snapshot a heap segment and a
 /// HEAP DUMP END. Snapshot 1 holds 2 Nodes, snapshot 2 holds 5 (at other addresses);

@@ -451,7 +451,16 @@ fn unresolved(s: u32) -> bool {
 /// private predecessors above it does not end at a reachable node.
 pub(crate) fn resolve(out: &mut [u32]) {
     for v in 0..out.len() {
-        if !unresolved(out[v]) {
+        let s = out[v];
+        if !unresolved(s) {
+            continue;
+        }
+        // The usual case first: the predecessor is resolved already (a collector lays an
+        // owner out before what it owns, so it has the lower index).
+        let p = s & MASK;
+        let above = out[p as usize];
+        if !unresolved(above) {
+            out[v] = if above == UNREACHABLE { UNREACHABLE } else { p };
             continue;
         }
         // Climb to the first resolved node, with Brent's cycle detection: the chain may

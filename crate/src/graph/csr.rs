@@ -444,10 +444,14 @@ impl Iterator for Targets<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<u32> {
-        if self.p >= self.data.len() {
-            return None;
-        }
-        let z = get_varint(self.data, &mut self.p);
+        // The end test and the first byte's bounds check in one; most deltas take a byte.
+        let &b = self.data.get(self.p)?;
+        let z = if b < 0x80 {
+            self.p += 1;
+            b as u64
+        } else {
+            get_varint(self.data, &mut self.p)
+        };
         self.prev += ((z >> 1) as i64) ^ -((z & 1) as i64);
         Some(self.prev as u32)
     }

@@ -380,9 +380,11 @@ impl Visitor for Pass2<'_> {
         self.classes.set(obj, ci)?;
         let ids = self.ids;
         let (a, b) = info.refs;
-        for k in a..b {
-            let off = table.ref_offsets[k as usize] as usize;
-            if off + ids <= n as usize {
+        // (`fields` holds the record's `n` bytes: testing against its length lets the
+        // compiler drop the read's own bounds check.)
+        for &off in &table.ref_offsets[a as usize..b as usize] {
+            let off = off as usize;
+            if off + ids <= fields.len() {
                 let t = be_id(fields, off, ids);
                 self.target(t);
             }

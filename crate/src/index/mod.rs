@@ -183,6 +183,12 @@ impl Visitor for Pass1<'_> {
     // The bytes go by anyway: hashed here, pass 2 skips them.
     const PRIMITIVE_DATA: bool = true;
 
+    // Without the waste report, nothing reads the bodies: skipped in place.
+    #[inline(always)]
+    fn primitive_data(&self) -> bool {
+        self.waste
+    }
+
     #[inline]
     fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
         if self.waste {

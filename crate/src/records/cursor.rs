@@ -225,7 +225,19 @@ impl Cursor {
     }
 
     /// Skips `n` bytes or fails with a truncation error naming `what`.
+    #[inline(always)]
     pub fn skip_exact(&mut self, n: u64, what: &str) -> Result<()> {
+        // Inline for what is buffered (nearly every skip: an object's fields or body):
+        // the record walk skips once per object.
+        if n <= self.available() as u64 {
+            self.start += n as usize;
+            return Ok(());
+        }
+        self.skip_exact_beyond(n, what)
+    }
+
+    #[inline(never)]
+    fn skip_exact_beyond(&mut self, n: u64, what: &str) -> Result<()> {
         let start = self.pos();
         let got = self.skip(n)?;
         if got < n {

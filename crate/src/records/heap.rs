@@ -98,6 +98,12 @@ pub trait Visitor {
     const ARRAY_ELEMENTS: bool;
     /// Whether [`Visitor::primitive_array_data`] is called (otherwise the data is skipped).
     const PRIMITIVE_DATA: bool = false;
+    /// With [`Visitor::PRIMITIVE_DATA`]: whether this visitor wants the data after all
+    /// (one that needs it only in some runs skips it in the others).
+    #[inline(always)]
+    fn primitive_data(&self) -> bool {
+        Self::PRIMITIVE_DATA
+    }
     /// Whether [`Visitor::allocation_serial`] is called.
     const ALLOCATION_SERIALS: bool = false;
 
@@ -550,7 +556,7 @@ fn walk_segment<V: Visitor>(
                     ));
                 }
                 c.advance(head);
-                if V::PRIMITIVE_DATA && bytes > 0 {
+                if V::PRIMITIVE_DATA && bytes > 0 && v.primitive_data() {
                     // Streamed in pieces, never buffered whole. A cut is reported as a
                     // skip reports it: the passes differ in which of the two they do.
                     let elements = c.pos();

@@ -102,10 +102,18 @@ impl Idom {
     pub fn compact(mut idom: Vec<u32>) -> Result<Idom> {
         let n = idom.len();
         let (mut far8, mut far16) = (0usize, 0usize);
+        // `encode`'s test for both widths at once: the two special values always fit, and a
+        // difference fits `w` bits when it is in FIRST_DIFFERENCE - 2^(w-1) ..= 2^(w-1) - 1.
         for (v, &p) in idom.iter().enumerate() {
-            far8 += encode(v as u32, p, 8).is_none() as usize;
-            far16 += encode(v as u32, p, 16).is_none() as usize;
+            if p == UNREACHABLE || p == VIRTUAL_ROOT {
+                continue;
+            }
+            let d = p as i64 - v as i64;
+            far8 += !(FIRST_DIFFERENCE - 128..=127).contains(&d) as usize;
+            far16 += !(FIRST_DIFFERENCE - 32_768..=32_767).contains(&d) as usize;
         }
+        debug_assert_eq!(far8, (0..n).filter(|&v| encode(v as u32, idom[v], 8).is_none()).count());
+        debug_assert_eq!(far16, (0..n).filter(|&v| encode(v as u32, idom[v], 16).is_none()).count());
         let size = |width: usize, far: usize| n.div_ceil(32 / width) * 4 + far * 8 + (n.div_ceil(FAR_BLOCK) + 1) * 4;
         let (width, far_count) = [(8, far8), (16, far16)].into_iter().min_by_key(|&(w, f)| size(w, f)).expect("two widths");
         if size(width, far_count) >= 4 * n {
@@ -163,11 +171,28 @@ impl Idom {
         let (width, per) = (self.width, 32 / self.width);
         let mask = (1u32 << width) - 1;
         let half = 1i64 << (width - 1);
+        // A 1 in every field of a word, and the fields' top bits: a word none of whose
+        // fields holds a code below FIRST_DIFFERENCE (nearly all) is decoded without a
+        // branch per field ("has a field less than 3", exact for fields of 8 bits or more).
+        let ones: u32 = u32::MAX / mask;
+        let tops = ones << (width - 1);
+        let below = ones * FIRST_DIFFERENCE as u32;
         let mut v = start;
         let mut k = 0;
         while k < out.len() {
+            let whole = self.words[(v / per) as usize];
+            if v % per == 0 && out.len() - k >= per as usize && whole.wrapping_sub(below) & !whole & tops == 0 {
+                let mut word = whole;
+                for slot in &mut out[k..k + per as usize] {
+                    *slot = (v as i64 + (word & mask) as i64 - half) as u32;
+                    word >>= width;
+                    v += 1;
+                }
+                k += per as usize;
+                continue;
+            }
             // The rest of the word holding `v`.
-            let mut word = self.words[(v / per) as usize] >> (v % per * width);
+            let mut word = whole >> (v % per * width);
             let take = ((per - v % per) as usize).min(out.len() - k);
             for slot in &mut out[k..k + take] {
                 *slot = match word & mask {

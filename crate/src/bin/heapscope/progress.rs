@@ -16,8 +16,8 @@ pub struct Meter {
     /// The bar on stderr; None when stderr is not a terminal or with --quiet.
     bar: Option<ProgressBar>,
     /// (phase, wall seconds, CPU seconds, peak RSS bytes during the phase)
-    timings: Option<Vec<(&'static str, f64, f64, u64)>>,
-    phase_start: (Instant, f64),
+    timings: Option<Vec<(&'static str, f64, Cpu, u64)>>,
+    phase_start: (Instant, Cpu),
 }
 
 /// The phase in a few characters: the bar must fit an 80-column terminal.
@@ -34,14 +34,30 @@ fn short_name(phase: Phase) -> &'static str {
     }
 }
 
-/// User + system CPU seconds of this process (Linux; 0 elsewhere).
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+/// CPU seconds of this process, user and system apart: on a virtual machine whose host
+/// backs memory lazily, the system time is mostly the first touch of fresh pages, which
+/// varies several-fold from run to run (see the README's Performance section).
+#[derive(Clone, Copy, Default)]
+struct Cpu {
+    user: f64,
+    sys: f64,
+}
+
+impl std::ops::Sub for Cpu {
+    type Output = Cpu;
+    fn sub(self, o: Cpu) -> Cpu {
+        Cpu { user: self.user - o.user, sys: self.sys - o.sys }
+    }
+}
+
+/// CPU seconds of this process so far (Linux; 0 elsewhere).
+fn cpu_seconds() -> Cpu {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return Cpu::default() };
     // Fields after the parenthesised command name: utime is the 12th, stime the 13th.
     let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
+    Cpu { user: ticks(11) / 100.0, sys: ticks(12) / 100.0 }
 }
 
 /// Peak resident set size since the last reset (Linux; 0 elsewhere).
@@ -135,16 +151,20 @@ impl Meter {
 
     pub fn print_timings(&mut self, objects: u64) {
         let Some(t) = &self.timings else { return };
-        eprintln!("{:<28} {:>8} {:>8} {:>10} {:>9}", "phase", "wall s", "cpu s", "peak MiB", "B/object");
-        for (name, wall, cpu, rss) in t {
-            let per = if objects > 0 { *rss as f64 / objects as f64 } else { 0.0 };
-            eprintln!("{name:<28} {wall:>8.2} {cpu:>8.2} {:>10.1} {per:>9.1}", *rss as f64 / (1u64 << 20) as f64);
+        // Scripts read the last two columns (peak MiB, bytes per object): keep them last.
+        eprintln!("{:<28} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9}", "phase", "wall s", "cpu s", "user s", "sys s", "peak MiB", "B/object");
+        let row = |name: &str, wall: f64, cpu: Cpu, rss: u64| {
+            let per = if objects > 0 { rss as f64 / objects as f64 } else { 0.0 };
+            let mib = rss as f64 / (1u64 << 20) as f64;
+            eprintln!("{name:<28} {wall:>8.2} {:>8.2} {:>8.2} {:>8.2} {mib:>10.1} {per:>9.1}", cpu.user + cpu.sys, cpu.user, cpu.sys);
+        };
+        for &(name, wall, cpu, rss) in t {
+            row(name, wall, cpu, rss);
         }
         let wall: f64 = t.iter().map(|x| x.1).sum();
-        let cpu: f64 = t.iter().map(|x| x.2).sum();
+        let cpu = Cpu { user: t.iter().map(|x| x.2.user).sum(), sys: t.iter().map(|x| x.2.sys).sum() };
         let rss = t.iter().map(|x| x.3).max().unwrap_or(0);
-        let per = if objects > 0 { rss as f64 / objects as f64 } else { 0.0 };
-        eprintln!("{:<28} {wall:>8.2} {cpu:>8.2} {:>10.1} {per:>9.1}", "total", rss as f64 / (1u64 << 20) as f64);
+        row("total", wall, cpu, rss);
         eprintln!("objects in the dump: {objects}");
     }
 }
