@@ -400,8 +400,10 @@ fn walk_segment<V: Visitor>(
             return Err(Error::format(at, format!("file ends inside a heap dump segment that should continue to byte {end}; expected a heap sub-record")));
         }
         let sub = c.window()[0];
-        // Size of the fixed-size sub-records (0 for the others).
+        // Size of the fixed-size sub-records (0 for the others). The object records
+        // (CLASS, INSTANCE, OBJECT ARRAY, PRIMITIVE ARRAY DUMP: nearly every record) first.
         let fixed = match sub {
+            0x20..=0x23 => 0,
             0xFF | 0x05 | 0x07 | 0x89 | 0x8A | 0x8B | 0x8C | 0x8D | 0x90 => 1 + ids,
             0x01 => 1 + 2 * ids,
             0x02 | 0x03 | 0x8E | 0x08 => 1 + ids + 8,
