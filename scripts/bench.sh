@@ -125,12 +125,12 @@ for s in $SIZES; do
   objects=$(awk '/^objects in the dump:/ { print $NF }' "$out")
   peak_mib=$(awk '$1 == "total" { print $(NF - 1) }' "$out")
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$tv")
-  cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$tv")
+  user=$(awk -F': ' '/User time/ { printf "%.2f", $2 }' "$tv")
+  sys=$(awk -F': ' '/System time/ { printf "%.2f", $2 }' "$tv")
+  cpu=$(awk -v u="$user" -v y="$sys" 'BEGIN { printf "%.2f", u + y }')
   ROWS+=("$(awk -v f="big-${s}g $mode" -v b="$bytes" -v o="$objects" -v w="$wall" -v c="$cpu" -v p="$peak_mib" 'BEGIN {
     printf "%-16s %9.0f %12d %8.2f %8.2f %9.1f %8.1f %9.0f", f, b / 1e6, o, w, c, p, p * 1048576 / o, b / 1e6 / c }')")
   if [ "$mode" = core ]; then
-    user=$(awk -F': ' '/User time/ { printf "%.2f", $2 }' "$tv")
-    sys=$(awk -F': ' '/System time/ { printf "%.2f", $2 }' "$tv")
     WALKS+=("$(awk -v f="big-${s}g" -v w="$walk_cpu" -v c="$cpu" -v u="$user" -v y="$sys" 'BEGIN {
       printf "%-16s %8.2f %8.2f %8.2f %8.2f %9.1f", f, w, c, u, y, c / w }')")
   fi
