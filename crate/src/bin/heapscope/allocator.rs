@@ -1,11 +1,11 @@
 //! The command line's allocator: the system's for small blocks; the large ones (from
-//! [`LARGE`] bytes) placed in one reserved range of address space, reused after they
-//! are freed, and backed by transparent huge pages.
+//! [`LARGE`] bytes) placed in one reserved range of address space and reused after they
+//! are freed.
 //!
 //! Why reuse: the system allocator maps each large block afresh and unmaps it when it is
 //! freed, and the kernel zeroes every page of a fresh mapping when it is first touched.
 //! The analysis allocates and frees its per-object arrays phase after phase, so on the
-//! 1 GB benchmark dump it had the kernel zero 584 MiB in 2 MiB pages (peak resident
+//! 1 GB benchmark dump it had the kernel zero 584 MiB (peak resident
 //! 288 MiB); in a virtual machine that was 0.5–1.2 s of system time. Here a freed
 //! block's pages stay in the range for the next request that fits
 //! ([`heapscope::big_blocks`] places them, as it places the wasm build's large blocks:
@@ -15,10 +15,14 @@
 //! instead of 584, peak resident 14.0 B/object instead of 13.35. (Handing the free pages
 //! back at the end of every phase as well gave 13.9 B/object but 548 MiB zeroed.)
 //!
-//! Why huge pages: the phases after pass 2 read per-object arrays of tens to hundreds of
-//! MiB at random, and with 4 KiB pages nearly every such read also misses the TLB.
-//! Systems whose transparent huge pages are in `madvise` mode (the usual default) give
-//! them only to ranges that ask; the range is 2 MiB-aligned and grows by 2 MiB steps.
+//! Why no huge pages: the range once asked for transparent huge pages (`MADV_HUGEPAGE`),
+//! so that the random reads of the per-object arrays after pass 2 would miss the TLB
+//! less. In a virtual machine whose host takes freed memory back (free page reporting, as
+//! on the machine the benchmarks run on), a fresh huge page costs far more than the 512
+//! small pages it replaces: touching 500 MiB took 2.4–2.7 s of system time in huge pages
+//! and 0.19–0.28 s in small ones (3 runs each, 5 s apart). On the 1 GB dump the core's
+//! CPU time went from 3.8–4.4 s to 3.0–3.4 s without the advice (4 alternating pairs),
+//! user time included: the TLB gain did not show.
 //!
 //! Where the range cannot be reserved or grown (an address-space limit, strict
 //! overcommit), requests fall back to the system allocator; a block is returned to
@@ -34,8 +38,8 @@ use heapscope::big_blocks::{Extents, Memory};
 pub const LARGE: usize = 4 << 20;
 /// Address space reserved (not memory: untouched pages cost nothing).
 const RESERVED: usize = 1 << 40;
-/// The range grows by whole huge pages.
-const HUGE_PAGE: usize = 2 << 20;
+/// The range grows in steps of this many bytes (and starts aligned to it).
+const STEP: usize = 2 << 20;
 /// Free extents smaller than this stay resident when the rest is handed back.
 const KEPT: usize = 1 << 20;
 
@@ -65,7 +69,7 @@ impl Memory for Usable {
     }
 
     fn grow(&mut self, bytes: usize) -> Option<(usize, usize)> {
-        let added = bytes.checked_next_multiple_of(HUGE_PAGE)?;
+        let added = bytes.checked_next_multiple_of(STEP)?;
         if self.end.checked_add(added)? > RESERVED {
             return None;
         }
@@ -75,8 +79,6 @@ impl Memory for Usable {
             if libc::mprotect(at, added, libc::PROT_READ | libc::PROT_WRITE) != 0 {
                 return None;
             }
-            // Advice only: its failure is harmless.
-            libc::madvise(at, added, libc::MADV_HUGEPAGE);
         }
         let old = self.end;
         self.end += added;
@@ -99,9 +101,9 @@ fn with_range<R>(f: impl FnOnce(&mut Range) -> Option<R>) -> Option<R> {
     if BASE.load(Relaxed) == 0 {
         // SAFETY: a new private mapping that nothing else uses; no access until grown.
         let p = unsafe {
-            libc::mmap(std::ptr::null_mut(), RESERVED + HUGE_PAGE, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0)
+            libc::mmap(std::ptr::null_mut(), RESERVED + STEP, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0)
         };
-        let b = if p == libc::MAP_FAILED { FAILED } else { (p as usize).next_multiple_of(HUGE_PAGE) };
+        let b = if p == libc::MAP_FAILED { FAILED } else { (p as usize).next_multiple_of(STEP) };
         range.usable.base = b;
         BASE.store(b, Relaxed);
     }
