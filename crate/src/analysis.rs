@@ -476,6 +476,20 @@ impl Graph for HeapGraph<'_> {
             self.heap.for_each_edge(f);
         }
     }
+
+    #[inline]
+    fn for_each_edge_from<F: FnMut(u32, u32)>(&self, from: &[u64], mut f: F) {
+        if self.filter {
+            let classes = &self.heap.classes;
+            self.heap.for_each_edge_from(from, |v, t| {
+                if classes.get(t) != NO_CLASS {
+                    f(v, t)
+                }
+            });
+        } else {
+            self.heap.for_each_edge_from(from, f);
+        }
+    }
 }
 
 /// Why a core-only analysis ([`Options::core_only`]) refuses the strength-aware tree.

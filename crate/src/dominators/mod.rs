@@ -86,6 +86,17 @@ pub trait Graph {
             self.for_each_successor(v, |x| f(v, x));
         }
     }
+    /// [`Graph::for_each_edge`] for the sources whose bit is set in `from` (bit `v % 64`
+    /// of word `v / 64`, `node_count` bits): the edges of the others are skipped. An
+    /// implementation may skip them without reading them.
+    #[inline]
+    fn for_each_edge_from<F: FnMut(u32, u32)>(&self, from: &[u64], mut f: F) {
+        self.for_each_edge(|v, x| {
+            if from[v as usize / 64] >> (v % 64) & 1 != 0 {
+                f(v, x)
+            }
+        });
+    }
 }
 
 /// A plain graph in compressed sparse row form: for tests, benchmarks and small callers.

@@ -292,9 +292,10 @@ pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspe
         let filter = SmallFilter::new(batch);
         let lost: Vec<Option<Ancestor>> = (0..batch.len()).map(|_| None).collect();
         let mut scan = Scan { idom, marks, batch, ancestors: &ancestors, want: &want, lost, steps };
-        // The edge test inline (every edge of the graph passes it), the rest out of line.
-        g.for_each_edge(|u, x| {
-            if filter.may_contain(x) && into_hubs.contains(u) {
+        // Only the edges of nodes with an edge into a hub (the graph may skip the others
+        // unread); the edge test inline, the rest out of line.
+        g.for_each_edge_from(&into_hubs.0, |u, x| {
+            if filter.may_contain(x) {
                 scan.edge(u, x);
             }
         });

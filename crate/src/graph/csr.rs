@@ -418,6 +418,44 @@ impl Csr {
         }
     }
 
+    /// [`Csr::scan`] restricted to the nodes whose bit is set in `from` (bit `v % 64` of
+    /// word `v / 64`): a block of [`BLOCK`] nodes without one is skipped from its sampled
+    /// offset, and the other lists of a block are stepped over by their length bytes,
+    /// neither decoded.
+    #[inline]
+    pub fn scan_from<F: FnMut(u32, Targets)>(&self, from: &[u64], mut f: F) {
+        const PER_WORD: usize = 64 / BLOCK;
+        for (w, &word) in from.iter().enumerate() {
+            if word == 0 {
+                continue;
+            }
+            for k in 0..PER_WORD {
+                let mut bits = (word >> (k * BLOCK)) & ((1 << BLOCK) - 1);
+                if bits == 0 {
+                    continue;
+                }
+                let b = w * PER_WORD + k;
+                let first = b * BLOCK;
+                if first >= self.lens.len() {
+                    return;
+                }
+                let mut p = self.blocks[b] as usize;
+                let mut v = first;
+                while bits != 0 && v < self.lens.len() {
+                    let l = self.lens[v];
+                    let len = if l == LONG { self.long_len(&mut p) } else { l as usize };
+                    let end = p + len;
+                    if bits & 1 != 0 {
+                        f(v as u32, Targets { data: &self.data[..end], p, prev: v as i64 });
+                    }
+                    bits >>= 1;
+                    p = end;
+                    v += 1;
+                }
+            }
+        }
+    }
+
     /// A hint that `node`'s references will be read soon (see
     /// [`crate::dominators::prefetch`]).
     #[inline]
@@ -540,6 +578,15 @@ mod tests {
             expected.extend(get(v).into_iter().map(|t| (v, t)));
         }
         assert_eq!(all, expected);
+        // A scan of some nodes only: each subset's lists, as read one by one (long lists
+        // skipped over and read, blocks without a node of the subset skipped).
+        for from in [0u64, u64::MAX, 1 << 20, 1 << 21 | 1 << 39, 0x5555_5555_5555, 1 << 38 | 1 << 3 | 1 << 16] {
+            let mut some = vec![];
+            // (A second word of bits past the last node: ignored.)
+            g.scan_from(&[from, u64::MAX], |v, t| some.extend(t.map(|t| (v, t))));
+            let wanted: Vec<(u32, u32)> = expected.iter().copied().filter(|&(v, _)| from >> v & 1 != 0).collect();
+            assert_eq!(some, wanted, "nodes {from:#x}");
+        }
         assert_eq!(g.edge_count(), 5 + 2 + 300 + 1 + 1 + 300);
         assert_eq!(g.node_count(), 40);
 

@@ -134,22 +134,33 @@ impl Heap {
         self.refs.for_each(obj, f);
     }
 
+    /// [`Heap::for_each_edge`] for the objects whose bit is set in `from` (bit `v % 64` of
+    /// word `v / 64`); the other objects' lists are not read.
+    #[inline]
+    pub fn for_each_edge_from<F: FnMut(u32, u32)>(&self, from: &[u64], mut f: F) {
+        self.refs.scan_from(from, |v, targets| self.edges_of(v, targets, &mut f));
+    }
+
     /// Calls `f(v, t)` for every reference, objects in index order, each object's as
     /// [`Heap::for_each_reference`] gives them (reads the lists sequentially).
     #[inline]
     pub fn for_each_edge<F: FnMut(u32, u32)>(&self, mut f: F) {
-        self.refs.scan(|v, targets| {
-            let c = self.classes.get(v);
-            if c != NO_CLASS {
-                let co = self.class_object[c as usize];
-                if co != NO_CLASS {
-                    f(v, co);
-                }
+        self.refs.scan(|v, targets| self.edges_of(v, targets, &mut f));
+    }
+
+    /// `f(v, t)` for `v`'s class edge, then for each of `targets` (`v`'s list).
+    #[inline(always)]
+    fn edges_of<F: FnMut(u32, u32)>(&self, v: u32, targets: csr::Targets, f: &mut F) {
+        let c = self.classes.get(v);
+        if c != NO_CLASS {
+            let co = self.class_object[c as usize];
+            if co != NO_CLASS {
+                f(v, co);
             }
-            for t in targets {
-                f(v, t);
-            }
-        });
+        }
+        for t in targets {
+            f(v, t);
+        }
     }
 }
 
@@ -188,7 +199,7 @@ impl Pass2<'_> {
     /// A bit per object, not `class_of`, says whether it was defined: an object can be
     /// defined without getting a class (its class is missing, or a class object when the
     /// dump lacks `java.lang.Class`), and a later duplicate must not redefine it.
-    #[inline]
+    #[inline(always)]
     fn claim(&mut self, id: u64) -> Option<u32> {
         let Some(obj) = self.index.ids.index_of(id) else {
             self.waste.allocated(u32::MAX);
@@ -224,6 +235,7 @@ impl Pass2<'_> {
 
     /// Stores the collected references of `obj` in MAT's order: deduplicated and
     /// ascending, without the class object (whose edge is implicit and comes first).
+    #[inline(always)]
     fn flush(&mut self, obj: u32, class_object: u32) -> Result<()> {
         let has_locals = self.has_locals.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0);
         if let Some(k) = has_locals.then(|| self.locals.binary_search_by_key(&obj, |e| e.0).ok()).flatten() {
@@ -368,6 +380,7 @@ impl Visitor for Pass2<'_> {
         self.count_object()
     }
 
+    #[inline(always)]
     fn instance(&mut self, id: u64, class_id: u64, n: u32, fields: &[u8], _offset: u64) -> Result<()> {
         let Some(obj) = self.claim(id) else { return Ok(()) };
         let Some(ci) = self.index.class_by_id.get(class_id) else {
@@ -453,6 +466,7 @@ impl Visitor for Pass2<'_> {
         }
     }
 
+    #[inline(always)]
     fn primitive_array(&mut self, id: u64, ty: u8, len: u32, has_data: bool, _offset: u64) -> Result<()> {
         let claimed = self.claim(id);
         self.waste.array(claimed, has_data)?;

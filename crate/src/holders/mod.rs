@@ -154,6 +154,13 @@ impl<M: Graph, S: Graph> Graph for EitherGraph<M, S> {
             EitherGraph::Strength(g) => g.for_each_edge(f),
         }
     }
+
+    fn for_each_edge_from<F: FnMut(u32, u32)>(&self, from: &[u64], f: F) {
+        match self {
+            EitherGraph::Mat(g) => g.for_each_edge_from(from, f),
+            EitherGraph::Strength(g) => g.for_each_edge_from(from, f),
+        }
+    }
 }
 
 /// The view of the tree `a` reads now (`tree`, checked by [`resolve`] where asked).

@@ -280,6 +280,7 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
+    #[inline(always)]
     fn instance(&mut self, id: u64, class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
         self.counts.instances += 1;
         self.counts.string_instances += self.string_classes.contains(&class_id) as u64;
@@ -306,6 +307,7 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
+    #[inline(always)]
     fn primitive_array(&mut self, id: u64, ty: u8, _len: u32, _has_data: bool, offset: u64) -> Result<()> {
         self.counts.primitive_arrays += 1;
         if let Some(k) = self.primitive_arrays.get_mut(ty as usize) {
