@@ -347,12 +347,12 @@ impl Scan<'_> {
 
 /// A set of few nodes as 2¹⁶ bits (8 KiB, in cache) indexed by the low bits of a node:
 /// a test with false positives that spares the scan a random read per edge.
-struct SmallFilter(Vec<u64>);
+pub(crate) struct SmallFilter(Vec<u64>);
 
 impl SmallFilter {
     const BITS: u32 = 16;
 
-    fn new(nodes: &[u32]) -> SmallFilter {
+    pub(crate) fn new(nodes: &[u32]) -> SmallFilter {
         let mut words = vec![0u64; (1 << Self::BITS) / 64];
         for &v in nodes {
             let b = v & ((1 << Self::BITS) - 1);
@@ -362,7 +362,7 @@ impl SmallFilter {
     }
 
     #[inline(always)]
-    fn may_contain(&self, v: u32) -> bool {
+    pub(crate) fn may_contain(&self, v: u32) -> bool {
         let b = v & ((1 << Self::BITS) - 1);
         self.0[b as usize / 64] & (1 << (b % 64)) != 0
     }
