@@ -21,7 +21,7 @@
 //! on the machine the benchmarks run on), a fresh huge page costs far more than the 512
 //! small pages it replaces: touching 500 MiB took 2.4–2.7 s of system time in huge pages
 //! and 0.19–0.28 s in small ones (3 runs each, 5 s apart). On the 1 GB dump the core's
-//! CPU time went from 3.8–4.4 s to 3.0–3.4 s without the advice (4 alternating pairs),
+//! CPU time went from 3.9–4.5 s to 3.0–3.4 s without the advice (4 alternating pairs),
 //! user time included: the TLB gain did not show.
 //!
 //! Where the range cannot be reserved or grown (an address-space limit, strict
