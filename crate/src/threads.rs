@@ -119,9 +119,12 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
     if !is_thread.iter().any(|&t| t) {
         return Ok(Vec::new());
     }
-    let mut objects: Vec<u32> = (0..a.object_count() as u32)
-        .filter(|&v| is_thread.get(a.class_of(v) as usize).copied().unwrap_or(false) && a.is_kept(v))
-        .collect();
+    let mut objects: Vec<u32> = Vec::new();
+    a.heap.classes.objects_of(&is_thread, |v| {
+        if a.is_kept(v) {
+            objects.push(v);
+        }
+    });
     objects.sort_by(|&x, &y| a.retained(y).cmp(&a.retained(x)).then(x.cmp(&y)));
 
     // Thread object → its THREAD OBJECT record; thread serial → its stack and locals.

@@ -119,6 +119,42 @@ impl ClassColumn {
         }
     }
 
+    /// Calls `f` with every object whose class `wanted` marks (`wanted[class]`; classes
+    /// past its end are not wanted), in index order. A palette column tests each object's
+    /// one-byte code against the wanted codes, without looking its class up.
+    pub fn objects_of(&self, wanted: &[bool], mut f: impl FnMut(u32)) {
+        let want = |c: u32| wanted.get(c as usize).copied().unwrap_or(false);
+        match self {
+            ClassColumn::Palette(p) => {
+                let mut code = [false; 256];
+                for (k, slot) in code.iter_mut().enumerate().take(ESCAPED as usize) {
+                    *slot = want(p.classes[k]);
+                }
+                // Maybe: each is looked up in the side table.
+                code[ESCAPED as usize] = true;
+                for (v, &c) in p.codes.iter().enumerate() {
+                    if code[c as usize] && (c != ESCAPED || want(p.escaped(v as u32))) {
+                        f(v as u32);
+                    }
+                }
+            }
+            ClassColumn::Narrow(codes) => {
+                for (v, &c) in codes.iter().enumerate() {
+                    if c != u16::MAX && want(c as u32) {
+                        f(v as u32);
+                    }
+                }
+            }
+            ClassColumn::Wide(codes) => {
+                for (v, &c) in codes.iter().enumerate() {
+                    if c != NO_CLASS && want(c) {
+                        f(v as u32);
+                    }
+                }
+            }
+        }
+    }
+
     /// Asks the CPU for `obj`'s entry ahead of a [`get`](Self::get) (a walk reads it soon).
     #[inline(always)]
     pub fn prefetch(&self, obj: u32) {
@@ -310,11 +346,25 @@ mod tests {
         c.set(0, 7).unwrap();
         c.set(2, 65_533).unwrap();
         assert_eq!((c.get(0), c.get(1), c.get(2)), (7, NO_CLASS, 65_533));
+        let objects_of = |c: &ClassColumn, wanted: &[bool]| {
+            let mut out = vec![];
+            c.objects_of(wanted, |v| out.push(v));
+            out
+        };
+        let mut wanted = vec![false; 65_534];
+        wanted[7] = true;
+        assert_eq!(objects_of(&c, &wanted), vec![0]);
+        wanted[65_533] = true;
+        assert_eq!(objects_of(&c, &wanted), vec![0, 2]);
+        assert_eq!(objects_of(&c, &wanted[..8]), vec![0]);
         assert!(c.any_missing());
         let mut w = ClassColumn::new(2, 70_000).unwrap();
         w.set(0, 69_999).unwrap();
         w.set(1, 3).unwrap();
         assert_eq!((w.get(0), w.get(1)), (69_999, 3));
+        let mut wanted = vec![false; 70_000];
+        wanted[3] = true;
+        assert_eq!(objects_of(&w, &wanted), vec![1]);
         assert!(!w.any_missing());
     }
 
@@ -367,6 +417,12 @@ mod tests {
             for (v, &w) in want.iter().enumerate() {
                 prop_assert_eq!(c.get(v as u32), w, "object {} after finish", v);
             }
+            // The objects of some classes (every third, in and out of the palette).
+            let wanted: Vec<bool> = (0..500).map(|k| k % 3 == 0).collect();
+            let mut found = vec![];
+            c.objects_of(&wanted, |v| found.push(v));
+            let expected: Vec<u32> = (0..objects as u32).filter(|&v| want[v as usize] != NO_CLASS && want[v as usize] < 500 && want[v as usize] % 3 == 0).collect();
+            prop_assert_eq!(found, expected);
             prop_assert_eq!(c.any_missing(), want.contains(&NO_CLASS));
             prop_assert_eq!(c.len(), objects);
         }

@@ -320,10 +320,17 @@ impl Collector {
 
     /// The end of a primitive array record (`obj` None when it is not kept, e.g. a
     /// second definition): its hash comes from pass 1 ([`super::prehash`]).
+    #[inline(always)]
     pub fn array(&mut self, obj: Option<u32>, has_data: bool) -> Result<()> {
+        // Called for every primitive array: the test inline, the work out of line.
         if !self.on {
             return Ok(());
         }
+        self.array_on(obj, has_data)
+    }
+
+    #[inline(never)]
+    fn array_on(&mut self, obj: Option<u32>, has_data: bool) -> Result<()> {
         let Some((_, heads)) = self.hashes.take() else {
             // Pass 1 saw every record pass 2 sees.
             return Err(Error::io("the input changed between the two passes: more primitive arrays than pass 1 read"));
