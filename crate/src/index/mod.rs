@@ -189,11 +189,10 @@ impl Visitor for Pass1<'_> {
         self.waste
     }
 
+    // Called only with the waste report on (see `primitive_data`).
     #[inline]
     fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
-        if self.waste {
-            self.hasher.data(data);
-        }
+        self.hasher.data(data);
         Ok(())
     }
 

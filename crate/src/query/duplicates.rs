@@ -255,18 +255,21 @@ pub fn array_group_members(a: &mut Analysis, array: u32, offset: usize, limit: u
     let target = data.into_iter().next().flatten().ok_or_else(|| Error::io(format!("0x{address:x} has no contents in the dump")))?;
     let size = a.shallow(array);
     // Kept arrays of the class and size, in object order.
-    let mut candidates: Vec<u32> = (0..a.object_count() as u32).filter(|&v| a.class_of(v) == class && a.shallow(v) == size && a.is_kept(v)).collect();
+    let mut candidates: Vec<u32> = Vec::new();
+    let of_class: Vec<bool> = (0..a.class_count() as u32).map(|c| c == class).collect();
+    a.heap.classes.objects_of(&of_class, |v| {
+        if a.shallow(v) == size && a.is_kept(v) {
+            candidates.push(v);
+        }
+    });
     // Those a String reads (any String of the dump, as pass 2 saw them) are not members.
     let mut backs_string = vec![false; candidates.len()];
     let string_class: Vec<bool> = (0..a.class_count() as u32).map(|c| layout(a, c).is_some()).collect();
-    for v in 0..a.object_count() as u32 {
-        let c = a.class_of(v);
-        if c != NO_CLASS && string_class[c as usize] {
-            if let Some(k) = value_array(a, v).and_then(|arr| candidates.binary_search(&arr).ok()) {
-                backs_string[k] = true;
-            }
+    a.heap.classes.objects_of(&string_class, |v| {
+        if let Some(k) = value_array(a, v).and_then(|arr| candidates.binary_search(&arr).ok()) {
+            backs_string[k] = true;
         }
-    }
+    });
     if candidates.binary_search(&array).is_ok_and(|k| backs_string[k]) {
         return Err(Error::io(format!("0x{address:x} is a String's value: see its duplicate-string group")));
     }
