@@ -17,7 +17,7 @@
 //!   tree) live in a sorted side table.
 //!
 //! While building: the sums' `2n` bytes (first holding where each list goes in its
-//! block) and the tree's arrays, then the walk's stacks (see [`compute`]). The immediate
+//! block) and the tree's arrays, then the walk's stack (see [`compute`]). The immediate
 //! dominators the tree is built from are packed first ([`idom`]: about 1.1 bytes per
 //! object on the 1 GB benchmark dump instead of 4), and every pass here reads them packed.
 
@@ -129,7 +129,7 @@ pub struct Computed {
 ///    its walk ends.
 ///
 /// Memory while building: the sums' array (`2n` bytes, the places until the walk) and
-/// the tree's arrays, then the walk's stacks (as deep as the tree). The immediate
+/// the tree's arrays, then the walk's stack (as deep as the tree). The immediate
 /// dominators the tree is built from are packed first ([`idom`]: about 1.1 bytes per
 /// object on the 1 GB benchmark dump instead of 4), and every pass here reads them packed.
 pub fn compute<I: IdomRead + ?Sized>(
@@ -311,62 +311,61 @@ trait Visit {
 /// Walks the tree depth first from the virtual root (whose frame is `root`, returned at
 /// the end), without recursion, calling `visit` at every other node.
 ///
-/// Entering a node reads its whole list once onto a stack of children still to visit
-/// (one segment per level), so each list is looked up and decoded once; a leaf (most
-/// nodes) is entered and left at once, without a frame on the stack. Children are walked
-/// in the lists' order, which is index order (but for the virtual root's once it is
-/// sorted), which is address order: as a collector lays objects out roughly depth first,
-/// that makes the walk's reads of the per-object columns and of the lists nearly
-/// sequential.
+/// Each node on the path keeps a cursor into its list (4 bytes), and the walk reads the
+/// next child from the deepest one: every entry is decoded once, and nothing is copied
+/// to a stack of children still to visit. A leaf (most nodes) is entered and left at
+/// once, without a frame. Children are walked in the lists' order, which is index order
+/// (but for the virtual root's once it is sorted), which is address order: as a
+/// collector lays objects out roughly depth first, that makes the walk's reads of the
+/// per-object columns and of the lists nearly sequential.
 fn depth_first<V: Visit>(tree: &DomTree, visit: &mut V, root: V::Frame, what: &str) -> Result<V::Frame> {
-    // Per node on the path: the node, where its children start in `todo`, its frame.
-    let mut frames: Vec<(u32, u32, V::Frame)> = Vec::new();
-    let mut todo: Vec<u32> = Vec::new();
-    // The end of the list read last: the walk mostly enters a block's nodes in index
-    // order, and then looks each list up from the one before.
+    // Per node on the path: the node, its cursor, its frame. The virtual root's cursor
+    // is an index into its children; one place calls `enter`, so that it is inlined.
+    let mut frames: Vec<(u32, tree::Cursor, V::Frame)> = Vec::new();
+    crate::alloc::try_push(&mut frames, (tree.root(), tree::Cursor::top(), root), what)?;
+    // Where the list entered last starts: the walk mostly enters a block's nodes in
+    // index order, and then looks each list up from the one before.
     let mut resume = Resume::default();
-    let mut push = |todo: &mut Vec<u32>, v: u32| -> Result<()> {
-        let at = todo.len();
-        let mut kids = tree.children_after(v, resume);
-        for x in kids.by_ref() {
-            crate::alloc::try_push(todo, x, what)?;
-        }
-        if let Some(r) = kids.resume() {
-            resume = r;
-        }
-        // Popped from the end: the first child first.
-        todo[at..].reverse();
-        Ok(())
-    };
-    crate::alloc::try_push(&mut frames, (tree.root(), 0, root), what)?;
-    push(&mut todo, tree.root())?;
-    while let Some((_, start, frame)) = frames.last_mut() {
-        if todo.len() > *start as usize {
-            let x = todo.pop().expect("a child to visit");
-            let leaf = tree.is_leaf(x);
-            let entered = visit.enter(x, leaf, frame);
-            if leaf {
-                visit.leave(x, entered, frame)?;
-                continue;
+    while let Some((node, cursor, frame)) = frames.last_mut() {
+        match tree.next_child(*node, cursor) {
+            Some(x) => {
+                let leaf = tree.is_leaf(x);
+                let entered = visit.enter(x, leaf, frame);
+                if leaf {
+                    visit.leave(x, entered, frame)?;
+                    continue;
+                }
+                let cursor = tree.cursor_after(x, resume);
+                resume = Resume::at(x, cursor);
+                crate::alloc::try_push(&mut frames, (x, cursor, entered), what)?;
             }
-            crate::alloc::try_push(&mut frames, (x, todo.len() as u32, entered), what)?;
-            push(&mut todo, x)?;
-        } else {
-            let (x, _, done) = frames.pop().expect("a frame");
-            match frames.last_mut() {
-                Some((_, _, parent)) => visit.leave(x, done, parent)?,
-                None => return Ok(done),
+            None => {
+                let (x, _, done) = frames.pop().expect("a frame");
+                match frames.last_mut() {
+                    Some((_, _, parent)) => visit.leave(x, done, parent)?,
+                    None => return Ok(done),
+                }
             }
         }
     }
     unreachable!("the virtual root's frame is returned when it is left")
 }
 
-/// A node's classes for [`ClassMin`]: the one it counts for, the one it keeps active.
-#[derive(Clone, Copy, Default)]
+/// A node's classes for [`ClassMin`]: the one it counts for, the one it keeps active
+/// ([`NO_GROUP`] for none). Two `u32`s: the walk keeps one per node on its path.
+#[derive(Clone, Copy)]
 struct OnPath {
-    counts: Option<usize>,
-    active: Option<usize>,
+    counts: u32,
+    active: u32,
+}
+
+/// No class in [`OnPath`] (a class index never equals it).
+const NO_GROUP: u32 = u32::MAX;
+
+impl Default for OnPath {
+    fn default() -> OnPath {
+        OnPath { counts: NO_GROUP, active: NO_GROUP }
+    }
 }
 
 /// Per-class state of MAT's quick retained size (see [`class_min_retained`]): the sum
@@ -393,11 +392,13 @@ impl<C: Fn(u32) -> u32> ClassMin<C> {
     /// [`ClassMin::enter`] with the node's class already read.
     #[inline(always)]
     fn enter_class(&mut self, class: u32, leaf: bool) -> OnPath {
-        let c = Some(class as usize).filter(|&c| c < self.sum.len());
-        let counts = c.filter(|&c| self.active[c] == 0);
-        let active = c.filter(|_| !leaf);
-        if let Some(c) = active {
-            self.active[c] += 1;
+        if class as usize >= self.sum.len() || class == NO_GROUP {
+            return OnPath::default();
+        }
+        let counts = if self.active[class as usize] == 0 { class } else { NO_GROUP };
+        let active = if leaf { NO_GROUP } else { class };
+        if !leaf {
+            self.active[class as usize] += 1;
         }
         OnPath { counts, active }
     }
@@ -405,11 +406,11 @@ impl<C: Fn(u32) -> u32> ClassMin<C> {
     /// Leaves a node (as `enter` gave it) retaining `bytes`.
     #[inline]
     fn leave(&mut self, on: OnPath, bytes: impl FnOnce() -> u64) {
-        if let Some(c) = on.active {
-            self.active[c] -= 1;
+        if on.active != NO_GROUP {
+            self.active[on.active as usize] -= 1;
         }
-        if let Some(c) = on.counts {
-            self.sum[c] += bytes();
+        if on.counts != NO_GROUP {
+            self.sum[on.counts as usize] += bytes();
         }
     }
 }
@@ -824,8 +825,8 @@ mod tests {
         }
     }
 
-    /// Lists looked up from where another ends (`children_after`, as the class minimum
-    /// walk does) against the definition: lookups mostly forward in a block, some
+    /// Lists looked up from where another starts (`children_after`, as the walks of
+    /// [`depth_first`] do) against the definition: lookups mostly forward in a block, some
     /// backward, far, of leaves, of the virtual root, in blocks with long lists, and from
     /// lists not read to their end.
     #[test]

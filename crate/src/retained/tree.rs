@@ -159,30 +159,62 @@ impl DomTree {
         }
         let base = node & !(BLOCK as u32 - 1);
         match self.list_start(node) {
-            Some(pos) => Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node } },
-            None => Children { inner: Inner::Stream { units: &self.units, pos: 0, base, done: true, node: NO_NODE } },
+            Some(pos) => Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node, start: pos } },
+            None => Children { inner: Inner::Stream { units: &self.units, pos: 0, base, done: true, node: NO_NODE, start: 0 } },
         }
     }
 
     /// The children of `node` as [`children`](Self::children), its list looked up from
-    /// `from` (where a list read before ends) when that list is before it in a block
-    /// without long lists: a walk that enters a block's nodes in index order then skips
-    /// each list once, not once per later node of the block.
+    /// `from` (where the list of a node at or before it starts) when both are in one
+    /// block without long lists: a walk that enters a block's nodes in index order then
+    /// skips each list once, not once per later node of the block.
     pub fn children_after(&self, node: u32, from: Resume) -> Children<'_> {
-        let (b, j) = (node as usize / BLOCK, node % BLOCK as u32);
-        let near = node < self.n && from.node < node && from.node as usize / BLOCK == b && self.blocks.get(b).is_some_and(|&raw| raw & SPECIAL == 0);
-        if !near {
+        if node == self.n {
+            return self.children(node);
+        }
+        let cursor = self.cursor_after(node, from);
+        if cursor.done() {
             return self.children(node);
         }
         let base = node & !(BLOCK as u32 - 1);
+        let pos = cursor.pos as usize;
+        Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node, start: pos } }
+    }
+
+    /// Where `node`'s list starts ([`DONE`] for a leaf), looked up as
+    /// [`children_after`](Self::children_after) does. Not for the virtual root.
+    #[inline]
+    pub(super) fn cursor_after(&self, node: u32, from: Resume) -> Cursor {
+        let (b, j) = (node as usize / BLOCK, node % BLOCK as u32);
+        let near = node < self.n && from.node <= node && from.node as usize / BLOCK == b && self.blocks.get(b).is_some_and(|&raw| raw & SPECIAL == 0);
+        if !near {
+            // A list starts below 2^31 (see `block_start`).
+            return Cursor { pos: self.list_start(node).map_or(DONE, |p| p as u32) };
+        }
         let mask = self.nonleaf[b];
         if mask >> j & 1 == 0 {
-            return Children { inner: Inner::Stream { units: &self.units, pos: 0, base, done: true, node: NO_NODE } };
+            return Cursor { pos: DONE };
         }
-        // The lists of the nodes after `from.node` and before `node`.
-        let between = mask & ((1u32 << j) - 1) & !(2u32 << (from.node % BLOCK as u32)).wrapping_sub(1);
-        let pos = skip(&self.units, from.end, between.count_ones());
-        Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node } }
+        // The lists of the nodes from `from.node` up to `node`, `node`'s excluded.
+        let between = mask & ((1u32 << j) - 1) & !((1u32 << (from.node % BLOCK as u32)) - 1);
+        Cursor { pos: skip(&self.units, from.start as usize, between.count_ones()) as u32 }
+    }
+
+    /// The next child of `node` from `cursor` (for the virtual root, from
+    /// [`Cursor::top`]); None once its list is read.
+    #[inline]
+    pub(super) fn next_child(&self, node: u32, cursor: &mut Cursor) -> Option<u32> {
+        if node == self.n {
+            let v = self.top.get(cursor.pos as usize).copied();
+            cursor.pos += v.is_some() as u32;
+            return v;
+        }
+        if cursor.pos == DONE {
+            return None;
+        }
+        let (v, last, len) = read_entry(&self.units, cursor.pos as usize, node & !(BLOCK as u32 - 1));
+        cursor.pos = if last { DONE } else { cursor.pos + len as u32 };
+        Some(v)
     }
 
     /// The top-level dominators (the virtual root's children), largest first.
@@ -292,18 +324,49 @@ pub(super) fn mark_special(start: &mut u32) {
 /// No node: a leaf's stream or no list read yet.
 const NO_NODE: u32 = u32::MAX;
 
-/// Where a node's list ends in the entries, for [`DomTree::children_after`].
+/// Where a node's list starts in the entries, for [`DomTree::children_after`].
 #[derive(Clone, Copy)]
 pub struct Resume {
     node: u32,
-    end: usize,
+    start: u32,
 }
 
 impl Default for Resume {
     fn default() -> Resume {
-        Resume { node: NO_NODE, end: 0 }
+        Resume { node: NO_NODE, start: 0 }
     }
 }
+
+impl Resume {
+    /// `node`'s list starts at `cursor` (read from it or not).
+    #[inline]
+    pub(super) fn at(node: u32, cursor: Cursor) -> Resume {
+        Resume { node, start: cursor.pos }
+    }
+}
+
+/// A list read one entry at a time ([`DomTree::next_child`]): 4 bytes, so that a walk
+/// keeps one per node on its path.
+#[derive(Clone, Copy)]
+pub(super) struct Cursor {
+    pos: u32,
+}
+
+impl Cursor {
+    /// The virtual root's cursor: its first child.
+    pub(super) fn top() -> Cursor {
+        Cursor { pos: 0 }
+    }
+
+    /// Whether the list has no entry left (a leaf's from the start).
+    #[inline]
+    pub(super) fn done(self) -> bool {
+        self.pos == DONE
+    }
+}
+
+/// A cursor past its list's end (no list starts there: see `block_start`).
+const DONE: u32 = u32::MAX;
 
 /// The children of one node, decoded in order (see [`DomTree::children`]).
 #[derive(Clone)]
@@ -314,16 +377,16 @@ pub struct Children<'a> {
 #[derive(Clone)]
 enum Inner<'a> {
     /// `node`: whose list this is ([`NO_NODE`] for a leaf).
-    Stream { units: &'a [u16], pos: usize, base: u32, done: bool, node: u32 },
+    /// `start`: where the list starts.
+    Stream { units: &'a [u16], pos: usize, base: u32, done: bool, node: u32, start: usize },
     Slice(std::slice::Iter<'a, u32>),
 }
 
 impl Children<'_> {
-    /// Where this node's list ends, once read to its end (None for the virtual root's
-    /// children, a leaf, or a list not read to its end).
+    /// Where this node's list starts (None for the virtual root's children or a leaf).
     pub fn resume(&self) -> Option<Resume> {
         match self.inner {
-            Inner::Stream { pos, done: true, node, .. } if node != NO_NODE => Some(Resume { node, end: pos }),
+            Inner::Stream { start, node, .. } if node != NO_NODE => Some(Resume { node, start: start as u32 }),
             _ => None,
         }
     }
