@@ -268,6 +268,16 @@ impl DomTree {
     }
 }
 
+/// The [`LAST`] bits of 4 entries, entry `i`'s as bit `i`: the 4 top bits (15, 31, 47
+/// and 63 of the entries as one `u64`) moved to bits 60–63 by one multiplication, each
+/// by its own power of two (the other products land on distinct bits below 60 or past
+/// 63, so nothing carries into the four).
+#[inline]
+fn last_bits(entries: &[u16; 4]) -> u32 {
+    let word = entries.iter().rev().fold(0u64, |w, &e| w << 16 | e as u64);
+    ((word & 0x8000_8000_8000_8000).wrapping_mul(1 << 45 | 1 << 30 | 1 << 15 | 1) >> 60) as u32
+}
+
 /// The position after the `lists` lists starting at `pos` in `units`: after the
 /// `lists`-th entry with [`LAST`] (escape payloads never have it).
 #[inline]
@@ -275,10 +285,7 @@ pub(super) fn skip(units: &[u16], mut pos: usize, mut lists: u32) -> usize {
     while lists > 0 {
         if let Some(chunk) = units.get(pos..pos + 8) {
             let chunk: &[u16; 8] = chunk.try_into().expect("8 entries");
-            let mut ends = 0u32;
-            for (i, &e) in chunk.iter().enumerate() {
-                ends |= ((e >> 15) as u32) << i;
-            }
+            let mut ends = last_bits(chunk[..4].try_into().expect("4 entries")) | last_bits(chunk[4..].try_into().expect("4 entries")) << 4;
             let found = ends.count_ones();
             if found < lists {
                 lists -= found;
@@ -408,6 +415,25 @@ impl Iterator for Children<'_> {
                 Some(v)
             }
             Inner::Slice(it) => it.next().copied(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `last_bits` against the definition (each entry's top bit), for every pattern of the
+    /// four top bits under varied low bits (all ones among them, where a carry would show).
+    #[test]
+    fn last_bits_against_definition() {
+        let lows = [0u16, 0x7FFF, 0x1234, 0x0001, 0x4000, 0x7FFE];
+        for pattern in 0..16u32 {
+            for k in 0..lows.len() {
+                let entries: [u16; 4] = std::array::from_fn(|i| (pattern >> i & 1) as u16 * LAST | lows[(k + i) % lows.len()] & CODE);
+                let want = (0..4).fold(0, |w, i| w | ((entries[i] >> 15) as u32) << i);
+                assert_eq!(last_bits(&entries), want, "entries {entries:04x?}");
+            }
         }
     }
 }
