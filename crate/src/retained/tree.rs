@@ -430,7 +430,7 @@ mod tests {
         let lows = [0u16, 0x7FFF, 0x1234, 0x0001, 0x4000, 0x7FFE];
         for pattern in 0..16u32 {
             for k in 0..lows.len() {
-                let entries: [u16; 4] = std::array::from_fn(|i| (pattern >> i & 1) as u16 * LAST | lows[(k + i) % lows.len()] & CODE);
+                let entries: [u16; 4] = std::array::from_fn(|i| ((pattern >> i & 1) as u16 * LAST) | (lows[(k + i) % lows.len()] & CODE));
                 let want = (0..4).fold(0, |w, i| w | ((entries[i] >> 15) as u32) << i);
                 assert_eq!(last_bits(&entries), want, "entries {entries:04x?}");
             }
