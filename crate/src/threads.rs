@@ -122,9 +122,10 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
     let mut objects: Vec<u32> = Vec::new();
     a.heap.classes.objects_of(&is_thread, |v| {
         if a.is_kept(v) {
-            objects.push(v);
+            crate::alloc::try_push(&mut objects, v, "the thread objects")?;
         }
-    });
+        Ok(())
+    })?;
     objects.sort_by(|&x, &y| a.retained(y).cmp(&a.retained(x)).then(x.cmp(&y)));
 
     // Thread object → its THREAD OBJECT record; thread serial → its stack and locals.

@@ -120,9 +120,10 @@ impl ClassColumn {
     }
 
     /// Calls `f` with every object whose class `wanted` marks (`wanted[class]`; classes
-    /// past its end are not wanted), in index order. A palette column tests each object's
-    /// one-byte code against the wanted codes, without looking its class up.
-    pub fn objects_of(&self, wanted: &[bool], mut f: impl FnMut(u32)) {
+    /// past its end are not wanted), in index order, stopping at its first error (a
+    /// caller collecting objects grows its list fallibly). A palette column tests each
+    /// object's one-byte code against the wanted codes, without looking its class up.
+    pub fn objects_of(&self, wanted: &[bool], mut f: impl FnMut(u32) -> crate::error::Result<()>) -> crate::error::Result<()> {
         let want = |c: u32| wanted.get(c as usize).copied().unwrap_or(false);
         match self {
             ClassColumn::Palette(p) => {
@@ -134,25 +135,26 @@ impl ClassColumn {
                 code[ESCAPED as usize] = true;
                 for (v, &c) in p.codes.iter().enumerate() {
                     if code[c as usize] && (c != ESCAPED || want(p.escaped(v as u32))) {
-                        f(v as u32);
+                        f(v as u32)?;
                     }
                 }
             }
             ClassColumn::Narrow(codes) => {
                 for (v, &c) in codes.iter().enumerate() {
                     if c != u16::MAX && want(c as u32) {
-                        f(v as u32);
+                        f(v as u32)?;
                     }
                 }
             }
             ClassColumn::Wide(codes) => {
                 for (v, &c) in codes.iter().enumerate() {
                     if c != NO_CLASS && want(c) {
-                        f(v as u32);
+                        f(v as u32)?;
                     }
                 }
             }
         }
+        Ok(())
     }
 
     /// Asks the CPU for `obj`'s entry ahead of a [`get`](Self::get) (a walk reads it soon).
@@ -348,7 +350,11 @@ mod tests {
         assert_eq!((c.get(0), c.get(1), c.get(2)), (7, NO_CLASS, 65_533));
         let objects_of = |c: &ClassColumn, wanted: &[bool]| {
             let mut out = vec![];
-            c.objects_of(wanted, |v| out.push(v));
+            c.objects_of(wanted, |v| {
+                out.push(v);
+                Ok(())
+            })
+            .unwrap();
             out
         };
         let mut wanted = vec![false; 65_534];
@@ -357,6 +363,13 @@ mod tests {
         wanted[65_533] = true;
         assert_eq!(objects_of(&c, &wanted), vec![0, 2]);
         assert_eq!(objects_of(&c, &wanted[..8]), vec![0]);
+        // The first error ends the walk and is returned.
+        let mut calls = 0;
+        let stopped = c.objects_of(&wanted, |_| {
+            calls += 1;
+            Err(crate::error::Error::memory("full"))
+        });
+        assert!(stopped.is_err() && calls == 1);
         assert!(c.any_missing());
         let mut w = ClassColumn::new(2, 70_000).unwrap();
         w.set(0, 69_999).unwrap();
@@ -420,7 +433,11 @@ mod tests {
             // The objects of some classes (every third, in and out of the palette).
             let wanted: Vec<bool> = (0..500).map(|k| k % 3 == 0).collect();
             let mut found = vec![];
-            c.objects_of(&wanted, |v| found.push(v));
+            c.objects_of(&wanted, |v| {
+                found.push(v);
+                Ok(())
+            })
+            .unwrap();
             let expected: Vec<u32> = (0..objects as u32).filter(|&v| want[v as usize] != NO_CLASS && want[v as usize] < 500 && want[v as usize] % 3 == 0).collect();
             prop_assert_eq!(found, expected);
             prop_assert_eq!(c.any_missing(), want.contains(&NO_CLASS));

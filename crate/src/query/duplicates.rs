@@ -259,17 +259,19 @@ pub fn array_group_members(a: &mut Analysis, array: u32, offset: usize, limit: u
     let of_class: Vec<bool> = (0..a.class_count() as u32).map(|c| c == class).collect();
     a.heap.classes.objects_of(&of_class, |v| {
         if a.shallow(v) == size && a.is_kept(v) {
-            candidates.push(v);
+            crate::alloc::try_push(&mut candidates, v, "the duplicate-array candidates")?;
         }
-    });
+        Ok(())
+    })?;
     // Those a String reads (any String of the dump, as pass 2 saw them) are not members.
-    let mut backs_string = vec![false; candidates.len()];
+    let mut backs_string = crate::alloc::try_filled(candidates.len(), false, "the duplicate-array candidates")?;
     let string_class: Vec<bool> = (0..a.class_count() as u32).map(|c| layout(a, c).is_some()).collect();
     a.heap.classes.objects_of(&string_class, |v| {
         if let Some(k) = value_array(a, v).and_then(|arr| candidates.binary_search(&arr).ok()) {
             backs_string[k] = true;
         }
-    });
+        Ok(())
+    })?;
     if candidates.binary_search(&array).is_ok_and(|k| backs_string[k]) {
         return Err(Error::io(format!("0x{address:x} is a String's value: see its duplicate-string group")));
     }
