@@ -24,7 +24,11 @@ use common::cpu_seconds;
 
 fn status_kib(key: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
 }
 
 fn mib(bytes: u64) -> f64 {
@@ -70,7 +74,13 @@ fn main() {
     }
     let t = Instant::now();
     let r = referrers(&mut a, Tree::Mat, most.1, 20).unwrap();
-    println!("referrers of 0x{:x} ({}, the most referenced: {}): {:.1} ms", a.address(most.1), a.class_name(a.class_of(most.1)), r.total, t.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "referrers of 0x{:x} ({}, the most referenced: {}): {:.1} ms",
+        a.address(most.1),
+        a.class_name(a.class_of(most.1)),
+        r.total,
+        t.elapsed().as_secs_f64() * 1e3
+    );
     let mut times: Vec<f64> = Vec::new();
     for k in 0..1000u32 {
         let v = (k as u64 * n as u64 / 1000) as u32;
@@ -82,7 +92,12 @@ fn main() {
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);
-    println!("referrers of {} objects spread over the dump: median {:.3} ms, max {:.3} ms", times.len(), times[times.len() / 2], times[times.len() - 1]);
+    println!(
+        "referrers of {} objects spread over the dump: median {:.3} ms, max {:.3} ms",
+        times.len(),
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
 
     // A leak trace and the independent paths of its stretches.
     let obj = match args.get(2) {

@@ -62,7 +62,13 @@ fn main() {
     for (name, cpu, start, peak) in &phases.rows {
         println!("{name:<28} {cpu:>7.2} {:>11.1} {:>11.1} {:>9.2}", mib(*start), mib(*peak), *peak as f64 / n);
     }
-    println!("objects {}, references {}, live after: {:.1} MiB ({:.2} B/object)", a.object_count(), a.heap.refs.edge_count(), mib(counting_alloc::live()), counting_alloc::live() as f64 / n);
+    println!(
+        "objects {}, references {}, live after: {:.1} MiB ({:.2} B/object)",
+        a.object_count(),
+        a.heap.refs.edge_count(),
+        mib(counting_alloc::live()),
+        counting_alloc::live() as f64 / n
+    );
     println!("dominator search: {:?}", a.dominator_stats);
     let parts: [(&str, usize); 8] = [
         ("ids", a.heap.index.ids.memory_bytes()),

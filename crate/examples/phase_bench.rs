@@ -38,7 +38,11 @@ fn main() {
             sums.push(c);
         }
         sums.dedup();
-        println!("{name}: best {best:.2} CPU-s, mean {:.2} over {rounds}, checksum {:016x?}", sum / rounds as f64, sums);
+        println!(
+            "{name}: best {best:.2} CPU-s, mean {:.2} over {rounds}, checksum {:016x?}",
+            sum / rounds as f64,
+            sums
+        );
     };
     if what == "all" || what == "walk" {
         time("strength walk", &mut || {

@@ -122,6 +122,11 @@ fn main() {
         };
         let t1 = cpu_seconds();
         let complete = matches!(end, WalkEnd::Complete { .. });
-        println!("round {round}: {objects} object records, {} bytes{handed}, {:.2} CPU s{}", cursor.pos(), t1 - t0, if complete { "" } else { " (the dump ends early)" });
+        println!(
+            "round {round}: {objects} object records, {} bytes{handed}, {:.2} CPU s{}",
+            cursor.pos(),
+            t1 - t0,
+            if complete { "" } else { " (the dump ends early)" }
+        );
     }
 }

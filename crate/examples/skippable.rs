@@ -49,8 +49,17 @@ fn main() {
     let mut b = Bodies::default();
     walk(&mut c, &header, &mut b, None).expect("the walk");
     let end = c.pos();
-    println!("input {end} bytes; {} primitive arrays with data, bodies {} bytes ({:.1}%)", b.arrays, b.total, b.total as f64 * 100.0 / end as f64);
+    println!(
+        "input {end} bytes; {} primitive arrays with data, bodies {} bytes ({:.1}%)",
+        b.arrays,
+        b.total,
+        b.total as f64 * 100.0 / end as f64
+    );
     for (k, name) in ["64 KiB", "1 MiB", "16 MiB"].iter().enumerate() {
-        println!("  in bodies of at least {name}: {} bytes ({:.1}% of the input)", b.at_least[k], b.at_least[k] as f64 * 100.0 / end as f64);
+        println!(
+            "  in bodies of at least {name}: {} bytes ({:.1}% of the input)",
+            b.at_least[k],
+            b.at_least[k] as f64 * 100.0 / end as f64
+        );
     }
 }

@@ -43,7 +43,14 @@ fn touch(len: usize, huge: bool) {
     // SAFETY: a fresh private anonymous mapping, written within its length, then unmapped.
     unsafe {
         let span = len + HUGE_PAGE;
-        let raw = libc::mmap(std::ptr::null_mut(), span, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0);
+        let raw = libc::mmap(
+            std::ptr::null_mut(),
+            span,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        );
         assert!(raw != libc::MAP_FAILED, "mmap of {span} bytes failed");
         let base = (raw as usize).next_multiple_of(HUGE_PAGE) as *mut u8;
         #[cfg(target_os = "linux")]

@@ -34,7 +34,8 @@ pub fn try_push<T>(v: &mut Vec<T>, x: T, what: &str) -> Result<()> {
 #[cold]
 fn grow<T>(v: &mut Vec<T>, what: &str) -> Result<()> {
     let extra = v.capacity().max(1024);
-    v.try_reserve_exact(extra).map_err(|_| alloc_error((v.len() + extra).saturating_mul(std::mem::size_of::<T>()), what))
+    v.try_reserve_exact(extra)
+        .map_err(|_| alloc_error((v.len() + extra).saturating_mul(std::mem::size_of::<T>()), what))
 }
 
 /// The error for a failed allocation of `bytes` bytes for `what`.

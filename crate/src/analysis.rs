@@ -284,7 +284,8 @@ impl Analysis {
     /// tree keeps them in address order, so this sorts them (`16 × children` bytes,
     /// allocated fallibly).
     pub fn dominated_by_size(&self, obj: u32) -> Result<Vec<u32>> {
-        let mut keyed: Vec<(std::cmp::Reverse<u64>, u32)> = crate::alloc::try_with_capacity(self.dominated_count(obj), "the dominator tree's children")?;
+        let mut keyed: Vec<(std::cmp::Reverse<u64>, u32)> =
+            crate::alloc::try_with_capacity(self.dominated_count(obj), "the dominator tree's children")?;
         keyed.extend(self.dominated(obj).map(|k| (std::cmp::Reverse(self.retained(k)), k)));
         keyed.sort_unstable();
         let mut out = crate::alloc::try_with_capacity(keyed.len(), "the dominator tree's children")?;
@@ -341,7 +342,11 @@ impl Analysis {
 
     /// How firmly `obj` is held (see [`crate::strength`]); the same in every reading.
     pub fn strength(&self, obj: u32) -> Strength {
-        Strength::from_u8(if (obj as usize) < self.strengths.len() { self.strengths.get(obj) } else { strength::UNREACHABLE })
+        Strength::from_u8(if (obj as usize) < self.strengths.len() {
+            self.strengths.get(obj)
+        } else {
+            strength::UNREACHABLE
+        })
     }
 
     /// Objects and shallow bytes per strength, firmest first; the rows add up to every
@@ -420,7 +425,12 @@ impl Analysis {
     /// [`strength::tree`]); meaningful when that is the reading in use (its garbage roots
     /// are the current tree's).
     pub fn strength_graph(&self) -> impl Graph + '_ {
-        TreeGraph { edges: HeapEdges::new(&self.heap), strengths: &self.strengths, owned: &self.owned, garbage: &self.garbage }
+        TreeGraph {
+            edges: HeapEdges::new(&self.heap),
+            strengths: &self.strengths,
+            owned: &self.owned,
+            garbage: &self.garbage,
+        }
     }
 }
 
@@ -512,7 +522,12 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     let index = {
         let progress_ref: &mut dyn Progress = progress;
         let mut tick = |bytes: u64, objects: u64| {
-            progress_ref.update(&ProgressInfo { phase: Phase::Pass1, bytes_done: bytes, bytes_total: input_total, objects })
+            progress_ref.update(&ProgressInfo {
+                phase: Phase::Pass1,
+                bytes_done: bytes,
+                bytes_total: input_total,
+                objects,
+            })
         };
         // Every heap record unless a snapshot was asked for: most files hold one, and
         // this pass finds out. With several, pass 1 runs again on the last one alone.
@@ -525,7 +540,10 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     };
     if let Some(n) = options.snapshot {
         if n == 0 || n > index.snapshots {
-            return Err(Error::io(format!("there is no heap-dump snapshot {n}: the file holds {} (numbered from 1)", index.snapshots)));
+            return Err(Error::io(format!(
+                "there is no heap-dump snapshot {n}: the file holds {} (numbered from 1)",
+                index.snapshots
+            )));
         }
     }
     let snapshots = index.snapshots;
@@ -543,7 +561,12 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     let mut heap = {
         let progress_ref: &mut dyn Progress = progress;
         let mut tick = |bytes: u64, done: u64| {
-            progress_ref.update(&ProgressInfo { phase: Phase::Pass2, bytes_done: bytes, bytes_total: input_total, objects: done })
+            progress_ref.update(&ProgressInfo {
+                phase: Phase::Pass2,
+                bytes_done: bytes,
+                bytes_total: input_total,
+                objects: done,
+            })
         };
         crate::graph::pass2(&mut cursor, index, &mut tick)?
     };
@@ -582,12 +605,18 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     drop(kept);
 
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
-    let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| tick_phase(phase, input_bytes, objects, progress))?;
+    let t = build_tree(&heap, &strengths, &owned, options.tree, options, &mut |phase| {
+        tick_phase(phase, input_bytes, objects, progress)
+    })?;
     #[cfg(debug_assertions)]
     {
         if let (Some(kept), true) = (&kept, options.tree == Reading::Mat || options.keep_unreachable) {
             for v in 0..heap.object_count() {
-                debug_assert_eq!(kept.has(v as u32), t.idom.get(v as u32) != UNREACHABLE && heap.class_of(v as u32) != NO_CLASS, "object {v}: kept by the walk and by the tree differ");
+                debug_assert_eq!(
+                    kept.has(v as u32),
+                    t.idom.get(v as u32) != UNREACHABLE && heap.class_of(v as u32) != NO_CLASS,
+                    "object {v}: kept by the walk and by the tree differ"
+                );
             }
         }
         drop(kept);
@@ -596,7 +625,10 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
     let mut warnings = heap.index.warnings.clone();
     warnings.extend(heap.warnings.iter().cloned());
     if heap.roots.missing > 0 {
-        warnings.push(format!("{} GC root records name objects that are not in the dump; they were ignored", heap.roots.missing));
+        warnings.push(format!(
+            "{} GC root records name objects that are not in the dump; they were ignored",
+            heap.roots.missing
+        ));
     }
     tick_phase(Phase::Report, input_bytes, objects, progress)?;
     let mut analysis = Analysis {
@@ -637,7 +669,14 @@ pub fn analyze(source: Box<dyn ByteSource>, options: &Options, progress: &mut dy
 
 /// One reading's dominator tree, retained sizes and per-class figures: the same code for
 /// both, over MAT's graph and roots or the strength-aware ones ([`strength::tree`]).
-fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Reading, options: &Options, tick: &mut dyn FnMut(Phase) -> Result<()>) -> Result<TreeParts> {
+fn build_tree(
+    heap: &Heap,
+    strengths: &Strengths,
+    owned: &[u64],
+    reading: Reading,
+    options: &Options,
+    tick: &mut dyn FnMut(Phase) -> Result<()>,
+) -> Result<TreeParts> {
     let filter = heap.classes.any_missing();
     let mut roots = heap.roots.objects.clone();
     let n = heap.object_count();
@@ -655,7 +694,10 @@ fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Readin
         }
         Reading::Strength => {
             garbage = garbage_forest(heap, strengths, filter)?;
-            let t = dominator_tree(&TreeGraph { edges: HeapEdges::new(heap), strengths, owned, garbage: &garbage }, options)?;
+            let t = dominator_tree(
+                &TreeGraph { edges: HeapEdges::new(heap), strengths, owned, garbage: &garbage },
+                options,
+            )?;
             roots.extend(garbage.iter().map(|&e| (e, RootKinds::default().with(RootKind::Unreachable))));
             roots.sort_unstable_by_key(|&(o, _)| o);
             t
@@ -693,7 +735,8 @@ fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Readin
         }
         s
     };
-    let retained::Computed { tree, retained, class_min } = retained::compute(&idom, heap.index.layout.object_alignment, shallow, |v| heap.class_of(v), class_count)?;
+    let retained::Computed { tree, retained, class_min } =
+        retained::compute(&idom, heap.index.layout.object_alignment, shallow, |v| heap.class_of(v), class_count)?;
     for (c, m) in classes.iter_mut().zip(class_min) {
         c.retained_min = m;
     }
@@ -702,13 +745,27 @@ fn build_tree(heap: &Heap, strengths: &Strengths, owned: &[u64], reading: Readin
     // of the virtual root, but still a root of the dump.)
     roots.retain(|&(o, _)| idom.get(o) != UNREACHABLE);
     debug_assert!(reading == Reading::Strength || roots.iter().all(|&(o, _)| idom.get(o) == VIRTUAL_ROOT));
-    Ok(TreeParts { reading, idom, dominator_stats, tree, retained, roots, classes, unreachable, kept_objects, used_heap, garbage })
+    Ok(TreeParts {
+        reading,
+        idom,
+        dominator_stats,
+        tree,
+        retained,
+        roots,
+        classes,
+        unreachable,
+        kept_objects,
+        used_heap,
+        garbage,
+    })
 }
 
 fn dominator_tree<G: Graph>(graph: &G, options: &Options) -> Result<(Vec<u32>, dominators::Stats)> {
     Ok(match options.dominators {
         DominatorAlgorithm::SemiNca => dominators::semi_nca_with_stats(graph)?,
-        DominatorAlgorithm::CooperHarveyKennedy => (dominators::cooper_harvey_kennedy(graph)?, dominators::Stats::default()),
+        DominatorAlgorithm::CooperHarveyKennedy => {
+            (dominators::cooper_harvey_kennedy(graph)?, dominators::Stats::default())
+        }
     })
 }
 

@@ -125,7 +125,15 @@ impl Extents {
     /// in place while a hole could take it would grow the memory for good (a vector
     /// doubling there took 1.5 MiB beyond the peak on the 1 GB benchmark dump): a copy
     /// costs less. None when the memory cannot grow.
-    pub fn realloc(&mut self, at: usize, old: usize, new: usize, align: usize, mem: &mut impl Memory, copy: impl FnOnce(usize, usize, usize)) -> Option<usize> {
+    pub fn realloc(
+        &mut self,
+        at: usize,
+        old: usize,
+        new: usize,
+        align: usize,
+        mem: &mut impl Memory,
+        copy: impl FnOnce(usize, usize, usize),
+    ) -> Option<usize> {
         let (old_r, new_r) = (round(old.max(1))?, round(new.max(1))?);
         if new_r <= old_r {
             if new_r < old_r {
@@ -209,7 +217,10 @@ impl Extents {
     fn insert_at(&mut self, i: usize, x: (usize, usize)) {
         if self.len == MAX_EXTENTS {
             // Full: forget the smallest extent (the new one if it is the smallest).
-            let Some((k, smallest)) = self.free().iter().map(|&(s, e)| e - s).enumerate().min_by_key(|&(_, len)| len) else { return };
+            let Some((k, smallest)) = self.free().iter().map(|&(s, e)| e - s).enumerate().min_by_key(|&(_, len)| len)
+            else {
+                return;
+            };
             if x.1 - x.0 <= smallest {
                 return;
             }
@@ -342,7 +353,8 @@ mod tests {
     fn a_full_list_forgets_the_smallest_extent_and_stays_sorted() {
         let mut mem = Pages { end: 0, limit: 1 << 40 };
         let mut x = Extents::new();
-        let blocks: Vec<usize> = (0..2 * MAX_EXTENTS + 2).map(|k| x.alloc(BIG + 16 * (k % 7), 8, &mut mem).unwrap()).collect();
+        let blocks: Vec<usize> =
+            (0..2 * MAX_EXTENTS + 2).map(|k| x.alloc(BIG + 16 * (k % 7), 8, &mut mem).unwrap()).collect();
         for (k, &b) in blocks.iter().enumerate().step_by(2) {
             x.dealloc(b, BIG + 16 * (k % 7));
         }
@@ -353,7 +365,8 @@ mod tests {
     /// Checks the live blocks and the free extents against each other: the blocks do not
     /// overlap, and blocks and extents together cover the memory exactly once.
     fn check_partition(live: &[(usize, usize)], x: &Extents, end: usize) {
-        let mut spans: Vec<(usize, usize, bool)> = live.iter().map(|&(a, n)| (a, a + round(n.max(1)).unwrap(), true)).collect();
+        let mut spans: Vec<(usize, usize, bool)> =
+            live.iter().map(|&(a, n)| (a, a + round(n.max(1)).unwrap(), true)).collect();
         spans.extend(x.free().iter().map(|&(s, e)| (s, e, false)));
         spans.sort();
         let mut at = 0;
@@ -425,7 +438,11 @@ mod tests {
                     // (the one that may end the memory).
                     let largest = x.free().iter().map(|&(s, e)| e - s).max().unwrap_or(0);
                     let huge = largest < 32 * MIB && next(8) == 0;
-                    let k = if huge && next(2) == 0 { (0..live.len()).max_by_key(|&k| live[k].0).unwrap() } else { next(live.len()) };
+                    let k = if huge && next(2) == 0 {
+                        (0..live.len()).max_by_key(|&k| live[k].0).unwrap()
+                    } else {
+                        next(live.len())
+                    };
                     let (p, size) = live[k];
                     let new = if huge { largest + BIG + next(4) * BIG } else { BIG + next(64) * (BIG / 4) };
                     let (old_r, new_r) = (round(size).unwrap(), round(new).unwrap());
@@ -444,7 +461,11 @@ mod tests {
                         seen[1] = true;
                     } else if after == end {
                         assert_eq!((q, copied), (p, None), "the block ending the memory grows in place");
-                        assert_eq!(mem.end - end, (p + new_r - end).div_ceil(65_536) * 65_536, "by the shortfall, in pages");
+                        assert_eq!(
+                            mem.end - end,
+                            (p + new_r - end).div_ceil(65_536) * 65_536,
+                            "by the shortfall, in pages"
+                        );
                         seen[2] = true;
                     } else {
                         assert_eq!(copied, Some((p, q, size)), "moved with its contents");

@@ -105,7 +105,6 @@ impl Visitor for Touch {
     }
 }
 
-
 /// The gzip reader: a sequential read in chunks of a size picked by the input, then
 /// reads at offsets (through the decoder checkpoints) that must give the same bytes,
 /// or the same error. Only the first 1 MiB of output is compared.

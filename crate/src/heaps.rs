@@ -133,7 +133,8 @@ pub fn summarize(a: &Analysis) -> Option<Summary> {
         }
     }
     for (class, per) in by_class {
-        let list = per.into_iter().enumerate().filter(|(_, c)| c.objects > 0).map(|(slot, c)| (position[slot], c)).collect();
+        let list =
+            per.into_iter().enumerate().filter(|(_, c)| c.objects > 0).map(|(slot, c)| (position[slot], c)).collect();
         out.by_class.insert(class, list);
     }
     Some(out)

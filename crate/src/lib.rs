@@ -9,29 +9,29 @@
 // Loops over parallel per-object arrays read clearer with an index than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
-pub mod error;
 pub mod alloc;
-pub mod big_blocks;
-pub mod source;
-pub mod records;
-pub mod index;
-pub mod graph;
-pub mod dominators;
-pub mod retained;
 pub mod analysis;
-pub mod report;
-pub mod query;
-pub mod holders;
+pub mod big_blocks;
+pub mod compare;
+pub mod dominators;
+pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod strength;
-pub mod mapping;
+pub mod graph;
 pub mod heaps;
+pub mod holders;
+pub mod index;
+pub mod mapping;
+pub mod query;
+pub mod records;
+pub mod report;
+pub mod retained;
+pub mod source;
+pub mod strength;
 pub mod threads;
-pub mod waste;
 pub mod values;
-pub mod compare;
 pub mod warm_up;
+pub mod waste;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

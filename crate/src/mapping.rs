@@ -41,7 +41,11 @@ pub struct Mapping {
 }
 
 fn error(line: u64, message: impl std::fmt::Display) -> Error {
-    Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(format!("mapping file, line {line}: {message}")) }
+    Error {
+        kind: ErrorKind::Format,
+        offset: None,
+        message: crate::error::one_line(format!("mapping file, line {line}: {message}")),
+    }
 }
 
 impl Mapping {
@@ -59,7 +63,9 @@ impl Mapping {
         let mut line_no = 0u64;
         loop {
             buf.clear();
-            let n = std::io::Read::take(&mut reader, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf).map_err(|e| Error::io(format!("cannot read the mapping file: {e}")))?;
+            let n = std::io::Read::take(&mut reader, MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| Error::io(format!("cannot read the mapping file: {e}")))?;
             if n == 0 {
                 break;
             }
@@ -83,7 +89,8 @@ impl Mapping {
                 let Some(class) = current.as_ref().and_then(|c| mapping.classes.get_mut(c)) else {
                     return Err(error(line_no, "a member line before any class line"));
                 };
-                let (left, obfuscated) = split_arrow(trimmed).ok_or_else(|| error(line_no, "expected `type name -> obfuscated` (no ` -> `)"))?;
+                let (left, obfuscated) = split_arrow(trimmed)
+                    .ok_or_else(|| error(line_no, "expected `type name -> obfuscated` (no ` -> `)"))?;
                 check_name(obfuscated).map_err(|m| error(line_no, m))?;
                 if let Some(paren) = left.find('(') {
                     let name = member_name(&left[..paren]).map_err(|m| error(line_no, m))?;

@@ -25,9 +25,9 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::Analysis;
 use crate::error::Result;
 use crate::index::stacks::{Frame, Trace};
+use crate::query::{self, object::object_details, FieldValue};
 use crate::report::build::{basis_points, format_bytes, object_ref};
 use crate::report::model::ObjectRef;
-use crate::query::{self, object::object_details, FieldValue};
 
 /// One thread of the overview.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -96,10 +96,14 @@ pub fn refresh_sizes(a: &mut Analysis) {
     use crate::analysis::Reading;
     let mut threads = std::mem::take(&mut a.threads);
     for t in &mut threads {
-        let Some(obj) = u64::from_str_radix(t.address.trim_start_matches("0x"), 16).ok().and_then(|id| a.object_at(id)) else { continue };
+        let Some(obj) = u64::from_str_radix(t.address.trim_start_matches("0x"), 16).ok().and_then(|id| a.object_at(id))
+        else {
+            continue;
+        };
         t.retained_bytes = a.retained(obj);
         t.retained_bp = basis_points(t.retained_bytes, a.used_heap);
-        t.strength_retained_bytes = if a.reading == Reading::Mat { a.retained_in(Reading::Strength, obj) } else { None };
+        t.strength_retained_bytes =
+            if a.reading == Reading::Mat { a.retained_in(Reading::Strength, obj) } else { None };
     }
     // Largest retained first, as collected.
     let address = |t: &ThreadInfo| u64::from_str_radix(t.address.trim_start_matches("0x"), 16).unwrap_or(0);
@@ -146,7 +150,8 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
         let (trace, held) = match records.get(&a.address(obj)) {
             Some(&(serial, stack_serial)) => {
                 // The trace the THREAD OBJECT record names, if it is this thread's.
-                let trace = by_serial.get(&stack_serial).filter(|t| t.thread_serial == serial).or(traces.get(&serial)).copied();
+                let trace =
+                    by_serial.get(&stack_serial).filter(|t| t.thread_serial == serial).or(traces.get(&serial)).copied();
                 (trace.cloned(), locals.get(&serial).cloned().unwrap_or_default())
             }
             None => (None, Vec::new()),
@@ -159,7 +164,10 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
         let details = object_details(a, obj)?;
         let mut daemon = field(&details.fields, "daemon").map(|f| f.value == "true");
         let mut priority = field(&details.fields, "priority").and_then(|f| f.value.parse().ok());
-        if let Some(holder) = field(&details.fields, "holder").and_then(|f| f.reference.as_ref()).and_then(|r| query::parse_address(&r.address)) {
+        if let Some(holder) = field(&details.fields, "holder")
+            .and_then(|f| f.reference.as_ref())
+            .and_then(|r| query::parse_address(&r.address))
+        {
             // JDK 19+ keeps these in Thread.FieldHolder.
             if let Some(h) = a.object_at(holder) {
                 let hd = object_details(a, h)?;
@@ -167,8 +175,14 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
                 priority = priority.or(field(&hd.fields, "priority").and_then(|f| f.value.parse().ok()));
             }
         }
-        let context_class_loader = field(&details.fields, "contextClassLoader").and_then(|f| f.reference.as_ref()).map(|r| format!("{} @ {}", r.class_name, r.address));
-        let name = match field(&details.fields, "name").and_then(|f| f.reference.as_ref()).and_then(|r| query::parse_address(&r.address)).and_then(|x| a.object_at(x)) {
+        let context_class_loader = field(&details.fields, "contextClassLoader")
+            .and_then(|f| f.reference.as_ref())
+            .map(|r| format!("{} @ {}", r.class_name, r.address));
+        let name = match field(&details.fields, "name")
+            .and_then(|f| f.reference.as_ref())
+            .and_then(|r| query::parse_address(&r.address))
+            .and_then(|x| a.object_at(x))
+        {
             Some(n) => object_details(a, n)?.text,
             None => None,
         };
@@ -184,10 +198,18 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
                             Some(f) => frame_text(a, f),
                             None => format!("at <unknown frame 0x{fid:x}>"),
                         },
-                        locals: held.iter().filter(|&&(f, _)| f as usize == k).filter_map(|&(_, id)| local_ref(id)).collect(),
+                        locals: held
+                            .iter()
+                            .filter(|&&(f, _)| f as usize == k)
+                            .filter_map(|&(_, id)| local_ref(id))
+                            .collect(),
                     })
                     .collect();
-                let others = held.iter().filter(|&&(f, _)| f as usize >= t.frames.len()).filter_map(|&(_, id)| local_ref(id)).collect();
+                let others = held
+                    .iter()
+                    .filter(|&&(f, _)| f as usize >= t.frames.len())
+                    .filter_map(|&(_, id)| local_ref(id))
+                    .collect();
                 (frames, others)
             }
             None => (Vec::new(), held.iter().filter_map(|&(_, id)| local_ref(id)).collect()),
@@ -212,7 +234,14 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
 }
 
 fn local_line(out: &mut String, o: &ObjectRef) {
-    let _ = writeln!(out, "        {} @ {}  shallow {}  retained {}", o.class_name, o.address, format_bytes(o.shallow_bytes), format_bytes(o.retained_bytes));
+    let _ = writeln!(
+        out,
+        "        {} @ {}  shallow {}  retained {}",
+        o.class_name,
+        o.address,
+        format_bytes(o.shallow_bytes),
+        format_bytes(o.retained_bytes)
+    );
 }
 
 /// The thread overview for a terminal: one block per thread, its frames, under each
@@ -223,7 +252,10 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
         out.push_str("No thread objects in this dump.\n");
     }
     for t in threads {
-        let mut facts = vec![format!("retained {} bytes", format_bytes(t.retained_bytes)), format!("shallow {}", format_bytes(t.shallow_bytes))];
+        let mut facts = vec![
+            format!("retained {} bytes", format_bytes(t.retained_bytes)),
+            format!("shallow {}", format_bytes(t.shallow_bytes)),
+        ];
         if let Some(d) = t.daemon {
             facts.push(if d { "daemon".into() } else { "not daemon".into() });
         }
@@ -247,7 +279,11 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
             }
         }
         if !t.other_locals.is_empty() {
-            out.push_str(if t.has_stack { "    locals outside the recorded frames:\n" } else { "    locals (frames unknown):\n" });
+            out.push_str(if t.has_stack {
+                "    locals outside the recorded frames:\n"
+            } else {
+                "    locals (frames unknown):\n"
+            });
             for o in &t.other_locals {
                 local_line(&mut out, &printable_ref(o));
             }
@@ -275,11 +311,21 @@ pub fn document_blocks(threads: &[ThreadInfo]) -> Vec<crate::report::document::B
         blocks.push(Block::Paragraph(vec![Inline::Text("No thread objects in this dump.".into())]));
         return blocks;
     }
-    let cols = |spec: &[(&str, crate::report::document::Align)]| spec.iter().map(|&(n, a)| (n.to_string(), a)).collect::<Vec<_>>();
+    let cols = |spec: &[(&str, crate::report::document::Align)]| {
+        spec.iter().map(|&(n, a)| (n.to_string(), a)).collect::<Vec<_>>()
+    };
     let name_of = |t: &ThreadInfo| t.name.clone().unwrap_or_else(|| "(no name)".into());
     let yes_no = |d: Option<bool>| d.map(|d| if d { "yes" } else { "no" }).unwrap_or("").to_string();
     blocks.push(Block::Table {
-        columns: cols(&[("Thread", Left), ("Name", Left), ("Daemon", Left), ("Priority", Right), ("Frames", Right), ("Shallow Heap", Right), ("Retained Heap", Right)]),
+        columns: cols(&[
+            ("Thread", Left),
+            ("Name", Left),
+            ("Daemon", Left),
+            ("Priority", Right),
+            ("Frames", Right),
+            ("Shallow Heap", Right),
+            ("Retained Heap", Right),
+        ]),
         rows: threads
             .iter()
             .map(|t| {
@@ -295,7 +341,13 @@ pub fn document_blocks(threads: &[ThreadInfo]) -> Vec<crate::report::document::B
             })
             .collect(),
     });
-    let local_row = |o: &ObjectRef| vec![format!("↳ {} @ {}", o.class_name, o.address), format_bytes(o.shallow_bytes), format_bytes(o.retained_bytes)];
+    let local_row = |o: &ObjectRef| {
+        vec![
+            format!("↳ {} @ {}", o.class_name, o.address),
+            format_bytes(o.shallow_bytes),
+            format_bytes(o.retained_bytes),
+        ]
+    };
     for t in threads {
         if t.frames.is_empty() && t.other_locals.is_empty() {
             continue;
@@ -307,10 +359,17 @@ pub fn document_blocks(threads: &[ThreadInfo]) -> Vec<crate::report::document::B
             rows.extend(f.locals.iter().map(local_row));
         }
         if !t.other_locals.is_empty() {
-            rows.push(vec![if t.has_stack { "locals outside the recorded frames" } else { "no stack recorded; locals" }.into(), String::new(), String::new()]);
+            rows.push(vec![
+                if t.has_stack { "locals outside the recorded frames" } else { "no stack recorded; locals" }.into(),
+                String::new(),
+                String::new(),
+            ]);
             rows.extend(t.other_locals.iter().map(local_row));
         }
-        blocks.push(Block::Table { columns: cols(&[("Stack frame / local", Left), ("Shallow Heap", Right), ("Retained Heap", Right)]), rows });
+        blocks.push(Block::Table {
+            columns: cols(&[("Stack frame / local", Left), ("Shallow Heap", Right), ("Retained Heap", Right)]),
+            rows,
+        });
     }
     blocks
 }

@@ -31,9 +31,11 @@
 
 use crate::analysis::{self, Options, Progress, ProgressInfo};
 use crate::error::Result;
-use crate::report::SourceInfo;
-use crate::records::basic_type::{BYTE as T_BYTE, DOUBLE as T_DOUBLE, INT as T_INT, LONG as T_LONG, OBJECT as T_OBJECT};
+use crate::records::basic_type::{
+    BYTE as T_BYTE, DOUBLE as T_DOUBLE, INT as T_INT, LONG as T_LONG, OBJECT as T_OBJECT,
+};
 use crate::records::tag::{HEAP_DUMP_END, HEAP_DUMP_SEGMENT, LOAD_CLASS, STRING};
+use crate::report::SourceInfo;
 use crate::source::MemorySource;
 
 /// The classes the dump defines (their class objects are objects of the dump too).
@@ -152,11 +154,26 @@ pub fn customers_dump(customers: u32) -> Vec<u8> {
         (C_BYTES, "[B", C_OBJECT, &[]),
         (C_OBJECTS, "[Ljava/lang/Object;", C_OBJECT, &[]),
         (C_INTS, "[I", C_OBJECT, &[]),
-        (C_CUSTOMER, "bench/Customer", C_OBJECT, &[("name", T_OBJECT), ("email", T_OBJECT), ("address", T_OBJECT), ("orders", T_OBJECT), ("id", T_LONG)]),
+        (
+            C_CUSTOMER,
+            "bench/Customer",
+            C_OBJECT,
+            &[("name", T_OBJECT), ("email", T_OBJECT), ("address", T_OBJECT), ("orders", T_OBJECT), ("id", T_LONG)],
+        ),
         (C_ADDRESS, "bench/Address", C_OBJECT, &[("street", T_OBJECT), ("city", T_OBJECT), ("zip", T_OBJECT)]),
-        (C_ORDER, "bench/Order", C_OBJECT, &[("status", T_OBJECT), ("lines", T_OBJECT), ("items", T_OBJECT), ("amount", T_DOUBLE)]),
+        (
+            C_ORDER,
+            "bench/Order",
+            C_OBJECT,
+            &[("status", T_OBJECT), ("lines", T_OBJECT), ("items", T_OBJECT), ("amount", T_DOUBLE)],
+        ),
         (C_LINE, "bench/OrderLine", C_OBJECT, &[("sku", T_OBJECT), ("quantity", T_INT), ("price", T_DOUBLE)]),
-        (C_NODE, "bench/Node", C_OBJECT, &[("key", T_OBJECT), ("value", T_OBJECT), ("next", T_OBJECT), ("hash", T_INT)]),
+        (
+            C_NODE,
+            "bench/Node",
+            C_OBJECT,
+            &[("key", T_OBJECT), ("value", T_OBJECT), ("next", T_OBJECT), ("hash", T_INT)],
+        ),
         (C_LONG, "java/lang/Long", C_OBJECT, &[("value", T_LONG)]),
     ];
     // The application's classes (bench/…) are loaded by a class loader object, not GC roots:
@@ -171,7 +188,18 @@ pub fn customers_dump(customers: u32) -> Vec<u8> {
         body.u4(k as u32 + 1).id(id).u4(0).id(name_id);
         out.record(LOAD_CLASS, &body.0);
         let in_app = name.starts_with("bench/");
-        seg.u1(CLASS_DUMP).id(id).u4(0).id(superclass).id(if in_app { LOADER } else { 0 }).id(0).id(0).id(0).id(0).u4(0).u2(0).u2(0);
+        seg.u1(CLASS_DUMP)
+            .id(id)
+            .u4(0)
+            .id(superclass)
+            .id(if in_app { LOADER } else { 0 })
+            .id(0)
+            .id(0)
+            .id(0)
+            .id(0)
+            .u4(0)
+            .u2(0)
+            .u2(0);
         seg.u2(fields.len() as u16);
         for &(field, ty) in fields {
             let field_id = string(&mut out, field);
@@ -290,9 +318,11 @@ mod tests {
     fn the_customers_dump_has_the_objects_its_construction_gives() {
         let customers = 50;
         let dump = customers_dump(customers);
-        let mut analysis = analysis::analyze(Box::new(MemorySource::new(dump)), &Options::default(), &mut Silent).unwrap();
+        let mut analysis =
+            analysis::analyze(Box::new(MemorySource::new(dump)), &Options::default(), &mut Silent).unwrap();
         let report = crate::compare::keys::annotated_report(&mut analysis, &SourceInfo::default()).unwrap();
-        let instances = |name: &str| report.histogram.iter().filter(|c| c.class_name == name).map(|c| c.instances).sum::<u64>();
+        let instances =
+            |name: &str| report.histogram.iter().filter(|c| c.class_name == name).map(|c| c.instances).sum::<u64>();
         for (name, n) in expected(customers as u64) {
             assert_eq!(instances(name), n, "{name}");
         }

@@ -49,7 +49,12 @@ fn concurrent_hash_map_size_sums_its_counter_cells() {
     // (map id, table length, baseCount, cell values; None: no counterCells). JDK sizes:
     // 1 + 3 + 2 = 6 of 16; 0 + 0 + 0 = 0 (empty, table allocated); 4 of 8, no cells;
     // 2 − 2 = 0 (empty).
-    let maps: [(u64, u32, i64, Option<Vec<i64>>); 4] = [(0x1000, 16, 1, Some(vec![3, 2])), (0x2000, 16, 0, Some(vec![0, 0])), (0x3000, 8, 4, None), (0x4000, 4, 2, Some(vec![-2]))];
+    let maps: [(u64, u32, i64, Option<Vec<i64>>); 4] = [
+        (0x1000, 16, 1, Some(vec![3, 2])),
+        (0x2000, 16, 0, Some(vec![0, 0])),
+        (0x3000, 8, 4, None),
+        (0x4000, 4, 2, Some(vec![-2])),
+    ];
     let mut held = Vec::new();
     for (id, len, base, cells) in &maps {
         let table = id + 0x10;
@@ -70,10 +75,16 @@ fn concurrent_hash_map_size_sums_its_counter_cells() {
     }
     seg.object_array(0x9000, 0x900, &held).root_jni_global(0x9000, 1);
     h.segment(&seg).heap_dump_end();
-    let a = analyze(Box::new(MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress).expect("analysis");
+    let a =
+        analyze(Box::new(MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress).expect("analysis");
 
     let shallow = |id: u64| a.shallow(a.object_at(id).unwrap());
-    let row = a.waste.empty_collections.iter().find(|r| r.class_name == "java.util.concurrent.ConcurrentHashMap").expect("a ConcurrentHashMap row");
+    let row = a
+        .waste
+        .empty_collections
+        .iter()
+        .find(|r| r.class_name == "java.util.concurrent.ConcurrentHashMap")
+        .expect("a ConcurrentHashMap row");
     assert_eq!(row.kind, "ConcurrentHashMap");
     assert_eq!((row.total, row.empty, row.empty_unallocated, row.non_empty, row.size_unknown), (4, 2, 0, 2, 0));
     assert_eq!(row.wasted_bytes, shallow(0x2010) + shallow(0x4010), "the empty ones' tables");
@@ -83,5 +94,8 @@ fn concurrent_hash_map_size_sums_its_counter_cells() {
     // Slots beyond the size, each a reference of the dump's size (compressed or not).
     let ref_size = a.heap.index.layout.ref_size as u64;
     assert_eq!(row.unused_slot_bytes, ((16 - 6) + (8 - 4)) * ref_size);
-    assert_eq!(row.sample.iter().map(|o| o.address.clone()).collect::<Vec<_>>(), vec!["0x2000".to_string(), "0x4000".to_string()]);
+    assert_eq!(
+        row.sample.iter().map(|o| o.address.clone()).collect::<Vec<_>>(),
+        vec!["0x2000".to_string(), "0x4000".to_string()]
+    );
 }

@@ -16,7 +16,19 @@ const BIN: &str = env!("CARGO_BIN_EXE_heapscope");
 
 /// Every subcommand with the long options its `--help` must explain.
 const SUBCOMMANDS: &[(&str, &[&str])] = &[
-    ("analyze", &["--output", "--format", "--keep-unreachable", "--dominators", "--snapshot", "--timings", "--mapping", "--quiet"]),
+    (
+        "analyze",
+        &[
+            "--output",
+            "--format",
+            "--keep-unreachable",
+            "--dominators",
+            "--snapshot",
+            "--timings",
+            "--mapping",
+            "--quiet",
+        ],
+    ),
     ("parity", &["--output", "--objects", "--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
     ("inspect", &["--keep-unreachable", "--dominators", "--timings", "--mapping", "--quiet"]),
     ("render", &["--output", "--format", "--quiet"]),
@@ -72,7 +84,12 @@ fn assert_no_repository_paths(text: &str, what: &str) {
 /// dump) at 0x20000, held by a JNI global root; the classes are system classes.
 fn small_dump() -> Vec<u8> {
     let mut h = Hprof::new(8);
-    let classes = [(0x10000, "java/lang/Object"), (0x10008, "java/lang/Class"), (0x10010, "java/lang/ClassLoader"), (0x10018, "Node")];
+    let classes = [
+        (0x10000, "java/lang/Object"),
+        (0x10008, "java/lang/Class"),
+        (0x10010, "java/lang/ClassLoader"),
+        (0x10018, "Node"),
+    ];
     for (i, (_, name)) in classes.iter().enumerate() {
         h.string(i as u64 + 1, name);
     }
@@ -111,7 +128,10 @@ fn help_lists_every_subcommand() {
         assert_eq!(o.status.code(), Some(0), "heapscope {args:?}: {}", stderr(&o));
         let text = stdout(&o);
         for (name, _) in SUBCOMMANDS {
-            assert!(text.lines().any(|l| l.trim_start().starts_with(name)), "heapscope {args:?} does not list {name}:\n{text}");
+            assert!(
+                text.lines().any(|l| l.trim_start().starts_with(name)),
+                "heapscope {args:?} does not list {name}:\n{text}"
+            );
         }
         assert!(text.contains("Exit status"), "heapscope {args:?} does not explain the exit status:\n{text}");
         assert_no_repository_paths(&text, &format!("heapscope {args:?}"));
@@ -136,7 +156,10 @@ fn each_subcommand_explains_each_option() {
                 let rest = lines[at].trim_start().split_once("  ").map_or("", |x| x.1).trim();
                 let next = lines.get(at + 1).map_or("", |l| l.trim());
                 let explanation = if rest.is_empty() { next } else { rest };
-                assert!(explanation.split_whitespace().count() >= 3, "heapscope {help:?}: {option} is not explained:\n{text}");
+                assert!(
+                    explanation.split_whitespace().count() >= 3,
+                    "heapscope {help:?}: {option} is not explained:\n{text}"
+                );
             }
         }
     }
@@ -201,7 +224,12 @@ fn dump_from_standard_input() {
     std::fs::write(&file, &bytes).unwrap();
     let from_stdin = json_report(&run_with_stdin(&["analyze", "-", "--format", "json"], &bytes), "analyze -");
     // The construction: 1 instance of Node (24 bytes) plus the two class objects.
-    let node = from_stdin["histogram"].as_array().unwrap().iter().find(|r| r["class_name"] == "Node").unwrap_or_else(|| panic!("no Node row: {from_stdin}"));
+    let node = from_stdin["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["class_name"] == "Node")
+        .unwrap_or_else(|| panic!("no Node row: {from_stdin}"));
     assert_eq!(node["instances"], 1);
     assert_eq!(node["shallow_bytes"], 24);
     assert_eq!(from_stdin["source"]["file_bytes"], bytes.len() as u64);
@@ -300,7 +328,8 @@ fn render_refuses_another_schema_version() {
     std::fs::write(&file, report.to_string()).unwrap();
     let o = run(&["render", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let expected = format!("this report has schema version {}; this heapscope reads version {current} only", current + 1);
+    let expected =
+        format!("this report has schema version {}; this heapscope reads version {current} only", current + 1);
     assert!(stderr(&o).starts_with(&format!("heapscope: {}: {expected}", file.display())), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
     // Not a report at all, and not JSON.
@@ -326,7 +355,11 @@ fn progress_only_on_a_terminal() {
     let tty = |extra: &str| {
         // Quoted: the temporary paths hold parentheses.
         let cmd = format!("'{BIN}' analyze '{dump_arg}' -o '{out_arg}' {extra}");
-        let o = Command::new("script").args(["-qec", &cmd, "/dev/null"]).stdin(Stdio::null()).output().expect("script(1) runs");
+        let o = Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("script(1) runs");
         assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
         stdout(&o)
     };
@@ -351,7 +384,8 @@ fn timings_table_has_the_columns_scripts_read() {
     let lines: Vec<&str> = text.lines().collect();
     let header: Vec<&str> = lines[0].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
     assert_eq!(header, ["phase", "wall s", "cpu s", "user s", "sys s", "peak MiB", "B/object"], "{text}");
-    let objects: f64 = text.lines().find_map(|l| l.strip_prefix("objects in the dump: ")).expect("the object count").parse().unwrap();
+    let objects: f64 =
+        text.lines().find_map(|l| l.strip_prefix("objects in the dump: ")).expect("the object count").parse().unwrap();
     // small_dump: 4 class objects, 1 instance, and MAT's pseudo object for the bootstrap loader.
     assert_eq!(objects, 6.0, "{text}");
     let rows: Vec<(String, Vec<f64>)> = lines[1..]
@@ -364,7 +398,11 @@ fn timings_table_has_the_columns_scripts_read() {
         })
         .collect();
     let names: Vec<&str> = rows.iter().map(|r| r.0.split(':').next().unwrap()).collect();
-    assert_eq!(names, ["pass 1", "pass 2", "reachability strengths", "dominator tree", "retained sizes", "report", "total"], "{text}");
+    assert_eq!(
+        names,
+        ["pass 1", "pass 2", "reachability strengths", "dominator tree", "retained sizes", "report", "total"],
+        "{text}"
+    );
     for (name, v) in &rows {
         // A process holds some MiB resident; bytes per object is that over the objects.
         assert!(v[4] > 0.5, "{name}: peak {} MiB", v[4]);
@@ -381,7 +419,12 @@ fn timings_table_has_the_columns_scripts_read() {
 /// a Node has one int field: 16 bytes of header + 4, aligned to 24, retaining itself.
 fn two_snapshots() -> Vec<u8> {
     let mut h = Hprof::new(8);
-    let classes = [(0x10000u64, "java/lang/Object"), (0x10008, "java/lang/Class"), (0x10010, "java/lang/ClassLoader"), (0x10018, "Node")];
+    let classes = [
+        (0x10000u64, "java/lang/Object"),
+        (0x10008, "java/lang/Class"),
+        (0x10010, "java/lang/ClassLoader"),
+        (0x10018, "Node"),
+    ];
     for (i, (_, name)) in classes.iter().enumerate() {
         h.string(i as u64 + 1, name);
     }
@@ -429,7 +472,10 @@ fn one_snapshot_of_several_is_analyzed() {
         let mut md_args = vec!["analyze", path, "--format", "md"];
         md_args.extend_from_slice(args);
         let md = stdout(&run(&md_args));
-        assert!(md.contains(&format!("Heap dump snapshot {snapshot} of 2.")), "{args:?}: the Markdown does not say which snapshot");
+        assert!(
+            md.contains(&format!("Heap dump snapshot {snapshot} of 2.")),
+            "{args:?}: the Markdown does not say which snapshot"
+        );
     }
     let o = run(&["analyze", path, "--snapshot", "3"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));

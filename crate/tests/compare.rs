@@ -44,12 +44,14 @@ fn expected(corpus: &Path, name: &str) -> Value {
 /// MAT's class objects is looked up by address in the dump's own class table (the
 /// report's histogram); the numbers are MAT's.
 fn mat_rows(exp: &Value, r: &Report) -> BTreeMap<(String, String), ClassCounts> {
-    let loader_of: BTreeMap<&str, &str> = r.histogram.iter().map(|h| (h.class_address.as_str(), h.loader.as_str())).collect();
+    let loader_of: BTreeMap<&str, &str> =
+        r.histogram.iter().map(|h| (h.class_address.as_str(), h.loader.as_str())).collect();
     let stable = loaders::stable_names(&r.histogram);
     let mut out: BTreeMap<(String, String), ClassCounts> = BTreeMap::new();
     for row in exp["histogram"].as_array().expect("histogram") {
         let addr = row["class_object"].as_str().unwrap();
-        let label = loader_of.get(addr).unwrap_or_else(|| panic!("MAT's class object {addr} is not in the dump's class table"));
+        let label =
+            loader_of.get(addr).unwrap_or_else(|| panic!("MAT's class object {addr} is not in the dump's class table"));
         let e = out.entry((row["class"].as_str().unwrap().to_string(), stable[*label].clone())).or_default();
         e.instances += row["instances"].as_u64().unwrap();
         e.shallow_bytes += row["shallow_heap"].as_u64().unwrap();
@@ -67,7 +69,8 @@ fn check_pair_against_mat(corpus: &Path, base: &str, cur: &str) {
     keys.dedup();
     assert_eq!(cmp.classes.len(), keys.len(), "{base} vs {cur}: one row per class of either side");
     assert_eq!(cmp.classes_total as usize, keys.len());
-    let rows: BTreeMap<(String, String), &ClassChange> = cmp.classes.iter().map(|r| ((r.class_name.clone(), r.loader.clone()), r)).collect();
+    let rows: BTreeMap<(String, String), &ClassChange> =
+        cmp.classes.iter().map(|r| ((r.class_name.clone(), r.loader.clone()), r)).collect();
     let mut changed = 0;
     for key in keys {
         let row = rows.get(key).unwrap_or_else(|| panic!("{base} vs {cur}: no row for {key:?}"));
@@ -103,7 +106,10 @@ fn check_pair_against_mat(corpus: &Path, base: &str, cur: &str) {
     );
     assert_eq!(cmp.totals.delta.objects, tc["total_objects"].as_i64().unwrap() - tb["total_objects"].as_i64().unwrap());
     assert_eq!(cmp.totals.delta.classes, tc["classes"].as_i64().unwrap() - tb["classes"].as_i64().unwrap());
-    assert_eq!(cmp.totals.delta.class_loaders, tc["class_loaders"].as_i64().unwrap() - tb["class_loaders"].as_i64().unwrap());
+    assert_eq!(
+        cmp.totals.delta.class_loaders,
+        tc["class_loaders"].as_i64().unwrap() - tb["class_loaders"].as_i64().unwrap()
+    );
     assert_eq!(
         cmp.totals.delta.unreachable_objects,
         tc["unreachable"]["objects"].as_i64().unwrap() - tb["unreachable"]["objects"].as_i64().unwrap()
@@ -154,20 +160,30 @@ fn ahat_leaders_are_the_big_array_and_the_second_chain() {
     assert_eq!(array.delta_retained_bytes, rc as i64 - rb as i64);
     assert_eq!(array.baseline.as_ref().unwrap().accumulation_point_elements, Some(400_000));
     assert_eq!(array.current.as_ref().unwrap().accumulation_point_elements, Some(1_000_000));
-    let path: Vec<(String, Vec<String>)> = array.reference_path.clone().unwrap().into_iter().map(|p| (p.class_name, p.via)).collect();
+    let path: Vec<(String, Vec<String>)> =
+        array.reference_path.clone().unwrap().into_iter().map(|p| (p.class_name, p.via)).collect();
     assert_eq!(
         path,
-        vec![("class Main".into(), vec!["a".to_string()]), ("DumpedStuff".into(), vec!["v".to_string()]), ("byte[]".into(), vec![])]
+        vec![
+            ("class Main".into(), vec!["a".to_string()]),
+            ("DumpedStuff".into(), vec!["v".to_string()]),
+            ("byte[]".into(), vec![])
+        ]
     );
     let main = &cmp.leaders[1];
     assert_eq!((main.class_name.as_str(), main.status), ("class Main", ChangeStatus::Grown));
-    let (mb, mc) = (mat_retained(base, "java.lang.Class", Some("Main")), mat_retained(cur, "java.lang.Class", Some("Main")));
+    let (mb, mc) =
+        (mat_retained(base, "java.lang.Class", Some("Main")), mat_retained(cur, "java.lang.Class", Some("Main")));
     assert_eq!(main.delta_retained_bytes, mc as i64 - mb as i64);
     assert_eq!(main.delta_retained_bytes, 10_000 * 16, "one more chain of 10,000 16-byte StackSmashers");
     let share: u32 = cmp.leaders.iter().map(|l| l.share_of_growth_bp.unwrap()).sum();
     assert_eq!(share, 10_000, "the two account for all the growth");
     // The MAT-side suspects: the same three on both sides, none new.
-    assert!(cmp.suspects.iter().all(|s| s.status != ChangeStatus::New && s.status != ChangeStatus::Gone), "{:#?}", cmp.suspects);
+    assert!(
+        cmp.suspects.iter().all(|s| s.status != ChangeStatus::New && s.status != ChangeStatus::Gone),
+        "{:#?}",
+        cmp.suspects
+    );
 }
 
 #[test]
@@ -179,7 +195,10 @@ fn a_dump_compared_with_itself_changes_nothing() {
         assert!(cmp.leaders.is_empty(), "{name}: {:#?}", cmp.leaders);
         assert_eq!(cmp.classes_changed, 0);
         assert_eq!(cmp.classes.len() as u64, r.overview.classes);
-        assert!(cmp.classes.iter().all(|x| x.status == ClassStatus::Both && x.delta == ClassDeltas::default() && x.baseline == x.current));
+        assert!(cmp
+            .classes
+            .iter()
+            .all(|x| x.status == ClassStatus::Both && x.delta == ClassDeltas::default() && x.baseline == x.current));
         let d = &cmp.totals.delta;
         assert_eq!((d.objects, d.used_heap_bytes, d.classes, d.class_loaders, d.gc_roots), (0, 0, 0, 0, 0));
         assert!(d.gc_roots_by_type.iter().all(|t| t.objects == 0));
@@ -263,7 +282,12 @@ fn cli_exit_codes_and_clear_errors() {
     let Some(c) = corpus() else { return };
     let tmp = support::TempDir::new("compare-cli");
     // Usage errors: 2.
-    for args in [vec!["compare"], vec!["compare", "a"], vec!["compare", "a", "b", "--sort", "size"], vec!["compare", "a", "b", "--top", "x"]] {
+    for args in [
+        vec!["compare"],
+        vec!["compare", "a"],
+        vec!["compare", "a", "b", "--sort", "size"],
+        vec!["compare", "a", "b", "--top", "x"],
+    ] {
         let o = exe().args(&args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
@@ -306,15 +330,25 @@ fn cli_exit_codes_and_clear_errors() {
 fn plugin_dump(first_a: u64, second_a: u64, moved: bool) -> Report {
     use support::hprof_builder::{ClassDef, Hprof};
     let base = if moved { 0x9000_0000 } else { 0x1000_0000 };
-    let (obj, class, loader_class, a1, z1, a2) = (base + 0x100, base + 0x108, base + 0x110, base + 0x200, base + 0x208, base + 0x210);
+    let (obj, class, loader_class, a1, z1, a2) =
+        (base + 0x100, base + 0x108, base + 0x110, base + 0x200, base + 0x208, base + 0x210);
     let gen = base + 0x118;
     // Loader instances: the first one at the higher address when moved.
     let (l1, l2) = if moved { (base + 0x1000, base + 0x800) } else { (base + 0x800, base + 0x1000) };
     let mut h = Hprof::new(8);
-    for (id, text) in [(1, "java/lang/Object"), (2, "java/lang/Class"), (3, "java/lang/ClassLoader"), (4, "p/Gen"), (5, "p/A"), (6, "a/Z")] {
+    for (id, text) in [
+        (1, "java/lang/Object"),
+        (2, "java/lang/Class"),
+        (3, "java/lang/ClassLoader"),
+        (4, "p/Gen"),
+        (5, "p/A"),
+        (6, "a/Z"),
+    ] {
         h.string(id, text);
     }
-    for (serial, (id, name)) in [(obj, 1), (class, 2), (loader_class, 3), (gen, 4), (a1, 5), (z1, 6), (a2, 5)].into_iter().enumerate() {
+    for (serial, (id, name)) in
+        [(obj, 1), (class, 2), (loader_class, 3), (gen, 4), (a1, 5), (z1, 6), (a2, 5)].into_iter().enumerate()
+    {
         h.load_class(serial as u32 + 1, id, name);
     }
     let mut seg = h.segment_builder();
@@ -343,7 +377,8 @@ fn plugin_dump(first_a: u64, second_a: u64, moved: bool) -> Report {
     }
     h.segment(&seg).heap_dump_end();
     let src = Box::new(heapscope::source::MemorySource::new(h.into_bytes()));
-    let a = heapscope::analysis::analyze(src, &AnalysisOptions::default(), &mut NoProgress).expect("the test dump analyzes");
+    let a = heapscope::analysis::analyze(src, &AnalysisOptions::default(), &mut NoProgress)
+        .expect("the test dump analyzes");
     report::build(&a, &report::SourceInfo::default())
 }
 
@@ -362,7 +397,10 @@ fn one_class_name_in_two_loaders_is_two_rows_matched_across_moved_addresses() {
         .collect();
     assert_eq!(
         rows,
-        vec![("p.A", "p.Gen defining a.Z", ClassStatus::Both, 3, 3 * 16), ("p.A", "p.Gen defining p.A", ClassStatus::Both, 0, 0)]
+        vec![
+            ("p.A", "p.Gen defining a.Z", ClassStatus::Both, 3, 3 * 16),
+            ("p.A", "p.Gen defining p.A", ClassStatus::Both, 0, 0)
+        ]
     );
     let first = cmp.classes.iter().find(|r| r.loader == "p.Gen defining a.Z" && r.class_name == "p.A").unwrap();
     assert_eq!((first.baseline.instances, first.current.instances), (2, 5));
@@ -387,7 +425,10 @@ fn names_from_the_dumps_are_escaped_in_the_growth_report() {
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;|*[x](javascript:y)"));
     assert!(html.contains("default-src 'none'"), "the report's Content-Security-Policy");
     let md = compare::document::markdown(&cmp, None);
-    assert!(!md.contains("<script>") && md.contains("&lt;script&gt;alert(1)&lt;/script&gt;\\|\\*\\[x\\](javascript:y)"), "{md}");
+    assert!(
+        !md.contains("<script>") && md.contains("&lt;script&gt;alert(1)&lt;/script&gt;\\|\\*\\[x\\](javascript:y)"),
+        "{md}"
+    );
     // The loader column of the renamed class's row (the rename changes the first class
     // name that loader defines, hence its stable name: documented behaviour).
     assert!(md.contains("p.Gen defining"));
@@ -402,7 +443,14 @@ fn an_incomplete_side_is_compared_and_exits_1() {
     let cut = tmp.path().join("cut.hprof");
     std::fs::write(&cut, &whole[..whole.len() * 2 / 3]).unwrap();
     let out = tmp.path().join("growth.json");
-    let o = exe().arg("compare").arg(dump_path(&c, "s01_hello_serial_live")).arg(&cut).arg("-o").arg(&out).output().unwrap();
+    let o = exe()
+        .arg("compare")
+        .arg(dump_path(&c, "s01_hello_serial_live"))
+        .arg(&cut)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("incomplete"));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
@@ -420,7 +468,11 @@ fn reports_keep_growth_points_with_element_counts() {
     let r = load(&c, "s02_static_map_leak_serial");
     let exp = expected(&c, "s02_static_map_leak_serial");
     let suspect = &exp["leak_suspects"]["suspects"][0];
-    let point = r.growth_points.iter().find(|p| p.address == suspect["object"].as_str().unwrap()).expect("the suspect's growth point");
+    let point = r
+        .growth_points
+        .iter()
+        .find(|p| p.address == suspect["object"].as_str().unwrap())
+        .expect("the suspect's growth point");
     assert_eq!(point.accumulation_point.address, suspect["accumulation_point"]["object"].as_str().unwrap());
     assert_eq!(point.accumulation_point.class_name, "java.util.HashMap$Node[]");
     assert_eq!(point.elements, Some(512));

@@ -5,7 +5,6 @@
 
 mod support;
 
-
 use heapscope::analysis::{analyze, NoProgress, Options};
 use heapscope::dominators::Graph;
 

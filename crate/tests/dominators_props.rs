@@ -3,9 +3,7 @@
 //! numbering.
 
 use heapscope::dominators::brute::brute_force;
-use heapscope::dominators::{
-    cooper_harvey_kennedy, semi_nca, semi_nca_tuned, CsrGraph, UNREACHABLE, VIRTUAL_ROOT,
-};
+use heapscope::dominators::{cooper_harvey_kennedy, semi_nca, semi_nca_tuned, CsrGraph, UNREACHABLE, VIRTUAL_ROOT};
 use proptest::prelude::*;
 
 /// A graph as generated: node count, roots, edges.
@@ -153,7 +151,12 @@ fn check_agree(spec: &Spec) -> Result<(), TestCaseError> {
     let expected = brute_force(&g);
     prop_assert_eq!(&semi_nca(&g).unwrap(), &expected, "semi_nca vs brute force");
     for hubs in [0, 2, 3, 5] {
-        prop_assert_eq!(&semi_nca_tuned(&g, hubs).unwrap().0, &expected, "semi_nca with hub threshold {} vs brute force", hubs);
+        prop_assert_eq!(
+            &semi_nca_tuned(&g, hubs).unwrap().0,
+            &expected,
+            "semi_nca with hub threshold {} vs brute force",
+            hubs
+        );
     }
     prop_assert_eq!(&cooper_harvey_kennedy(&g).unwrap(), &expected, "CHK vs brute force");
     Ok(())
@@ -173,8 +176,7 @@ fn check_invariance(spec: &Spec, perm_seed: u64) -> Result<(), TestCaseError> {
         s ^= s << 17;
         perm.swap(i, (s % (i as u64 + 1)) as usize);
     }
-    let mut edges: Vec<(u32, u32)> =
-        spec.edges.iter().map(|&(a, b)| (perm[a as usize], perm[b as usize])).collect();
+    let mut edges: Vec<(u32, u32)> = spec.edges.iter().map(|&(a, b)| (perm[a as usize], perm[b as usize])).collect();
     if !edges.is_empty() {
         let k = (perm_seed as usize) % edges.len();
         edges.rotate_left(k);

@@ -10,7 +10,13 @@ use heapscope::query::{self, Answer, ArrayGroupMembers, Query};
 use heapscope::source::MemorySource;
 use support::hprof_builder::{ClassDef, Hprof, Value as V};
 
-fn members(a: &mut Analysis, object: &str, offset: u32, limit: u32, holders: u32) -> heapscope::error::Result<ArrayGroupMembers> {
+fn members(
+    a: &mut Analysis,
+    object: &str,
+    offset: u32,
+    limit: u32,
+    holders: u32,
+) -> heapscope::error::Result<ArrayGroupMembers> {
     match query::answer(a, &Query::DuplicateArrayMembers { object: object.into(), offset, limit, holders })? {
         Answer::DuplicateArrayMembers(m) => Ok(m),
         other => panic!("unexpected answer {other:?}"),
@@ -42,7 +48,20 @@ mod id {
 
 fn built() -> Analysis {
     let mut h = Hprof::new(8);
-    for (i, name) in ["java/lang/Object", "java/lang/String", "value", "coder", "[I", "[B", "[Ljava/lang/Object;", "corpus/Holder", "f"].iter().enumerate() {
+    for (i, name) in [
+        "java/lang/Object",
+        "java/lang/String",
+        "value",
+        "coder",
+        "[I",
+        "[B",
+        "[Ljava/lang/Object;",
+        "corpus/Holder",
+        "f",
+    ]
+    .iter()
+    .enumerate()
+    {
         h.string(i as u64 + 1, name);
     }
     let classes = [(0x100u64, 1u64), (0x200, 2), (0x300, 5), (0x310, 6), (0x400, 7), (0x500, 8)];
@@ -92,7 +111,10 @@ fn built_dump_groups_are_the_constructed_ones() {
     // Holders: HOLDER by its field f; the others by ROOT_ARRAY's slots 1, 2, 3.
     let first = &m.members[0];
     assert_eq!(first.holders_total, 1);
-    assert_eq!((first.holders[0].object.address.as_str(), first.holders[0].via.clone()), (hex(id::HOLDER).as_str(), vec!["f".to_string()]));
+    assert_eq!(
+        (first.holders[0].object.address.as_str(), first.holders[0].via.clone()),
+        (hex(id::HOLDER).as_str(), vec!["f".to_string()])
+    );
     for (k, x) in m.members.iter().enumerate().skip(1) {
         assert_eq!(x.holders_total, 1);
         assert_eq!(x.holders[0].object.address, hex(id::ROOT_ARRAY));
@@ -101,7 +123,10 @@ fn built_dump_groups_are_the_constructed_ones() {
     // A page: members 1..3, without holders.
     let page = members(&mut a, &hex(id::SAME[3]), 1, 2, 0).unwrap();
     assert_eq!((page.total, page.offset), (4, 1));
-    assert_eq!(page.members.iter().map(|x| x.object.address.clone()).collect::<Vec<_>>(), vec![hex(id::SAME[1]), hex(id::SAME[2])]);
+    assert_eq!(
+        page.members.iter().map(|x| x.object.address.clone()).collect::<Vec<_>>(),
+        vec![hex(id::SAME[1]), hex(id::SAME[2])]
+    );
     assert!(page.members.iter().all(|x| x.holders.is_empty() && x.holders_total == 1));
     // Contents differing in one element: a group of one.
     assert_eq!(members(&mut a, &hex(id::OTHER), 0, 10, 0).unwrap().total, 1);
@@ -115,7 +140,13 @@ fn built_dump_groups_are_the_constructed_ones() {
         assert!(members(&mut a, &hex(not), 0, 10, 0).is_err(), "0x{not:x}");
     }
     // The report's groups agree (pass 2's hashes).
-    let report: Vec<(String, u64, u64, String)> = a.waste.duplicate_arrays.groups.iter().map(|g| (g.class_name.clone(), g.length, g.count, g.sample[0].address.clone())).collect();
+    let report: Vec<(String, u64, u64, String)> = a
+        .waste
+        .duplicate_arrays
+        .groups
+        .iter()
+        .map(|g| (g.class_name.clone(), g.length, g.count, g.sample[0].address.clone()))
+        .collect();
     assert!(report.contains(&("int[]".into(), 3, 4, hex(id::SAME[0]))), "{report:?}");
     assert!(report.contains(&("byte[]".into(), 3, 2, hex(id::BYTES[0]))), "{report:?}");
 }
@@ -130,9 +161,18 @@ fn s09_array_groups_match_the_report() {
     assert!(groups.len() >= 5, "s09 has duplicate arrays: {}", groups.len());
     for g in groups.iter().take(10) {
         let m = members(&mut a, &g.sample.last().unwrap().address, 0, 3, 2).expect("members");
-        assert_eq!((m.class_name.as_str(), m.length, m.total), (g.class_name.as_str(), g.length, g.count), "group of {}", g.sample[0].address);
+        assert_eq!(
+            (m.class_name.as_str(), m.length, m.total),
+            (g.class_name.as_str(), g.length, g.count),
+            "group of {}",
+            g.sample[0].address
+        );
         let want: Vec<String> = g.sample.iter().map(|o| o.address.clone()).collect();
-        assert_eq!(m.members.iter().map(|x| x.object.address.clone()).collect::<Vec<_>>(), want, "the first members by address");
+        assert_eq!(
+            m.members.iter().map(|x| x.object.address.clone()).collect::<Vec<_>>(),
+            want,
+            "the first members by address"
+        );
         for x in &m.members {
             assert!(x.holders.len() as u64 == x.holders_total.min(2));
         }

@@ -18,7 +18,9 @@ use heapscope::waste::strings::mat_text;
 use serde_json::Value;
 
 fn members(a: &mut Analysis, object: &str, offset: u32, limit: u32, holders: u32) -> query::GroupMembers {
-    match query::answer(a, &Query::DuplicateStringMembers { object: object.into(), offset, limit, holders }).expect("answer") {
+    match query::answer(a, &Query::DuplicateStringMembers { object: object.into(), offset, limit, holders })
+        .expect("answer")
+    {
         Answer::DuplicateStringMembers(m) => m,
         other => panic!("unexpected answer {other:?}"),
     }
@@ -28,13 +30,17 @@ fn members(a: &mut Analysis, object: &str, offset: u32, limit: u32, holders: u32
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s09_group_members_match_mat_and_a_scan_of_every_string() {
     let Some(corpus) = support::corpus_dir() else { return };
-    let expected: Value = serde_json::from_slice(&std::fs::read(corpus.join("expected/s09_duplicate_strings_serial.json")).unwrap()).unwrap();
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("expected/s09_duplicate_strings_serial.json")).unwrap())
+            .unwrap();
     let bytes = support::gunzip(&corpus.join("dumps/s09_duplicate_strings_serial.hprof.gz"));
     let mut a = analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis");
 
     // The independent reading: every kept String's text through the inspector, as MAT shows it.
-    let string_class: Vec<u32> = (0..a.class_count() as u32).filter(|&c| a.class_name(c) == "java.lang.String").collect();
-    let strings: Vec<u32> = (0..a.object_count() as u32).filter(|&v| string_class.contains(&a.class_of(v)) && a.is_kept(v)).collect();
+    let string_class: Vec<u32> =
+        (0..a.class_count() as u32).filter(|&c| a.class_name(c) == "java.lang.String").collect();
+    let strings: Vec<u32> =
+        (0..a.object_count() as u32).filter(|&v| string_class.contains(&a.class_of(v)) && a.is_kept(v)).collect();
     assert!(strings.len() > 40_000, "s09 keeps over 41,000 strings: {}", strings.len());
     let mut by_text: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     for &s in &strings {
@@ -50,7 +56,13 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
         let value = g["value"].as_str().unwrap();
         let count = g["count"].as_u64().unwrap();
         // The group as the report names it: its sample's first string.
-        let group = a.waste.duplicate_strings.groups.iter().find(|x| x.value == value).unwrap_or_else(|| panic!("group {value:?} in the report"));
+        let group = a
+            .waste
+            .duplicate_strings
+            .groups
+            .iter()
+            .find(|x| x.value == value)
+            .unwrap_or_else(|| panic!("group {value:?} in the report"));
         let first = group.sample[0].address.clone();
         assert_eq!(first, g["first_object"].as_str().unwrap(), "{value:?}: the lowest-address member");
         let m = members(&mut a, &first, 0, 50, 5);
@@ -64,13 +76,19 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
         // A later page, from any member of the group.
         if count > 60 {
             let later = members(&mut a, &got[7], 50, 10, 0);
-            let want: Vec<String> = scanned.iter().skip(50).take(10).map(|&s| format!("0x{:x}", a.address(s))).collect();
-            assert_eq!(later.members.iter().map(|x| x.object.address.clone()).collect::<Vec<_>>(), want, "{value:?}: members 50..60");
+            let want: Vec<String> =
+                scanned.iter().skip(50).take(10).map(|&s| format!("0x{:x}", a.address(s))).collect();
+            assert_eq!(
+                later.members.iter().map(|x| x.object.address.clone()).collect::<Vec<_>>(),
+                want,
+                "{value:?}: members 50..60"
+            );
             assert!(later.members.iter().all(|x| x.holders.is_empty()));
         }
         // Holders: every object with a reference to the member, by a scan of all references.
         for member in m.members.iter().take(3) {
-            let s = a.object_at(u64::from_str_radix(member.object.address.trim_start_matches("0x"), 16).unwrap()).unwrap();
+            let s =
+                a.object_at(u64::from_str_radix(member.object.address.trim_start_matches("0x"), 16).unwrap()).unwrap();
             let mut holders = Vec::new();
             for v in 0..a.object_count() as u32 {
                 if !a.is_kept(v) {
@@ -85,8 +103,14 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
             assert_eq!(member.holders_total, holders.len() as u64, "{value:?}: holders of {}", member.object.address);
             assert!(member.holders.len() == holders.len().min(5));
             for h in &member.holders {
-                let hv = a.object_at(u64::from_str_radix(h.object.address.trim_start_matches("0x"), 16).unwrap()).unwrap();
-                assert!(holders.contains(&hv), "{value:?}: {} does not reference {}", h.object.address, member.object.address);
+                let hv =
+                    a.object_at(u64::from_str_radix(h.object.address.trim_start_matches("0x"), 16).unwrap()).unwrap();
+                assert!(
+                    holders.contains(&hv),
+                    "{value:?}: {} does not reference {}",
+                    h.object.address,
+                    member.object.address
+                );
                 assert!(!h.via.is_empty(), "{value:?}: how {} holds the string", h.object.address);
             }
         }

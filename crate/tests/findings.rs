@@ -21,12 +21,19 @@ struct MatObject {
 
 fn mat_objects(name: &str) -> Vec<MatObject> {
     let corpus = support::corpus_dir().unwrap();
-    let text = String::from_utf8(support::gunzip(&corpus.join("expected").join(format!("{name}.objects.tsv.gz")))).unwrap();
+    let text =
+        String::from_utf8(support::gunzip(&corpus.join("expected").join(format!("{name}.objects.tsv.gz")))).unwrap();
     text.lines()
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            MatObject { address: f[0].into(), class: f[1].into(), shallow: f[2].parse().unwrap(), retained: f[3].parse().unwrap(), dominator: f[4].into() }
+            MatObject {
+                address: f[0].into(),
+                class: f[1].into(),
+                shallow: f[2].parse().unwrap(),
+                retained: f[3].parse().unwrap(),
+                dominator: f[4].into(),
+            }
         })
         .collect()
 }
@@ -46,7 +53,12 @@ fn mat_groups<'m>(objects: impl Iterator<Item = &'m MatObject>) -> BTreeMap<Stri
 
 fn report_of(name: &str) -> Option<(Analysis, Report)> {
     let corpus = support::corpus_dir()?;
-    let mut a = analyze(support::open_dump(&corpus.join("dumps").join(format!("{name}.hprof.gz"))), &Options::default(), &mut NoProgress).unwrap();
+    let mut a = analyze(
+        support::open_dump(&corpus.join("dumps").join(format!("{name}.hprof.gz"))),
+        &Options::default(),
+        &mut NoProgress,
+    )
+    .unwrap();
     let r = heapscope::compare::keys::annotated_report(&mut a, &SourceInfo::default()).unwrap();
     Some((a, r))
 }
@@ -60,12 +72,17 @@ fn s02_suspect_names_the_static_map_and_lists_what_it_holds() {
     // The manifest: static `corpus.S02StaticMapLeak.CACHE` (a HashMap: its `table`).
     assert_eq!(s.held_in.as_deref(), Some("S02StaticMapLeak.CACHE.table"));
     assert_eq!(s.represented_class.as_deref(), Some("corpus.S02StaticMapLeak"));
-    assert!(s.represented_loader.as_deref().unwrap().starts_with("jdk.internal.loader.ClassLoaders$AppClassLoader @ 0x"), "{:?}", s.represented_loader);
+    assert!(
+        s.represented_loader.as_deref().unwrap().starts_with("jdk.internal.loader.ClassLoaders$AppClassLoader @ 0x"),
+        "{:?}",
+        s.represented_loader
+    );
     // Accumulated objects: MAT's objects whose immediate dominator is the accumulation point.
     let ap = s.accumulation_point.as_ref().unwrap();
     let mat = mat_objects(name);
     let expected = mat_groups(mat.iter().filter(|o| o.dominator == ap.address));
-    let actual: BTreeMap<String, (u64, u64, u64)> = s.accumulated.iter().map(|g| (g.class_name.clone(), (g.objects, g.shallow_bytes, g.retained_bytes))).collect();
+    let actual: BTreeMap<String, (u64, u64, u64)> =
+        s.accumulated.iter().map(|g| (g.class_name.clone(), (g.objects, g.shallow_bytes, g.retained_bytes))).collect();
     assert_eq!(actual, expected);
     // 300 entries, each holding a byte[100,000]: every node retains at least one entry.
     let nodes = &s.accumulated[0];
@@ -83,7 +100,8 @@ fn group_suspect_lists_its_biggest_members() {
     let Some((_, r)) = report_of(name) else { return };
     let mat = mat_objects(name);
     for s in r.leak_suspects.suspects.iter().filter(|s| s.kind == SuspectKind::GroupOfObjects) {
-        let mut members: Vec<&MatObject> = mat.iter().filter(|o| o.dominator == "root" && o.class == s.class_name).collect();
+        let mut members: Vec<&MatObject> =
+            mat.iter().filter(|o| o.dominator == "root" && o.class == s.class_name).collect();
         assert_eq!(members.len() as u64, s.instances, "{}", s.class_name);
         members.sort_by_key(|m| std::cmp::Reverse(m.retained));
         assert_eq!(s.biggest_members.len(), 20.min(members.len()));
@@ -116,13 +134,22 @@ fn dominator_tree_grouped_by_class_matches_mats_table() {
         let mut path: Vec<String> = Vec::new();
         let mut level: Vec<&MatObject> = mat.iter().filter(|o| o.dominator == "root").collect();
         for depth in 0..3 {
-            let Answer::DominatorGroups(g) = answer(&mut a, &Query::DominatorGroups { path: path.clone(), limit: 10_000 }).unwrap() else { panic!() };
+            let Answer::DominatorGroups(g) =
+                answer(&mut a, &Query::DominatorGroups { path: path.clone(), limit: 10_000 }).unwrap()
+            else {
+                panic!()
+            };
             let expected = mat_groups(level.iter().copied());
-            let actual: BTreeMap<String, (u64, u64, u64)> = g.groups.iter().map(|x| (x.class_name.clone(), (x.objects, x.shallow_bytes, x.retained_bytes))).collect();
+            let actual: BTreeMap<String, (u64, u64, u64)> = g
+                .groups
+                .iter()
+                .map(|x| (x.class_name.clone(), (x.objects, x.shallow_bytes, x.retained_bytes)))
+                .collect();
             assert_eq!(actual, expected, "{name} level {depth}");
             assert_eq!(g.total as usize, expected.len());
             let Some(top) = g.groups.iter().find(|x| x.children > 0) else { break };
-            let members: std::collections::HashSet<&str> = level.iter().filter(|o| o.class == top.class_name).map(|o| o.address.as_str()).collect();
+            let members: std::collections::HashSet<&str> =
+                level.iter().filter(|o| o.class == top.class_name).map(|o| o.address.as_str()).collect();
             level = mat.iter().filter(|o| members.contains(o.dominator.as_str())).collect();
             assert_eq!(level.len() as u64, top.children, "{name} level {depth}: children of {}", top.class_name);
             assert!(top.biggest.iter().all(|b| by_address.contains_key(b.address.as_str())));
@@ -138,7 +165,9 @@ fn only_a_single_class_object_suspect_stands_for_its_class() {
     let Some((_, r)) = report_of("s01_hello_serial_live") else { return };
     for s in &r.leak_suspects.suspects {
         match s.kind {
-            SuspectKind::GroupOfObjects => assert_eq!((&s.represented_class, &s.represented_loader), (&None, &None), "{}", s.class_name),
+            SuspectKind::GroupOfObjects => {
+                assert_eq!((&s.represented_class, &s.represented_loader), (&None, &None), "{}", s.class_name)
+            }
             SuspectKind::SingleObject => assert_eq!(s.represented_class.is_some(), s.object.class_of_object.is_some()),
         }
     }

@@ -76,7 +76,14 @@ fn every_target_runs_on_valid_and_broken_inputs() {
     // MAT's model (DESIGN.md §3) adds the bootstrap loader's pseudo object.
     assert_eq!(a.object_count(), 8, "4 class objects, the array, 2 Nodes, the bootstrap loader");
     let json = heapscope::report::to_json(&heapscope::report::build(&a, &heapscope::report::SourceInfo::default()));
-    let inputs: [&[u8]; 6] = [&dump, &dump[..dump.len() * 2 / 3], &gz, &gz[..gz.len() / 2], json.as_bytes(), &json.as_bytes()[..json.len() / 2]];
+    let inputs: [&[u8]; 6] = [
+        &dump,
+        &dump[..dump.len() * 2 / 3],
+        &gz,
+        &gz[..gz.len() / 2],
+        json.as_bytes(),
+        &json.as_bytes()[..json.len() / 2],
+    ];
     for (name, target) in TARGETS {
         for (i, input) in inputs.iter().enumerate() {
             let outcome = std::panic::catch_unwind(|| target(input));

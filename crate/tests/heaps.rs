@@ -47,8 +47,10 @@ fn leakcanary_heaps_are_the_manifests() {
 /// the heaps' counts are at most the class's (the pseudo object is in none).
 fn consistent(r: &Report) {
     for h in &r.overview.heaps {
-        let objects: u64 = r.histogram.iter().flat_map(|row| &row.heaps).filter(|x| x.name == h.name).map(|x| x.objects).sum();
-        let bytes: u64 = r.histogram.iter().flat_map(|row| &row.heaps).filter(|x| x.name == h.name).map(|x| x.shallow_bytes).sum();
+        let objects: u64 =
+            r.histogram.iter().flat_map(|row| &row.heaps).filter(|x| x.name == h.name).map(|x| x.objects).sum();
+        let bytes: u64 =
+            r.histogram.iter().flat_map(|row| &row.heaps).filter(|x| x.name == h.name).map(|x| x.shallow_bytes).sum();
         assert_eq!((objects, bytes), (h.objects, h.shallow_bytes), "{}", h.name);
     }
     for row in &r.histogram {

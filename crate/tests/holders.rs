@@ -55,7 +55,11 @@ fn check_trace(a: &mut Analysis, obj: u32) -> heapscope::query::holders::Paths {
     assert_eq!(p.elided_steps, 0);
     assert!(!p.trace[0].gc_root.is_empty(), "the trace starts at a GC root");
     assert_eq!(p.trace.last().unwrap().object.address, addr(a, obj));
-    let steps: Vec<u32> = p.trace.iter().map(|s| a.object_at(u64::from_str_radix(&s.object.address[2..], 16).unwrap()).unwrap()).collect();
+    let steps: Vec<u32> = p
+        .trace
+        .iter()
+        .map(|s| a.object_at(u64::from_str_radix(&s.object.address[2..], 16).unwrap()).unwrap())
+        .collect();
     for (i, w) in steps.windows(2).enumerate() {
         let mut hit = false;
         a.for_each_reference(w[0], |t| hit |= t == w[1]);
@@ -104,11 +108,24 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
     assert!(text.contains("the whole heap dump") && text.contains("2 independent paths"), "{text}");
     // The query through the one entry point answers the same; max 0: no search.
     let list_addr = addr(&a, list);
-    let Answer::Paths(q) = answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 10 }).unwrap() else { panic!() };
+    let Answer::Paths(q) =
+        answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 10 }).unwrap()
+    else {
+        panic!()
+    };
     assert_eq!(q, p);
-    let Answer::Paths(q) = answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 0 }).unwrap() else { panic!() };
+    let Answer::Paths(q) =
+        answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 0 }).unwrap()
+    else {
+        panic!()
+    };
     assert!(q.stretches[0].paths.is_empty() && q.stretches[0].has_more);
-    let Answer::HeldHowElse(h) = answer(&mut a, &Query::HeldHowElse { from: None, to: list_addr.clone(), tree: Some(Tree::Mat), max: 1 }).unwrap() else { panic!() };
+    let Answer::HeldHowElse(h) =
+        answer(&mut a, &Query::HeldHowElse { from: None, to: list_addr.clone(), tree: Some(Tree::Mat), max: 1 })
+            .unwrap()
+    else {
+        panic!()
+    };
     assert_eq!((h.paths.len(), h.has_more), (1, true));
 
     // Classes up: above the 500,000 Small is one Object[] (WIDE) holding all of them.
@@ -116,7 +133,10 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
     let small_shallow: u64 = kept_of_class(&a, "corpus.S07WideArray$Small").map(|v| a.shallow(v)).sum();
     let up = classes_up(&a, Tree::Mat, &[small], 0, 100).unwrap();
     assert_eq!(up.rows.len(), 1);
-    assert_eq!((up.rows[0].class_name.as_str(), up.rows[0].objects, up.rows[0].weight_bytes), ("java.lang.Object[]", 1, small_shallow));
+    assert_eq!(
+        (up.rows[0].class_name.as_str(), up.rows[0].objects, up.rows[0].weight_bytes),
+        ("java.lang.Object[]", 1, small_shallow)
+    );
     assert_eq!(small_shallow, 500_000 * a.shallow(kept_of_class(&a, "corpus.S07WideArray$Small").next().unwrap()));
     // Above the shared list's ArrayList row: the whole heap dump holds it (and others).
     let by_class = classes_up(&a, Tree::Mat, &[], 1, usize::MAX).unwrap();
@@ -156,7 +176,10 @@ fn s03_thread_local_value_is_held_by_its_thread() {
     let vias: Vec<&str> = p.trace.iter().flat_map(|s| s.via.iter().map(String::as_str)).collect();
     assert_eq!(vias.first(), Some(&"threadLocals"));
     assert_eq!(vias.last(), Some(&"value"));
-    assert!(p.trace.iter().all(|s| s.dominates || s.object.address == addr(&a, value)), "one chain: every holder dominates");
+    assert!(
+        p.trace.iter().all(|s| s.dominates || s.object.address == addr(&a, value)),
+        "one chain: every holder dominates"
+    );
     assert!(p.stretches.is_empty());
 }
 
@@ -175,7 +198,11 @@ fn s06_million_deep_chain_is_traced_without_recursion() {
         .unwrap();
     let p = paths(&mut a, Tree::Mat, tail, 10).unwrap();
     let nodes_shown = p.trace.iter().filter(|s| s.object.class_name == node_class).count() as u64;
-    assert_eq!(p.trace.len() as u64 + p.elided_steps - (p.trace.len() as u64 - nodes_shown), 1_000_000, "every node is on the trace");
+    assert_eq!(
+        p.trace.len() as u64 + p.elided_steps - (p.trace.len() as u64 - nodes_shown),
+        1_000_000,
+        "every node is on the trace"
+    );
     assert_eq!(p.trace.len(), heapscope::query::holders::MAX_TRACE_STEPS);
     // Every node above the tail holds it: no stretch has a choice below HEAD.
     assert!(p.trace.iter().filter(|s| s.object.class_name == node_class).rev().skip(1).all(|s| s.dominates));

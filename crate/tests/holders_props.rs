@@ -27,7 +27,11 @@ struct Spec {
 fn arb_graph(max_n: usize, edges_per_node: usize) -> impl Strategy<Value = Spec> {
     (2..=max_n).prop_flat_map(move |n| {
         let node = 0..n as u32;
-        (Just(n), prop::collection::vec(node.clone(), 1..=3), prop::collection::vec((node.clone(), node), 0..=edges_per_node * n))
+        (
+            Just(n),
+            prop::collection::vec(node.clone(), 1..=3),
+            prop::collection::vec((node.clone(), node), 0..=edges_per_node * n),
+        )
             .prop_map(|(n, roots, edges)| Spec { n, roots, edges })
     })
 }
@@ -87,7 +91,10 @@ fn check_ways(s: &Spec, index: &ReferrerIndex, from: Option<u32>, to: u32, max: 
         if interior.is_empty() {
             direct += 1;
         }
-        assert!(!interior.contains(&to) && from.map_or(true, |f| !interior.contains(&f)), "{p:?} passes through an end");
+        assert!(
+            !interior.contains(&to) && from.map_or(true, |f| !interior.contains(&f)),
+            "{p:?} passes through an end"
+        );
         for v in interior {
             assert!(inner.insert(v), "{v} is inside two paths: {:?}", w.paths);
         }
@@ -105,7 +112,11 @@ fn check_ways(s: &Spec, index: &ReferrerIndex, from: Option<u32>, to: u32, max: 
                 continue;
             }
             let removed: HashSet<u32> = [x].into_iter().collect();
-            assert!(reach(s, &start, &removed, None)[to as usize], "{x} separates {from:?} from {to} yet {} paths were found", w.paths.len());
+            assert!(
+                reach(s, &start, &removed, None)[to as usize],
+                "{x} separates {from:?} from {to} yet {} paths were found",
+                w.paths.len()
+            );
         }
     }
     w.paths.len()
@@ -230,7 +241,8 @@ fn entries_follow_a_column() {
     assert_eq!(up, vec![(1, vec![(1, 70), (4, 60)])]);
     // Above class 2 → class 1: b's column goes to a (class 0), e's to the whole heap dump.
     let rows = cols.rows_above(cols.entries(&[2, 1]).unwrap(), 2).unwrap();
-    let summary: Vec<(u32, u64, u64, usize)> = rows.iter().map(|r| (r.class, r.objects, r.weight, r.above.len())).collect();
+    let summary: Vec<(u32, u64, u64, usize)> =
+        rows.iter().map(|r| (r.class, r.objects, r.weight, r.above.len())).collect();
     assert_eq!(summary, vec![(0, 1, 70, 1), (WHOLE_HEAP, 1, 60, 0)]);
     assert_eq!(rows[0].above[0].class, WHOLE_HEAP);
     assert_eq!(rows[0].above[0].weight, 70);

@@ -57,7 +57,8 @@ fn reachable_without(a: &Analysis, obj: u32, removed: u32) -> bool {
     let mut stack: Vec<u32> = Vec::new();
     for &(r, kinds) in &a.heap.roots.objects {
         let rs = root_strength(kinds);
-        if r != removed && a.class_of(r) != NO_CLASS && (rs == 0 || a.strengths[r as usize] >= rs) && !seen[r as usize] {
+        if r != removed && a.class_of(r) != NO_CLASS && (rs == 0 || a.strengths[r as usize] >= rs) && !seen[r as usize]
+        {
             seen[r as usize] = true;
             stack.push(r);
         }
@@ -79,16 +80,32 @@ fn reachable_without(a: &Analysis, obj: u32, removed: u32) -> bool {
 /// The trace's steps are references of the edge set, and exactly the steps whose removal
 /// cuts the object off are marked.
 fn check_marks(a: &Analysis, obj: u32, p: &Paths) {
-    let steps: Vec<u32> = p.trace.iter().map(|s| a.object_at(u64::from_str_radix(&s.object.address[2..], 16).unwrap()).unwrap()).collect();
+    let steps: Vec<u32> = p
+        .trace
+        .iter()
+        .map(|s| a.object_at(u64::from_str_radix(&s.object.address[2..], 16).unwrap()).unwrap())
+        .collect();
     assert_eq!(*steps.last().unwrap(), obj);
     for w in steps.windows(2) {
         let mut refs = false;
         a.for_each_reference(w[0], |t| refs |= t == w[1]);
-        assert!(refs && counts(a, w[0], w[1]), "0x{:x} → 0x{:x} is in the strength-aware edge set", a.address(w[0]), a.address(w[1]));
+        assert!(
+            refs && counts(a, w[0], w[1]),
+            "0x{:x} → 0x{:x} is in the strength-aware edge set",
+            a.address(w[0]),
+            a.address(w[1])
+        );
     }
     for (s, &x) in p.trace.iter().zip(&steps) {
         let cut = x != obj && !reachable_without(a, obj, x);
-        assert_eq!(s.dominates, cut, "step {} ({}) of the trace of 0x{:x}", s.object.address, s.object.class_name, a.address(obj));
+        assert_eq!(
+            s.dominates,
+            cut,
+            "step {} ({}) of the trace of 0x{:x}",
+            s.object.address,
+            s.object.class_name,
+            a.address(obj)
+        );
     }
 }
 
@@ -125,9 +142,11 @@ fn s04_holders_read_the_strength_aware_edges() {
         check_marks(&a, p, &trace);
         let classes: Vec<&str> = trace.trace.iter().map(|s| s.object.class_name.as_str()).collect();
         let lowest = trace.trace.iter().rev().find(|s| s.dominates).expect("a dominator on the trace");
-        let held_by: HashSet<String> = referrers(&mut a, Tree::Strength, p, 100).unwrap().largest.into_iter().map(|r| r.class_name).collect();
+        let held_by: HashSet<String> =
+            referrers(&mut a, Tree::Strength, p, 100).unwrap().largest.into_iter().map(|r| r.class_name).collect();
         let pm = payload(&mat, n);
-        let held_by_mat: HashSet<String> = referrers(&mut mat, Tree::Mat, pm, 100).unwrap().largest.into_iter().map(|r| r.class_name).collect();
+        let held_by_mat: HashSet<String> =
+            referrers(&mut mat, Tree::Mat, pm, 100).unwrap().largest.into_iter().map(|r| r.class_name).collect();
         // MAT counts every reference: the list's array (when the list holds it) and the
         // reference.
         let mut in_mat = HashSet::from([reference.to_string()]);
@@ -143,12 +162,18 @@ fn s04_holders_read_the_strength_aware_edges() {
             assert_eq!(classes[classes.len() - 2], reference, "byte[{n}]: {classes:?}");
             assert_eq!(lowest.object.class_name, reference, "byte[{n}]");
             assert_eq!(held_by, HashSet::from([reference.to_string()]), "byte[{n}]");
-            assert!(trace.stretches.iter().all(|s| s.to.address != trace.object.address), "nothing to choose below the reference");
+            assert!(
+                trace.stretches.iter().all(|s| s.to.address != trace.object.address),
+                "nothing to choose below the reference"
+            );
         }
     }
     // Classes up: the root row weighs every object of the dump, garbage included: MAT's
     // kept plus discarded shallow bytes.
-    let e: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(corpus().unwrap().join("expected/s04_references_serial_all.json")).unwrap()).unwrap();
+    let e: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(corpus().unwrap().join("expected/s04_references_serial_all.json")).unwrap(),
+    )
+    .unwrap();
     let total = e["total_shallow_heap"].as_u64().unwrap() + e["unreachable"]["shallow_heap"].as_u64().unwrap();
     let objects = e["total_objects"].as_u64().unwrap() + e["unreachable"]["objects"].as_u64().unwrap();
     let up = classes_up(&a, Tree::Strength, &[], 1, usize::MAX).unwrap();
@@ -212,13 +237,16 @@ fn cli_paths_and_classes_up_in_the_strength_tree() {
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
     let path = dump.to_str().unwrap();
-    let p = run(&["paths", path, &format!("0x{:x}", a.address(weak_only_data)), "--tree", "strength", "--format", "json"]);
+    let p =
+        run(&["paths", path, &format!("0x{:x}", a.address(weak_only_data)), "--tree", "strength", "--format", "json"]);
     let trace = p["trace"].as_array().unwrap();
     let n = trace.len();
     assert_eq!(trace[n - 3]["object"]["class_name"], "java.lang.ref.WeakReference");
     assert_eq!(trace[n - 3]["dominates"], true);
     assert_eq!(trace[n - 3]["via"], serde_json::json!(["referent"]));
-    let e: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(corpus.join("expected/s04_references_serial_all.json")).unwrap()).unwrap();
+    let e: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(corpus.join("expected/s04_references_serial_all.json")).unwrap())
+            .unwrap();
     let up = run(&["classes-up", path, "--tree", "strength", "--format", "json", "--depth", "0"]);
     let sum: u64 = up["rows"].as_array().unwrap().iter().map(|r| r["weight_bytes"].as_u64().unwrap()).sum();
     assert_eq!(sum, e["total_shallow_heap"].as_u64().unwrap() + e["unreachable"]["shallow_heap"].as_u64().unwrap());
@@ -238,16 +266,24 @@ fn switching_trees_gives_the_report_of_that_tree() {
     let in_strength = to_json(&annotated_report(&mut strength, &info).unwrap());
     assert_ne!(in_mat, in_strength);
     mat.set_reading(Reading::Strength).unwrap();
-    assert!(to_json(&annotated_report(&mut mat, &info).unwrap()) == in_strength, "MAT switched to the strength-aware tree");
+    assert!(
+        to_json(&annotated_report(&mut mat, &info).unwrap()) == in_strength,
+        "MAT switched to the strength-aware tree"
+    );
     strength.set_reading(Reading::Mat).unwrap();
     // Back in MAT's tree with the strength-aware one computed, each thread also carries
     // its retained size in that tree: the strength-aware analysis's own figure.
     let mut expected = annotated_report(&mut open("s04_references_serial_all", Reading::Mat).unwrap(), &info).unwrap();
-    let strength_report = annotated_report(&mut open("s04_references_serial_all", Reading::Strength).unwrap(), &info).unwrap();
+    let strength_report =
+        annotated_report(&mut open("s04_references_serial_all", Reading::Strength).unwrap(), &info).unwrap();
     assert!(!expected.threads.is_empty());
     for t in &mut expected.threads {
-        let other = strength_report.threads.iter().find(|s| s.address == t.address).expect("the same threads in both trees");
+        let other =
+            strength_report.threads.iter().find(|s| s.address == t.address).expect("the same threads in both trees");
         t.strength_retained_bytes = Some(other.retained_bytes);
     }
-    assert!(to_json(&annotated_report(&mut strength, &info).unwrap()) == to_json(&expected), "the strength-aware tree switched to MAT's");
+    assert!(
+        to_json(&annotated_report(&mut strength, &info).unwrap()) == to_json(&expected),
+        "the strength-aware tree switched to MAT's"
+    );
 }

@@ -85,7 +85,8 @@ fn histogram_has_the_original_names() {
     assert!(renamed >= seen && seen > 10, "renamed {renamed}, in the histogram {seen}");
     // The manifest's facts: `o` is StackSmasher (two 10,000-deep chains), DumpedStuff
     // (kept as is by R8) holds them.
-    let smasher = after.histogram.iter().find(|r| r.class_name == "DumpedStuff$StackSmasher").expect("StackSmasher row");
+    let smasher =
+        after.histogram.iter().find(|r| r.class_name == "DumpedStuff$StackSmasher").expect("StackSmasher row");
     assert!(smasher.instances >= 20_000, "{}", smasher.instances);
     assert!(!after.histogram.iter().any(|r| r.class_name == "o"));
     assert!(after.histogram.iter().any(|r| r.class_name == "DumpedStuff"));
@@ -112,7 +113,10 @@ fn inspector_fields_and_path_names_are_original() {
     let class_object = a.class_object(a.class_of(stuff)).unwrap();
     let statics = object_details(&mut a, class_object).unwrap().fields;
     for original in stuff_fields.values() {
-        assert!(names.contains(&original.as_str()) || statics.iter().any(|f| f.is_static && &f.name == original), "{original} missing from {names:?}");
+        assert!(
+            names.contains(&original.as_str()) || statics.iter().any(|f| f.is_static && &f.name == original),
+            "{original} missing from {names:?}"
+        );
     }
     assert!(statics.iter().any(|f| f.name == "modifiedStaticField"));
     let object_of = |a: &Analysis, name: &str| {
@@ -127,7 +131,13 @@ fn inspector_fields_and_path_names_are_original() {
     assert_eq!((stuff_fields["I"].as_str(), map["o"].1["a"].as_str()), ("stackSmasher", "child"));
     let smasher = object_of(&a, "stackSmasher");
     assert!(via(&mut a, stuff, smasher).unwrap().contains(&"stackSmasher".to_string()));
-    let child = object_details(&mut a, smasher).unwrap().fields.iter().find(|f| f.name == "child").and_then(|f| f.reference.clone()).expect("child");
+    let child = object_details(&mut a, smasher)
+        .unwrap()
+        .fields
+        .iter()
+        .find(|f| f.name == "child")
+        .and_then(|f| f.reference.clone())
+        .expect("child");
     let child = a.object_at(u64::from_str_radix(child.address.trim_start_matches("0x"), 16).unwrap()).unwrap();
     assert_eq!(via(&mut a, smasher, child).unwrap(), vec!["child".to_string()]);
 }
@@ -137,10 +147,16 @@ fn inspector_fields_and_path_names_are_original() {
 fn cli_mapping_flag() {
     let Some(dir) = corpus() else { return };
     let bin = env!("CARGO_BIN_EXE_heapscope");
-    let out = Command::new(bin).args(["-q", "analyze", "-f", "json", "--mapping"]).arg(dir.join(MAP)).arg(dir.join(DUMP)).output().unwrap();
+    let out = Command::new(bin)
+        .args(["-q", "analyze", "-f", "json", "--mapping"])
+        .arg(dir.join(MAP))
+        .arg(dir.join(DUMP))
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let names: Vec<&str> = json["histogram"].as_array().unwrap().iter().map(|r| r["class_name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        json["histogram"].as_array().unwrap().iter().map(|r| r["class_name"].as_str().unwrap()).collect();
     assert!(names.contains(&"DumpedStuff$StackSmasher") && names.contains(&"DumpedStuff$ObjectTree[]"), "{names:?}");
     assert!(!names.contains(&"o") && !names.contains(&"l[]"));
     // A bad mapping: status 1, the message names the file and the line.

@@ -10,9 +10,9 @@
 //!
 //! This file holds one test: the counting allocator sees the whole process.
 
-mod support;
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
+mod support;
 
 use heapscope::analysis::{analyze, NoProgress, Options, PEAK_BYTES_PER_OBJECT};
 use heapscope::source::MemorySource;
@@ -157,7 +157,11 @@ fn dump(customers: u64) -> (Vec<u8>, u64) {
         }
         let order_array = heap.next(24 + 8 * 4);
         seg.object_array(order_array, OBJECTS, &orders);
-        seg.instance(customer, CUSTOMER, &[V::Obj(name), V::Obj(email), V::Obj(address), V::Obj(order_array), V::Long(k as i64)]);
+        seg.instance(
+            customer,
+            CUSTOMER,
+            &[V::Obj(name), V::Obj(email), V::Obj(address), V::Obj(order_array), V::Long(k as i64)],
+        );
         seg.instance(key, LONG, &[V::Long(k as i64)]);
         seg.instance(node, NODE, &[V::Obj(key), V::Obj(customer), V::Obj(0), V::Int(k as i32)]);
         nodes.push(node);

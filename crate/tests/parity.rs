@@ -39,7 +39,8 @@ fn cases(corpus: &Path) -> Vec<Case> {
             Some(b) => (b, true),
             None => (stem, false),
         };
-        let dump = ["dumps", "android"].iter().map(|d| corpus.join(d).join(format!("{base}.hprof.gz"))).find(|p| p.exists());
+        let dump =
+            ["dumps", "android"].iter().map(|d| corpus.join(d).join(format!("{base}.hprof.gz"))).find(|p| p.exists());
         let Some(dump) = dump else { continue };
         let objects = corpus.join("expected").join(format!("{stem}.objects.tsv.gz"));
         out.push(Case {
@@ -111,7 +112,18 @@ fn compare(exp: &Value, act: &Value, out: &mut Vec<String>) -> usize {
     let top = |v: &Value| -> Vec<Value> {
         v["top_dominators"]
             .as_array()
-            .map(|a| a.iter().map(|x| Value::from(vec![x["object"].clone(), x["class"].clone(), x["shallow"].clone(), x["retained"].clone()])).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|x| {
+                        Value::from(vec![
+                            x["object"].clone(),
+                            x["class"].clone(),
+                            x["shallow"].clone(),
+                            x["retained"].clone(),
+                        ])
+                    })
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let (et, at) = (top(exp), top(act));
@@ -148,7 +160,8 @@ fn compare_objects(expected_gz: &Path, actual_tsv: &str, out: &mut Vec<String>) 
     let parse = |text: &str| -> (Vec<String>, HashMap<String, Vec<String>>) {
         let mut lines = text.lines();
         let header: Vec<String> = lines.next().unwrap_or_default().split('\t').map(String::from).collect();
-        let rows = lines.map(|l| l.split('\t').map(String::from).collect::<Vec<_>>()).map(|r| (r[0].clone(), r)).collect();
+        let rows =
+            lines.map(|l| l.split('\t').map(String::from).collect::<Vec<_>>()).map(|r| (r[0].clone(), r)).collect();
         (header, rows)
     };
     let (eh, erows) = parse(&expected);
@@ -224,7 +237,13 @@ fn every_expected_file_matches_mat_exactly() {
             Err(e) => failed.push(format!("{name}: {e}")),
         }
     }
-    assert!(failed.is_empty(), "MAT parity failed for {} of {} files:\n{}", failed.len(), results.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "MAT parity failed for {} of {} files:\n{}",
+        failed.len(),
+        results.len(),
+        failed.join("\n")
+    );
 }
 
 /// The CLI's `parity` output is what compare_expected.py reads: run the real script.
@@ -279,7 +298,12 @@ fn comparison_catches_a_one_byte_difference() {
     let mut none = Vec::new();
     compare(&expected, &good, &mut none);
     assert!(none.is_empty(), "{none:?}");
-    for path in [&["total_shallow_heap"][..], &["histogram", "0", "retained_heap_min"], &["top_dominators", "3", "retained"], &["leak_suspects", "suspects", "0", "retained"]] {
+    for path in [
+        &["total_shallow_heap"][..],
+        &["histogram", "0", "retained_heap_min"],
+        &["top_dominators", "3", "retained"],
+        &["leak_suspects", "suspects", "0", "retained"],
+    ] {
         let mut bad = good.clone();
         let mut v = &mut bad;
         for k in path {
@@ -321,7 +345,13 @@ fn semi_nca_and_cooper_harvey_kennedy_agree_on_every_corpus_dump() {
             };
             assert_eq!(chk.len(), a.idom.len());
             if let Some(v) = (0..chk.len()).find(|&v| chk[v] != a.idom.get(v as u32)) {
-                panic!("{} (keep={keep}): object 0x{:x}: Semi-NCA says {}, CHK says {}", dump.display(), a.address(v as u32), a.idom.get(v as u32), chk[v]);
+                panic!(
+                    "{} (keep={keep}): object 0x{:x}: Semi-NCA says {}, CHK says {}",
+                    dump.display(),
+                    a.address(v as u32),
+                    a.idom.get(v as u32),
+                    chk[v]
+                );
             }
             assert!(a.kept_objects > 0, "{}: no object kept", dump.display());
             compared += 1;
@@ -344,7 +374,9 @@ fn analysis_with_cooper_harvey_kennedy_matches_mat() {
         let options = Options { dominators: DominatorAlgorithm::CooperHarveyKennedy, ..Options::default() };
         let a = analyze(support::open_dump(&dump), &options, &mut NoProgress).unwrap();
         let actual = parity::json(&a);
-        let expected: Value = serde_json::from_slice(&std::fs::read(corpus.join("expected").join(format!("{name}.json"))).unwrap()).unwrap();
+        let expected: Value =
+            serde_json::from_slice(&std::fs::read(corpus.join("expected").join(format!("{name}.json"))).unwrap())
+                .unwrap();
         let mut out = Vec::new();
         let compared = compare(&expected, &actual, &mut out);
         assert!(compared > 10, "{name}: only {compared} values compared");
@@ -366,7 +398,9 @@ fn core_only_analysis_matches_mat() {
         let a = analyze(support::open_dump(&dump), &options, &mut NoProgress).unwrap();
         assert_eq!(a.waste.duplicate_strings.strings, 0, "{name}: the waste report was collected");
         let actual = parity::json(&a);
-        let mut expected: Value = serde_json::from_slice(&std::fs::read(corpus.join("expected").join(format!("{name}.json"))).unwrap()).unwrap();
+        let mut expected: Value =
+            serde_json::from_slice(&std::fs::read(corpus.join("expected").join(format!("{name}.json"))).unwrap())
+                .unwrap();
         let had = expected.as_object_mut().unwrap().remove("duplicate_strings");
         assert!(had.is_some(), "{name}: the expected file has no duplicate strings to leave out");
         let mut out = Vec::new();

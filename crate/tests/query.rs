@@ -6,8 +6,8 @@ mod support;
 use std::collections::BTreeMap;
 
 use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::report::build::{loader_label, package_of};
 use heapscope::query::grouping::{histogram_groups, HistogramGrouping};
+use heapscope::report::build::{loader_label, package_of};
 
 fn analysis_of(dir: &str, name: &str) -> Option<Analysis> {
     let corpus = support::corpus_dir()?;
@@ -56,7 +56,11 @@ fn groups_by_definition(a: &Analysis, key: impl Fn(u32) -> Option<String>) -> BT
 #[test]
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn histogram_groups_equal_their_definition() {
-    for (dir, name) in [("dumps", "s02_static_map_leak_serial"), ("dumps", "s08_many_classes_serial_all"), ("android", "ahat_test_dump_8e3b7d7")] {
+    for (dir, name) in [
+        ("dumps", "s02_static_map_leak_serial"),
+        ("dumps", "s08_many_classes_serial_all"),
+        ("android", "ahat_test_dump_8e3b7d7"),
+    ] {
         let Some(a) = analysis_of(dir, name) else { return };
         for by in [HistogramGrouping::Package, HistogramGrouping::ClassLoader] {
             let groups = histogram_groups(&a, by).unwrap();
@@ -69,13 +73,21 @@ fn histogram_groups_equal_their_definition() {
                     HistogramGrouping::ClassLoader => loader_label(&a, c),
                 })
             });
-            let got: BTreeMap<String, (u64, u64, u64, u64)> =
-                groups.iter().map(|g| (g.name.clone(), (g.classes, g.instances, g.shallow_bytes, g.retained_bytes_min))).collect();
+            let got: BTreeMap<String, (u64, u64, u64, u64)> = groups
+                .iter()
+                .map(|g| (g.name.clone(), (g.classes, g.instances, g.shallow_bytes, g.retained_bytes_min)))
+                .collect();
             assert_eq!(got.len(), groups.len(), "{name} {by:?}: group names are unique");
             assert_eq!(got, expected, "{name} {by:?}");
-            assert!(groups.windows(2).all(|w| w[0].retained_bytes_min >= w[1].retained_bytes_min), "{name} {by:?}: largest first");
+            assert!(
+                groups.windows(2).all(|w| w[0].retained_bytes_min >= w[1].retained_bytes_min),
+                "{name} {by:?}: largest first"
+            );
             // Every object is in one group and no group's lower bound exceeds the heap.
-            assert_eq!(groups.iter().map(|g| g.instances).sum::<u64>(), a.classes.iter().map(|c| c.instances).sum::<u64>());
+            assert_eq!(
+                groups.iter().map(|g| g.instances).sum::<u64>(),
+                a.classes.iter().map(|c| c.instances).sum::<u64>()
+            );
             assert!(groups.iter().all(|g| g.retained_bytes_min <= a.used_heap));
         }
     }
@@ -136,22 +148,38 @@ fn referrers_are_the_objects_whose_fields_point_here() {
 fn a_path_through_a_wide_array_names_the_slot() {
     use heapscope::query::{answer, Answer, Query};
     let Some(mut a) = analysis_of("dumps", "s07_wide_array_serial") else { return };
-    let wide = (0..a.object_count() as u32).find(|&v| a.is_kept(v) && a.class_name(a.class_of(v)) == "java.lang.Object[]" && a.dominated_count(v) == 500_000).expect("WIDE");
+    let wide = (0..a.object_count() as u32)
+        .find(|&v| {
+            a.is_kept(v) && a.class_name(a.class_of(v)) == "java.lang.Object[]" && a.dominated_count(v) == 500_000
+        })
+        .expect("WIDE");
     let wide_addr = format!("0x{:x}", a.address(wide));
     // The 5,001st element, read from the array's record.
-    let Some(heapscope::records::readback::Record { head: heapscope::records::readback::RecordHead::ObjectArray { len, elements_at, .. }, .. }) =
-        heapscope::query::object::read_record(&mut a, wide).unwrap()
+    let Some(heapscope::records::readback::Record {
+        head: heapscope::records::readback::RecordHead::ObjectArray { len, elements_at, .. },
+        ..
+    }) = heapscope::query::object::read_record(&mut a, wide).unwrap()
     else {
         panic!("WIDE is an object array")
     };
     assert_eq!(len, 500_000);
     let mut element = 0;
-    heapscope::records::readback::array_elements(a.source.as_deref_mut().unwrap(), elements_at, len, 8, 5_000, |_, id| {
-        element = id;
-        std::ops::ControlFlow::Break(())
-    })
+    heapscope::records::readback::array_elements(
+        a.source.as_deref_mut().unwrap(),
+        elements_at,
+        len,
+        8,
+        5_000,
+        |_, id| {
+            element = id;
+            std::ops::ControlFlow::Break(())
+        },
+    )
     .unwrap();
-    let Answer::PathToRoot(path) = answer(&mut a, &Query::PathToRoot { object: format!("0x{element:x}") }).unwrap() else { panic!() };
+    let Answer::PathToRoot(path) = answer(&mut a, &Query::PathToRoot { object: format!("0x{element:x}") }).unwrap()
+    else {
+        panic!()
+    };
     let at = path.iter().position(|s| s.object.address == wide_addr).expect("the path goes through WIDE");
     assert_eq!(path[at].via, ["[5000]"], "{path:?}");
     assert_eq!(path[at + 1].object.address, format!("0x{element:x}"));
@@ -165,14 +193,26 @@ fn a_path_through_a_wide_array_names_the_slot() {
 /// decoded at the place of the one that did not fit.
 #[test]
 fn a_short_instance_record_is_reported_not_misread() {
-    use support::hprof_builder::{ClassDef, Hprof, Value};
     use heapscope::query::{answer, Answer, Query};
+    use support::hprof_builder::{ClassDef, Hprof, Value};
     let (object, class, loader, top, middle, bottom) = (0x100u64, 0x110, 0x120, 0x130, 0x140, 0x150);
     let mut h = Hprof::new(8);
-    for (id, text) in [(1, "java/lang/Object"), (2, "java/lang/Class"), (3, "java/lang/ClassLoader"), (4, "Top"), (5, "Middle"), (6, "Bottom"), (7, "d"), (8, "a"), (9, "c")] {
+    for (id, text) in [
+        (1, "java/lang/Object"),
+        (2, "java/lang/Class"),
+        (3, "java/lang/ClassLoader"),
+        (4, "Top"),
+        (5, "Middle"),
+        (6, "Bottom"),
+        (7, "d"),
+        (8, "a"),
+        (9, "c"),
+    ] {
         h.string(id, text);
     }
-    for (serial, (id, name)) in [(object, 1), (class, 2), (loader, 3), (top, 4), (middle, 5), (bottom, 6)].into_iter().enumerate() {
+    for (serial, (id, name)) in
+        [(object, 1), (class, 2), (loader, 3), (top, 4), (middle, 5), (bottom, 6)].into_iter().enumerate()
+    {
         h.load_class(serial as u32 + 1, id, name);
     }
     let mut seg = h.segment_builder();
@@ -192,7 +232,9 @@ fn a_short_instance_record_is_reported_not_misread() {
     seg.instance_raw(0x1000, bottom, fields.len() as u32, &fields);
     seg.root_jni_global(0x1000, 0x9999);
     h.segment(&seg).heap_dump_end();
-    let mut a = analyze(Box::new(heapscope::source::MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress).unwrap();
+    let mut a =
+        analyze(Box::new(heapscope::source::MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress)
+            .unwrap();
     let Answer::Object(details) = answer(&mut a, &Query::Object { object: "0x1000".into() }).unwrap() else { panic!() };
     let shown: Vec<(&str, &str)> = details.fields.iter().map(|f| (f.name.as_str(), f.value.as_str())).collect();
     assert_eq!(shown, [("c", "7")], "only the field that fits");
@@ -237,7 +279,11 @@ fn children_come_largest_first_as_defined() {
             loop {
                 let page = children(&a, p, offset, 997).unwrap();
                 assert_eq!(page.total as usize, want.len(), "{name}, {p:?}");
-                assert_eq!(page.total_retained_bytes, want.iter().map(|&v| a.retained(v)).sum::<u64>(), "{name}, {p:?}");
+                assert_eq!(
+                    page.total_retained_bytes,
+                    want.iter().map(|&v| a.retained(v)).sum::<u64>(),
+                    "{name}, {p:?}"
+                );
                 if page.nodes.is_empty() {
                     break;
                 }
@@ -249,8 +295,18 @@ fn children_come_largest_first_as_defined() {
                 assert_eq!(a.largest_dominated(p), want.first().copied(), "{name}, largest child of {p}");
             }
             for g in children_by_class(&a, p, usize::MAX) {
-                let of_class: Vec<String> = want.iter().filter(|&&v| a.class_name(a.class_of(v)) == g.class_name).take(20).map(|&v| address(v)).collect();
-                assert_eq!(g.largest.into_iter().map(|t| t.object.address).collect::<Vec<_>>(), of_class, "{name}, {p:?}, class {}", g.class_name);
+                let of_class: Vec<String> = want
+                    .iter()
+                    .filter(|&&v| a.class_name(a.class_of(v)) == g.class_name)
+                    .take(20)
+                    .map(|&v| address(v))
+                    .collect();
+                assert_eq!(
+                    g.largest.into_iter().map(|t| t.object.address).collect::<Vec<_>>(),
+                    of_class,
+                    "{name}, {p:?}, class {}",
+                    g.class_name
+                );
             }
         }
     }

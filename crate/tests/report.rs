@@ -37,7 +37,11 @@ fn report_of(name: &str, dir: &str) -> Option<Report> {
     let corpus = support::corpus_dir()?;
     let path = corpus.join(dir).join(format!("{name}.hprof.gz"));
     let a = analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).unwrap();
-    let info = SourceInfo { file_name: Some(format!("{name}.hprof.gz")), file_bytes: std::fs::metadata(&path).unwrap().len(), gzip: true };
+    let info = SourceInfo {
+        file_name: Some(format!("{name}.hprof.gz")),
+        file_bytes: std::fs::metadata(&path).unwrap().len(),
+        gzip: true,
+    };
     Some(report::build(&a, &info))
 }
 
@@ -111,7 +115,8 @@ fn android_roots_keep_their_own_names_with_mats_beside() {
     let Some(r) = report_of("ahat_test_dump_8e3b7d7", "android") else { return };
     assert_eq!(r.dump.platform, "Android");
     assert_eq!(r.dump.format, "JAVA PROFILE 1.0.3");
-    let get = |n: &str| r.overview.gc_roots_by_type.iter().find(|t| t.name == n).map(|t| (t.mat_name.clone(), t.objects));
+    let get =
+        |n: &str| r.overview.gc_roots_by_type.iter().find(|t| t.name == n).map(|t| (t.mat_name.clone(), t.objects));
     assert_eq!(get("Interned String"), Some(("Unknown".into(), 246)));
     assert_eq!(get("Debugger"), Some(("Unknown".into(), 107)));
     assert_eq!(get("VM Internal"), Some(("Unknown".into(), 7)));
@@ -159,13 +164,14 @@ fn html_report_has_the_markdown_content_and_only_its_own_markup() {
     r.warnings.push(hostile.into());
     let page = html::render(&r);
     let allowed = [
-        "!doctype", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "p", "strong", "table", "thead", "tbody", "tr", "th",
-        "td", "ul", "li", "footer",
+        "!doctype", "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "p", "strong", "table",
+        "thead", "tbody", "tr", "th", "td", "ul", "li", "footer",
     ];
     for tag in tags(&page) {
         let name = tag.trim_start_matches('/');
         assert!(allowed.contains(&name), "unexpected tag <{tag}> in the HTML report");
     }
-    let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(2)&quot;&gt;&#39; &amp; &quot;";
+    let escaped =
+        "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(2)&quot;&gt;&#39; &amp; &quot;";
     assert_eq!(page.matches(escaped).count(), 5, "title, heading, histogram row, suspect, warning");
 }

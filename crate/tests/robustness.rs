@@ -62,7 +62,10 @@ impl Run {
     }
 
     fn warnings(&self) -> Vec<String> {
-        self.report()["warnings"].as_array().map(|a| a.iter().filter_map(|w| w.as_str().map(String::from)).collect()).unwrap_or_default()
+        self.report()["warnings"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|w| w.as_str().map(String::from)).collect())
+            .unwrap_or_default()
     }
 }
 
@@ -115,7 +118,8 @@ fn analyze_limited(tag: &str, name: &str, bytes: &[u8], extra: &[&str], memory_k
     let mut args = vec!["analyze", dump.to_str().unwrap(), "--format", "json", "-o", out.to_str().unwrap()];
     args.extend_from_slice(extra);
     let mut run = heapscope(&args, dir.path(), memory_kib);
-    run.report = std::fs::read_to_string(&out).ok().map(|s| serde_json::from_str(&s).expect("the report is valid JSON"));
+    run.report =
+        std::fs::read_to_string(&out).ok().map(|s| serde_json::from_str(&s).expect("the report is valid JSON"));
     // The Markdown rendering of the same dump must not break either.
     let md_run = heapscope(&["analyze", dump.to_str().unwrap(), "-o", md.to_str().unwrap()], dir.path(), memory_kib);
     assert_eq!(md_run.code, run.code, "markdown run differs: {}", md_run.stderr);
@@ -127,7 +131,12 @@ fn analyze_limited(tag: &str, name: &str, bytes: &[u8], extra: &[&str], memory_k
 fn assert_sane(run: &Run, what: &str) {
     assert!(!run.timed_out, "{what}: timed out after {TIMEOUT:?}");
     assert!(!run.stderr.contains("panicked"), "{what}: panicked:\n{}", run.stderr);
-    assert!(matches!(run.code, Some(0) | Some(1)), "{what}: exit status {:?}, expected 0 or 1; stderr:\n{}", run.code, run.stderr);
+    assert!(
+        matches!(run.code, Some(0) | Some(1)),
+        "{what}: exit status {:?}, expected 0 or 1; stderr:\n{}",
+        run.code,
+        run.stderr
+    );
 }
 
 /// Exit 1 with a one-line message that names `offset` and contains every `parts`.
@@ -317,7 +326,6 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     out
 }
 
-
 // ---------------------------------------------------------------------------------------
 // Synthetic cases
 
@@ -348,7 +356,12 @@ fn empty_file() {
 #[test]
 fn text_file() {
     let run = analyze("text", "notes.hprof", b"hello, this is not a heap dump\n", &[]);
-    assert_error(&run, "text file", 0, &["not an HPROF heap dump", "expected \"JAVA PROFILE 1.0.x\"", "found \"hello, this is not"]);
+    assert_error(
+        &run,
+        "text file",
+        0,
+        &["not an HPROF heap dump", "expected \"JAVA PROFILE 1.0.x\"", "found \"hello, this is not"],
+    );
     assert!(run.report.is_none());
     // Shorter than the magic string, and binary.
     let run = analyze("text2", "short.hprof", &[0x00, 0xff, 0x10], &[]);
@@ -359,7 +372,12 @@ fn text_file() {
 fn unsupported_version() {
     let h = Hprof::with_header("JAVA PROFILE 1.0.9", 8, 0);
     let run = analyze("version", "v109.hprof", h.bytes(), &[]);
-    assert_error(&run, "JAVA PROFILE 1.0.9", 17, &["unsupported HPROF version", "expected \"JAVA PROFILE 1.0.1\", \"1.0.2\" or \"1.0.3\""]);
+    assert_error(
+        &run,
+        "JAVA PROFILE 1.0.9",
+        17,
+        &["unsupported HPROF version", "expected \"JAVA PROFILE 1.0.1\", \"1.0.2\" or \"1.0.3\""],
+    );
 }
 
 #[test]
@@ -368,7 +386,12 @@ fn header_cut_short() {
     let run = analyze("header-cut", "cut.hprof", &h.bytes()[..19 + 5], &[]);
     assert_error(&run, "header cut in the id size", 19, &["expected 12 bytes of the identifier size and timestamp"]);
     let run = analyze("header-cut2", "cut.hprof", b"JAVA PROFILE 1.", &[]);
-    assert_error(&run, "header cut in the magic", 15, &["file ends after 15 bytes, inside the header: expected \"JAVA PROFILE 1.0.x\" and a NUL"]);
+    assert_error(
+        &run,
+        "header cut in the magic",
+        15,
+        &["file ends after 15 bytes, inside the header: expected \"JAVA PROFILE 1.0.x\" and a NUL"],
+    );
 }
 
 #[test]
@@ -377,7 +400,12 @@ fn impossible_id_sizes() {
         let mut h = Hprof::with_header("JAVA PROFILE 1.0.2", id_size, 0);
         h.string(1, "x");
         let run = analyze("idsize", "ids.hprof", h.bytes(), &[]);
-        assert_error(&run, &format!("id size {id_size}"), 19, &[&format!("identifier size is {id_size}; expected 4 or 8")]);
+        assert_error(
+            &run,
+            &format!("id size {id_size}"),
+            19,
+            &[&format!("identifier size is {id_size}; expected 4 or 8")],
+        );
     }
 }
 
@@ -409,7 +437,12 @@ fn unknown_heap_sub_tag() {
     let seg_at = h.len();
     h.segment(&seg);
     let run = analyze("subtag", "subtag.hprof", h.bytes(), &[]);
-    assert_partial(&run, "unknown sub-tag", seg_at + 9 + sub, &["unknown heap dump sub-record tag 0x42", "expected a GC root"]);
+    assert_partial(
+        &run,
+        "unknown sub-tag",
+        seg_at + 9 + sub,
+        &["unknown heap dump sub-record tag 0x42", "expected a GC root"],
+    );
     assert_base_numbers(&run, "unknown sub-tag");
 }
 
@@ -428,7 +461,12 @@ fn record_length_0xffffffff() {
     let at = h.len();
     h.record_with_len(0x0A, 0xFFFF_FFFF, &[0; 16]);
     let run = analyze("len-skip", "len.hprof", h.bytes(), &[]);
-    assert_partial(&run, "START THREAD of 0xFFFFFFFF bytes", at + 9, &["file ends 16 bytes into a record body of 4294967295 bytes"]);
+    assert_partial(
+        &run,
+        "START THREAD of 0xFFFFFFFF bytes",
+        at + 9,
+        &["file ends 16 bytes into a record body of 4294967295 bytes"],
+    );
     assert_base_numbers(&run, "START THREAD of 0xFFFFFFFF bytes");
 
     // A heap dump segment claiming 4 GiB that holds the whole heap: every object is read,
@@ -439,10 +477,15 @@ fn record_length_0xffffffff() {
     h.record_with_len(0x1C, 0xFFFF_FFFF, seg.body());
     let end = h.len();
     let run = analyze("len-seg", "len.hprof", h.bytes(), &[]);
-    assert_partial(&run, "segment of 0xFFFFFFFF bytes", end, &[
-        &format!("file ends inside a heap dump segment that should continue to byte {}", body + 0xFFFF_FFFF),
-        "expected a heap sub-record",
-    ]);
+    assert_partial(
+        &run,
+        "segment of 0xFFFFFFFF bytes",
+        end,
+        &[
+            &format!("file ends inside a heap dump segment that should continue to byte {}", body + 0xFFFF_FFFF),
+            "expected a heap sub-record",
+        ],
+    );
     assert_base_numbers(&run, "segment of 0xFFFFFFFF bytes");
 }
 
@@ -453,7 +496,12 @@ fn string_shorter_than_an_id() {
     h.record(0x01, &[0, 0, 0, 1]); // 4 bytes, ids are 8
     h.string(99, "after");
     let run = analyze("short-string", "s.hprof", h.bytes(), &[]);
-    assert_partial(&run, "STRING shorter than an id", at + 5, &["a STRING record must hold at least an identifier (8 bytes), the record says 4"]);
+    assert_partial(
+        &run,
+        "STRING shorter than an id",
+        at + 5,
+        &["a STRING record must hold at least an identifier (8 bytes), the record says 4"],
+    );
 }
 
 #[test]
@@ -464,7 +512,12 @@ fn load_class_with_wrong_length() {
     h.record(0x02, &[0; 20]);
     base_load_classes(&mut h);
     let run = analyze("load-class", "lc.hprof", h.bytes(), &[]);
-    assert_partial(&run, "LOAD CLASS of 20 bytes", at + 5, &["a LOAD CLASS record must be 24 bytes long, the record says 20"]);
+    assert_partial(
+        &run,
+        "LOAD CLASS of 20 bytes",
+        at + 5,
+        &["a LOAD CLASS record must be 24 bytes long, the record says 20"],
+    );
 }
 
 #[test]
@@ -495,10 +548,12 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
     h.segment(&seg);
     let at = seg_at + 9;
     let run = analyze_limited("huge-array", "a.hprof", h.bytes(), &[], 64 << 10);
-    assert_partial(&run, "object array of 0x7FFFFFFF elements", at + 1 + 8 + 4, &[
-        &format!("OBJECT ARRAY DUMP at byte {at} claims 2147483647 elements"),
-        "expected at most 8",
-    ]);
+    assert_partial(
+        &run,
+        "object array of 0x7FFFFFFF elements",
+        at + 1 + 8 + 4,
+        &[&format!("OBJECT ARRAY DUMP at byte {at} claims 2147483647 elements"), "expected at most 8"],
+    );
     assert_base_numbers(&run, "object array of 0x7FFFFFFF elements");
 
     // A segment claiming 4 GiB makes room for 0x1FFFFFF0 elements: read until the file
@@ -510,7 +565,12 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
     h.record_with_len(0x1C, 0xFFFF_FFFF, seg.body());
     let elements = at + 1 + 8 + 4 + 4 + 8;
     let run = analyze_limited("huge-array2", "a.hprof", h.bytes(), &[], 64 << 10);
-    assert_partial(&run, "object array of 0x1FFFFFF0 elements", elements, &["file ends 64 bytes into the elements of an OBJECT ARRAY DUMP of 4294967168 bytes"]);
+    assert_partial(
+        &run,
+        "object array of 0x1FFFFFF0 elements",
+        elements,
+        &["file ends 64 bytes into the elements of an OBJECT ARRAY DUMP of 4294967168 bytes"],
+    );
     assert_base_numbers(&run, "object array of 0x1FFFFFF0 elements");
 
     // The same for an instance (pass 2 reads instance fields whole: they are checked
@@ -521,7 +581,12 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
     let at = h.len() + 9;
     h.record_with_len(0x1C, 0xFFFF_FFFF, seg.body());
     let run = analyze_limited("huge-inst", "a.hprof", h.bytes(), &[], 64 << 10);
-    assert_partial(&run, "instance of 2 GiB", at + 1 + 8 + 4 + 8, &["claims 2147418112 bytes of fields; expected at most 67108864"]);
+    assert_partial(
+        &run,
+        "instance of 2 GiB",
+        at + 1 + 8 + 4 + 8,
+        &["claims 2147418112 bytes of fields; expected at most 67108864"],
+    );
 
     let mut h = base_dump_open();
     let mut seg = h.segment_builder();
@@ -529,7 +594,12 @@ fn huge_arrays_in_a_tiny_file_allocate_nothing() {
     let at = h.len() + 9;
     h.record_with_len(0x1C, 0xFFFF_FFFF, seg.body());
     let run = analyze_limited("huge-prim", "a.hprof", h.bytes(), &[], 64 << 10);
-    assert_partial(&run, "long[0x1FFFFFF0]", at + 1 + 8 + 4 + 4 + 1, &["file ends 64 bytes into the elements of a PRIMITIVE ARRAY DUMP of 4294967168 bytes"]);
+    assert_partial(
+        &run,
+        "long[0x1FFFFFF0]",
+        at + 1 + 8 + 4 + 4 + 1,
+        &["file ends 64 bytes into the elements of a PRIMITIVE ARRAY DUMP of 4294967168 bytes"],
+    );
 }
 
 #[test]
@@ -541,7 +611,12 @@ fn primitive_array_with_invalid_element_type() {
         let at = h.len() + 9;
         h.segment(&seg);
         let run = analyze("prim-type", "p.hprof", h.bytes(), &[]);
-        assert_partial(&run, &format!("element type {ty}"), at + 1 + 8 + 4 + 4, &[&format!("primitive array element type {ty}: expected 4 (boolean) to 11 (long)")]);
+        assert_partial(
+            &run,
+            &format!("element type {ty}"),
+            at + 1 + 8 + 4 + 4,
+            &[&format!("primitive array element type {ty}: expected 4 (boolean) to 11 (long)")],
+        );
         assert_base_numbers(&run, "invalid element type");
     }
 }
@@ -551,7 +626,9 @@ fn class_dump_with_invalid_value_types() {
     // A static field of type 59, then an instance field of type 1.
     // Offsets after the constant pool count: [u2 statics, id name, type] and
     // [u2 statics, u2 fields, id name, type].
-    for (statics, what, type_at) in [(true, "static field of type 59", 2 + 8), (false, "instance field of type 1", 2 + 2 + 8)] {
+    for (statics, what, type_at) in
+        [(true, "static field of type 59", 2 + 8), (false, "instance field of type 1", 2 + 2 + 8)]
+    {
         let mut h = base_dump_open();
         let mut seg = h.segment_builder();
         seg.u1(0x20).id(0x10040).u4(0).id(c::OBJECT).id(0).id(0).id(0).id(0).id(0).u4(0).u2(0);
@@ -564,7 +641,12 @@ fn class_dump_with_invalid_value_types() {
         let at = h.len() + 9 + head + type_at;
         h.segment(&seg);
         let run = analyze("class-types", "t.hprof", h.bytes(), &[]);
-        assert_partial(&run, what, at, &[&format!("CLASS DUMP {what}: expected 2 (object) or 4 (boolean) to 11 (long)")]);
+        assert_partial(
+            &run,
+            what,
+            at,
+            &[&format!("CLASS DUMP {what}: expected 2 (object) or 4 (boolean) to 11 (long)")],
+        );
         assert_base_numbers(&run, what);
     }
 }
@@ -587,7 +669,15 @@ fn class_super_chain_cycle() {
     seg.instance(0x30000, A, &[]);
     h.segment(&seg);
     let run = analyze("cycle", "cycle.hprof", h.bytes(), &[]);
-    assert_error(&run, "A → B → A", a_at, &["class A (0x10040) has a super class chain that loops back to class A (0x10040)", "expected it to end at a class without super class"]);
+    assert_error(
+        &run,
+        "A → B → A",
+        a_at,
+        &[
+            "class A (0x10040) has a super class chain that loops back to class A (0x10040)",
+            "expected it to end at a class without super class",
+        ],
+    );
 
     // A class that is its own super class.
     let mut h = base_records();
@@ -617,7 +707,14 @@ fn absurdly_deep_class_hierarchy() {
     let run = analyze("deep", "deep.hprof", h.bytes(), &[]);
     // The first class found too deep is the 1000th of the chain (Object is at depth 0).
     let id = 0x100000 + 8 * 999;
-    assert_error(&run, "deep hierarchy", offsets[999], &[&format!("class unknown-name@0x{id:x} (0x{id:x}) has more than 1000 super classes; expected a Java class hierarchy")]);
+    assert_error(
+        &run,
+        "deep hierarchy",
+        offsets[999],
+        &[&format!(
+            "class unknown-name@0x{id:x} (0x{id:x}) has more than 1000 super classes; expected a Java class hierarchy"
+        )],
+    );
     assert!(run.report.is_none());
 }
 
@@ -643,7 +740,11 @@ fn references_to_absent_objects() {
     h.segment(&seg);
     let run = analyze("absent", "absent.hprof", h.bytes(), &[]);
     assert_ok(&run, "references to absent objects");
-    assert!(has_warning(&run, "3 references point to objects that are not in the dump; they were ignored"), "{:?}", run.warnings());
+    assert!(
+        has_warning(&run, "3 references point to objects that are not in the dump; they were ignored"),
+        "{:?}",
+        run.warnings()
+    );
     assert!(has_warning(&run, "1 GC root records name objects that are not in the dump"), "{:?}", run.warnings());
     assert_base_numbers(&run, "references to absent objects");
 }
@@ -656,18 +757,39 @@ fn duplicate_object_ids_first_definition_wins() {
     seg.primitive_array(N1, 10, 1000);
     seg.object_array(A1, c::OBJ_ARRAY, &[]);
     let dup_class_at = h.len() + 9 + seg.len();
-    seg.class_dump(&ClassDef::new(c::HOLDER, c::OBJECT).static_field(s::ROOT, Value::Obj(N1)).static_field(s::NEXT, Value::Long(1)));
+    seg.class_dump(
+        &ClassDef::new(c::HOLDER, c::OBJECT)
+            .static_field(s::ROOT, Value::Obj(N1))
+            .static_field(s::NEXT, Value::Long(1)),
+    );
     h.segment(&seg);
     let run = analyze("dup", "dup.hprof", h.bytes(), &[]);
     assert_ok(&run, "duplicate ids");
-    assert!(has_warning(&run, "3 objects are defined more than once; the first definition of each was used"), "{:?}", run.warnings());
-    assert!(has_warning(&run, &format!("class 0x{:x} is dumped twice (again at byte {dup_class_at}); the first definition is used", c::HOLDER)), "{:?}", run.warnings());
+    assert!(
+        has_warning(&run, "3 objects are defined more than once; the first definition of each was used"),
+        "{:?}",
+        run.warnings()
+    );
+    assert!(
+        has_warning(
+            &run,
+            &format!(
+                "class 0x{:x} is dumped twice (again at byte {dup_class_at}); the first definition is used",
+                c::HOLDER
+            )
+        ),
+        "{:?}",
+        run.warnings()
+    );
     // The numbers are the base dump's: the second definitions changed nothing.
     assert_base_numbers(&run, "duplicate ids");
     let hist = run.report()["histogram"].as_array().unwrap();
     let node = hist.iter().find(|r| r["class_name"] == "Node").expect("Node row");
     assert_eq!(node["instances"], 3);
-    assert!(hist.iter().all(|r| r["class_name"] != "int[]" || r["instances"] == 0), "the duplicate int[] is not counted");
+    assert!(
+        hist.iter().all(|r| r["class_name"] != "int[]" || r["instances"] == 0),
+        "the duplicate int[] is not counted"
+    );
 }
 
 #[test]
@@ -699,7 +821,11 @@ fn instances_of_an_undefined_class() {
     h.segment(&seg);
     let run = analyze("undefined-class", "u.hprof", h.bytes(), &[]);
     assert_ok(&run, "undefined class");
-    assert!(has_warning(&run, "1 objects have class 0x77770, which the dump does not define; they were left out"), "{:?}", run.warnings());
+    assert!(
+        has_warning(&run, "1 objects have class 0x77770, which the dump does not define; they were left out"),
+        "{:?}",
+        run.warnings()
+    );
     assert!(has_warning(&run, "1 objects have class 0x77778, which the dump does not define"), "{:?}", run.warnings());
     assert_base_numbers(&run, "undefined class");
 }
@@ -724,7 +850,12 @@ fn dump_cut_in_the_middle_of_a_heap_segment() {
     // Cut inside N3's field values.
     let cut = &h.bytes()[..(n3_fields + 5) as usize];
     let run = analyze("cut-mid", "cut.hprof", cut, &[]);
-    assert_partial(&run, "cut inside an instance's fields", n3_fields, &["file ends 5 bytes into the fields of an INSTANCE DUMP of 12 bytes"]);
+    assert_partial(
+        &run,
+        "cut inside an instance's fields",
+        n3_fields,
+        &["file ends 5 bytes into the fields of an INSTANCE DUMP of 12 bytes"],
+    );
     // Read: the 8 classes, T1, N1, N2 (3 instance records). Kept: the classes, the
     // thread and the loader pseudo object; N1 and N2 were held by N3 and A1, which are
     // past the cut, so they are unreachable.
@@ -738,7 +869,12 @@ fn dump_cut_in_the_middle_of_a_heap_segment() {
     // Cut inside N3's record head.
     let cut = &h.bytes()[..(n3_at + 7) as usize];
     let run = analyze("cut-head", "cut.hprof", cut, &[]);
-    assert_partial(&run, "cut inside an instance's head", n3_at, &["file ends after 7 more bytes, expected 25 bytes of an INSTANCE DUMP record"]);
+    assert_partial(
+        &run,
+        "cut inside an instance's head",
+        n3_at,
+        &["file ends after 7 more bytes, expected 25 bytes of an INSTANCE DUMP record"],
+    );
     assert_eq!(run.overview("records.instances"), 3);
 
     // Cut right after N3: N1, N2 and N3 are reachable through the thread.
@@ -772,14 +908,20 @@ fn cut_at_every_offset_of_a_small_dump() {
     for cut in 0..=bytes.len() {
         std::fs::write(&dump, &bytes[..cut]).unwrap();
         let _ = std::fs::remove_file(&out);
-        let run = heapscope(&["analyze", dump.to_str().unwrap(), "--format", "json", "-o", out.to_str().unwrap()], dir.path(), MEMORY_LIMIT_KIB);
+        let run = heapscope(
+            &["analyze", dump.to_str().unwrap(), "--format", "json", "-o", out.to_str().unwrap()],
+            dir.path(),
+            MEMORY_LIMIT_KIB,
+        );
         let what = format!("base dump cut at {cut} of {}", bytes.len());
         assert_sane(&run, &what);
         let whole = boundaries.contains(&cut);
         assert_eq!(run.code, Some(if whole { 0 } else { 1 }), "{what}: {}", run.stderr);
         if cut >= 31 {
             // Past the header, a report is always written, and it never shrinks as the cut moves on.
-            let report: Json = serde_json::from_str(&std::fs::read_to_string(&out).unwrap_or_else(|_| panic!("{what}: no report"))).unwrap();
+            let report: Json =
+                serde_json::from_str(&std::fs::read_to_string(&out).unwrap_or_else(|_| panic!("{what}: no report")))
+                    .unwrap();
             let read = report["overview"]["records"]["instances"].as_u64().unwrap();
             assert!(read >= last_objects, "{what}: fewer records than a shorter cut");
             last_objects = read;
@@ -800,7 +942,12 @@ fn android_dump() -> Hprof {
     base_classes(&mut seg);
     base_roots(&mut seg);
     base_objects(&mut seg);
-    seg.art_root(0x89, N2).art_root(0x8A, N2).art_root(0x8B, N2).art_root(0x8C, N2).art_root(0x8D, N2).art_root(0x90, N2);
+    seg.art_root(0x89, N2)
+        .art_root(0x8A, N2)
+        .art_root(0x8B, N2)
+        .art_root(0x8C, N2)
+        .art_root(0x8D, N2)
+        .art_root(0x90, N2);
     seg.art_jni_monitor(N2, 1, 0);
     seg.primitive_array_nodata(0x30000, 8, 100);
     seg.root_unknown(0x30000);
@@ -814,8 +961,24 @@ fn android_dump_with_art_records() {
     let h = android_dump();
     let run = analyze("android", "art.hprof", h.bytes(), &[]);
     assert_ok(&run, "ART dump");
-    let names: Vec<String> = run.report()["overview"]["gc_roots_by_type"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap().to_string()).collect();
-    for kind in ["Interned String", "Finalizing", "Debugger", "Reference Cleanup", "VM Internal", "ART Unreachable", "Busy Monitor", "JNI Local", "Native Stack", "Thread Block"] {
+    let names: Vec<String> = run.report()["overview"]["gc_roots_by_type"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect();
+    for kind in [
+        "Interned String",
+        "Finalizing",
+        "Debugger",
+        "Reference Cleanup",
+        "VM Internal",
+        "ART Unreachable",
+        "Busy Monitor",
+        "JNI Local",
+        "Native Stack",
+        "Thread Block",
+    ] {
         assert!(names.iter().any(|n| n == kind), "no {kind} root in {names:?}");
     }
 }
@@ -868,7 +1031,17 @@ fn gzip_with_trailing_garbage() {
     let run = analyze("gz-garbage", "d.hprof.gz", &gz, &[]);
     assert_ok(&run, "gzip with trailing garbage");
     assert_base_numbers(&run, "gzip with trailing garbage");
-    assert!(has_warning(&run, &format!("{} bytes after the end of the gzip data (at compressed byte {gz_len}) were ignored", garbage.len())), "{:?}", run.warnings());
+    assert!(
+        has_warning(
+            &run,
+            &format!(
+                "{} bytes after the end of the gzip data (at compressed byte {gz_len}) were ignored",
+                garbage.len()
+            )
+        ),
+        "{:?}",
+        run.warnings()
+    );
 
     // Garbage that starts like a second gzip member: a broken member, so the dump is
     // marked incomplete at its end, with every record of the first member read.
@@ -905,14 +1078,22 @@ fn gzip_member_whose_crc_or_size_does_not_match_is_an_error() {
     type Corrupt = fn(&mut Vec<u8>);
     let cases: [(&str, Corrupt, &str); 3] = [
         ("a byte of the data", |m| m[15 + 9 + 8 + 5] ^= 1, "its data has CRC-32"),
-        ("the CRC-32", |m| {
-            let at = m.len() - 8;
-            m[at] ^= 0x80
-        }, "its data has CRC-32"),
-        ("the size", |m| {
-            let at = m.len() - 4;
-            m[at] = m[at].wrapping_add(1)
-        }, "its trailer says"),
+        (
+            "the CRC-32",
+            |m| {
+                let at = m.len() - 8;
+                m[at] ^= 0x80
+            },
+            "its data has CRC-32",
+        ),
+        (
+            "the size",
+            |m| {
+                let at = m.len() - 4;
+                m[at] = m[at].wrapping_add(1)
+            },
+            "its trailer says",
+        ),
     ];
     for (what, corrupt, says) in cases {
         let (gz, member2) = two_member_gzip(corrupt);
@@ -1073,17 +1254,28 @@ fn run_mutations(name: &str, original: &[u8], list: &[Mutation]) -> Vec<String> 
                 let out = dir.path().join("out.md");
                 for m in list.iter().skip(part).step_by(2) {
                     std::fs::write(&dump, m.apply(original)).expect("mutated dump written");
-                    let run = heapscope(&["analyze", dump.to_str().unwrap(), "-o", out.to_str().unwrap()], dir.path(), 512 << 10);
-                    let ok = !run.timed_out && !run.stderr.contains("panicked") && matches!(run.code, Some(0) | Some(1));
+                    let run = heapscope(
+                        &["analyze", dump.to_str().unwrap(), "-o", out.to_str().unwrap()],
+                        dir.path(),
+                        512 << 10,
+                    );
+                    let ok =
+                        !run.timed_out && !run.stderr.contains("panicked") && matches!(run.code, Some(0) | Some(1));
                     if ok {
                         statuses.lock().unwrap()[run.code.unwrap() as usize] += 1;
                         // A status-1 run names a byte offset (bad input) or says why.
                         if run.code == Some(1) && !run.error_line().starts_with("heapscope: ") {
-                            failures.lock().unwrap().push(format!("{name} {m:?}: unexpected last stderr line {:?}", run.error_line()));
+                            failures
+                                .lock()
+                                .unwrap()
+                                .push(format!("{name} {m:?}: unexpected last stderr line {:?}", run.error_line()));
                         }
                     } else {
                         let stderr: String = run.stderr.chars().take(2000).collect();
-                        failures.lock().unwrap().push(format!("{name} {m:?}: status {:?}, timed out {}; stderr:\n{stderr}", run.code, run.timed_out));
+                        failures.lock().unwrap().push(format!(
+                            "{name} {m:?}: status {:?}, timed out {}; stderr:\n{stderr}",
+                            run.code, run.timed_out
+                        ));
                     }
                 }
             });
@@ -1128,9 +1320,14 @@ fn corpus_gzip_cut() {
     let Some(corpus) = support::corpus_dir() else { return };
     let gz = std::fs::read(corpus.join("dumps/s01_hello_serial_live.hprof.gz")).expect("corpus gzip");
     let mut rng = Rng(0x5EED_0003);
-    let mut list: Vec<Mutation> = [1usize, 2, 9, 10, 11, 20, gz.len() / 2, gz.len() - 8, gz.len() - 4, gz.len() - 1].into_iter().map(Mutation::Cut).collect();
+    let mut list: Vec<Mutation> = [1usize, 2, 9, 10, 11, 20, gz.len() / 2, gz.len() - 8, gz.len() - 4, gz.len() - 1]
+        .into_iter()
+        .map(Mutation::Cut)
+        .collect();
     list.extend((0..6).map(|_| Mutation::Cut(rng.below(gz.len() as u64) as usize)));
-    list.extend((0..8).map(|_| Mutation::Overwrite(rng.below(gz.len() as u64) as usize, vec![rng.next() as u8; 1 + rng.below(8) as usize])));
+    list.extend((0..8).map(|_| {
+        Mutation::Overwrite(rng.below(gz.len() as u64) as usize, vec![rng.next() as u8; 1 + rng.below(8) as usize])
+    }));
     let failures = run_mutations("s01-gz", &gz, &list);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -91,11 +91,15 @@ fn partition_adds_up_and_the_strength_tree_holds_every_object_on_every_dump() {
         let name = dump.display().to_string();
         let e: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&expected).unwrap()).unwrap();
         let (kept, kept_bytes) = (e["total_objects"].as_u64().unwrap(), e["total_shallow_heap"].as_u64().unwrap());
-        let (gone, gone_bytes) = (e["unreachable"]["objects"].as_u64().unwrap(), e["unreachable"]["shallow_heap"].as_u64().unwrap());
+        let (gone, gone_bytes) =
+            (e["unreachable"]["objects"].as_u64().unwrap(), e["unreachable"]["shallow_heap"].as_u64().unwrap());
         let mut a = analysis(&dump);
         let rows = a.reachability();
         let names: Vec<&str> = rows.iter().map(|r| r.strength.name()).collect();
-        assert_eq!(names, ["strong", "cache", "thread_local", "local", "soft", "weak", "finalizer", "phantom", "unreachable"]);
+        assert_eq!(
+            names,
+            ["strong", "cache", "thread_local", "local", "soft", "weak", "finalizer", "phantom", "unreachable"]
+        );
         assert_eq!(rows.iter().map(|r| r.objects).sum::<u64>(), kept + gone, "{name}: objects");
         assert_eq!(rows.iter().map(|r| r.shallow_bytes).sum::<u64>(), kept_bytes + gone_bytes, "{name}: bytes");
         assert_eq!((rows[8].objects, rows[8].shallow_bytes), (gone, gone_bytes), "{name}: unreachable");
@@ -110,11 +114,17 @@ fn partition_adds_up_and_the_strength_tree_holds_every_object_on_every_dump() {
         let with_class = (0..n).filter(|&o| a.class_of(o) != NO_CLASS).count() as u64;
         assert_eq!(with_class, kept + gone, "{name}");
         for o in 0..n {
-            assert_eq!(a.idom.get(o) != UNREACHABLE, a.class_of(o) != NO_CLASS, "{name}: 0x{:x} in the tree", a.address(o));
+            assert_eq!(
+                a.idom.get(o) != UNREACHABLE,
+                a.class_of(o) != NO_CLASS,
+                "{name}: 0x{:x} in the tree",
+                a.address(o)
+            );
         }
         assert_eq!(a.retained.get(a.tree.root()), kept_bytes + gone_bytes, "{name}: the root retains the whole dump");
         assert_eq!((a.kept_objects, a.used_heap), (kept + gone, kept_bytes + gone_bytes), "{name}");
-        let garbage: u64 = a.top_level().iter().filter(|&&o| a.strength(o) == Strength::Unreachable).map(|&o| a.retained(o)).sum();
+        let garbage: u64 =
+            a.top_level().iter().filter(|&&o| a.strength(o) == Strength::Unreachable).map(|&o| a.retained(o)).sum();
         assert_eq!(garbage, gone_bytes, "{name}: the garbage forest retains the garbage");
         let report = heapscope::report::build(&a, &Default::default());
         assert_eq!(report.tree, heapscope::report::model::TreeReading::Strength);
@@ -150,7 +160,10 @@ fn s04_payloads_have_their_reference_strength() {
         let (p, d) = (payload(&a, n), data(&a, n));
         assert_eq!((a.strength(p), a.strength(d)), (strength, strength), "payload of byte[{n}]");
         let holders: Vec<String> = referrers(&a, p).iter().map(|&r| a.class_name(a.class_of(r)).to_string()).collect();
-        assert!(holders.iter().any(|h| h == reference), "byte[{n}]'s payload is referenced by a {reference}: {holders:?}");
+        assert!(
+            holders.iter().any(|h| h == reference),
+            "byte[{n}]'s payload is referenced by a {reference}: {holders:?}"
+        );
     }
     // MAT: the strongly held ones are reached through the reference and through the list,
     // two statics of class S04References, whose class object dominates them; the *-only
@@ -322,7 +335,10 @@ fn cli_tree_flag_and_inspect_strength() {
     assert_eq!(code, Some(0));
     let r: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(r["tree"], "strength");
-    let e: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(corpus.join("expected/s10_garbage_cycles_serial_all.json")).unwrap()).unwrap();
+    let e: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(corpus.join("expected/s10_garbage_cycles_serial_all.json")).unwrap(),
+    )
+    .unwrap();
     let unreachable = &r["reachability"][8];
     assert_eq!(unreachable["strength"], "unreachable");
     assert_eq!(unreachable["objects"], e["unreachable"]["objects"]);

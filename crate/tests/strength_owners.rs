@@ -60,7 +60,11 @@ fn dump() -> Vec<u8> {
     for (id, s) in names {
         h.string(id, s);
     }
-    for (k, (class, name)) in [(OBJECT, 1), (CLASS, 2), (VIEW, 3), (GROUP, 4), (VIEWS, 5), (ACTIVITY, 6), (RECORD, 7), (HOLDER, 8)].into_iter().enumerate() {
+    for (k, (class, name)) in
+        [(OBJECT, 1), (CLASS, 2), (VIEW, 3), (GROUP, 4), (VIEWS, 5), (ACTIVITY, 6), (RECORD, 7), (HOLDER, 8)]
+            .into_iter()
+            .enumerate()
+    {
         h.load_class(k as u32 + 1, class, name);
     }
     let obj = heapscope::records::basic_type::OBJECT;

@@ -20,8 +20,8 @@ use heapscope::dominators::{semi_nca, CsrGraph, UNREACHABLE};
 use heapscope::holders::referrer_index::ReferrerIndex;
 use heapscope::holders::ways::{independent_paths, stretches, trace};
 use heapscope::holders::{Tree, TreeView};
-use heapscope::strength::tree::{counts, root_counts, TreeGraph};
 use heapscope::strength::owners::OWNER;
+use heapscope::strength::tree::{counts, root_counts, TreeGraph};
 use heapscope::strength::walk::{bit, strengths, Edges};
 use proptest::prelude::*;
 

@@ -43,7 +43,12 @@ fn every_thread_matches_mat() {
                 out.push(format!("thread {addr} missing"));
                 continue;
             };
-            check(format!("thread {addr} position"), &i.into(), &act_threads.iter().position(|x| x["address"] == addr).into(), &mut out);
+            check(
+                format!("thread {addr} position"),
+                &i.into(),
+                &act_threads.iter().position(|x| x["address"] == addr).into(),
+                &mut out,
+            );
             let c = &e["columns"];
             let pairs = [
                 ("class", &e["class"], &t["class_name"]),
@@ -72,10 +77,17 @@ fn every_thread_matches_mat() {
             }
         }
         if !out.is_empty() {
-            failures.push(format!("{name}: {} mismatches:\n    {}", out.len(), out[..out.len().min(15)].join("\n    ")));
+            failures.push(format!(
+                "{name}: {} mismatches:\n    {}",
+                out.len(),
+                out[..out.len().min(15)].join("\n    ")
+            ));
         }
     }
-    eprintln!("threads: {threads} threads, {frames} frames, {locals} locals compared with MAT on {} files", cases.len());
+    eprintln!(
+        "threads: {threads} threads, {frames} frames, {locals} locals compared with MAT on {} files",
+        cases.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -84,14 +96,22 @@ fn every_thread_matches_mat() {
 fn cli_prints_every_thread_and_frame() {
     let Some(corpus) = support::corpus_dir() else { return };
     let dump = corpus.join("dumps/s03_threadlocal_leak_serial.hprof.gz");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_heapscope")).arg("threads").arg(&dump).output().expect("runs");
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_heapscope")).arg("threads").arg(&dump).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    let exp: Value = serde_json::from_slice(&std::fs::read(corpus.join("expected/s03_threadlocal_leak_serial.json")).unwrap()).unwrap();
+    let exp: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("expected/s03_threadlocal_leak_serial.json")).unwrap())
+            .unwrap();
     let mut last = 0;
     for t in exp["threads"]["threads"].as_array().unwrap() {
         // Threads in MAT's order, each followed by its frames in order.
-        let head = format!("\"{}\"  {} @ {}", t["name"].as_str().unwrap(), t["class"].as_str().unwrap(), t["object"].as_str().unwrap());
+        let head = format!(
+            "\"{}\"  {} @ {}",
+            t["name"].as_str().unwrap(),
+            t["class"].as_str().unwrap(),
+            t["object"].as_str().unwrap()
+        );
         let at = text[last..].find(&head).unwrap_or_else(|| panic!("{head} missing after byte {last}:\n{text}")) + last;
         last = at;
         if !t["has_stack"].as_bool().unwrap() {
@@ -119,7 +139,9 @@ fn threads_carry_the_strength_tree_retained_size() {
     let mut a = analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).expect("analysis");
     let mat: Vec<(String, u64)> = a.threads.iter().map(|t| (t.address.clone(), t.retained_bytes)).collect();
     assert!(a.threads.iter().all(|t| t.strength_retained_bytes.is_none()), "no strength tree computed yet");
-    let strength = analyze(support::open_dump(&path), &Options { tree: Reading::Strength, ..Options::default() }, &mut NoProgress).expect("analysis");
+    let strength =
+        analyze(support::open_dump(&path), &Options { tree: Reading::Strength, ..Options::default() }, &mut NoProgress)
+            .expect("analysis");
     a.set_reading(Reading::Strength).unwrap();
     a.set_reading(Reading::Mat).unwrap();
     assert_eq!(a.threads.len(), mat.len());

@@ -95,7 +95,8 @@ fn s02_map_values_and_entries_match_the_construction() {
     assert_eq!(texts(&mut a, std::slice::from_ref(&names)), vec![Some("size=1000".to_string())]);
     let l = entries(&mut a, &names, 0, 2000);
     assert_eq!((l.kind, l.total, l.entries.len()), (Some(EntriesKind::List), 1000, 1000));
-    assert!(l.entries.iter().enumerate().all(|(i, x)| x.index == i as u64 && x.value.as_ref().unwrap().reference.as_ref().unwrap().class_name == "java.lang.String"));
+    assert!(l.entries.iter().enumerate().all(|(i, x)| x.index == i as u64
+        && x.value.as_ref().unwrap().reference.as_ref().unwrap().class_name == "java.lang.String"));
     // A class object's text is its name.
     let co = class_object(&a, "corpus.S02StaticMapLeak");
     assert_eq!(texts(&mut a, &[co]), vec![Some("corpus.S02StaticMapLeak".to_string())]);
@@ -146,7 +147,10 @@ fn s07_merged_paths_match_the_construction_and_the_definition() {
     let Some(mut a) = corpus("dumps", "s07_wide_array_serial") else { return };
     // MANIFEST: an ArrayList of 1,000 Shared, referenced only by owner-A and owner-B.
     let shared = class_object(&a, "corpus.S07WideArray$Shared");
-    let Answer::MergePaths(m) = ask(&mut a, Query::MergePaths { class: Some(shared), objects: vec![], limit: 2000 }) else { panic!() };
+    let Answer::MergePaths(m) = ask(&mut a, Query::MergePaths { class: Some(shared), objects: vec![], limit: 2000 })
+    else {
+        panic!()
+    };
     assert_eq!((m.objects, m.considered, m.capped, m.unreached), (1000, 1000, false, 0));
     let roots: Vec<_> = m.nodes.iter().filter(|x| x.parent.is_none()).collect();
     assert_eq!(roots.len(), 1);
@@ -170,13 +174,19 @@ fn s07_merged_paths_match_the_construction_and_the_definition() {
     }
     // The two owners: two paths, two objects.
     let owners = class_object(&a, "corpus.S07WideArray$Owner");
-    let Answer::MergePaths(m) = ask(&mut a, Query::MergePaths { class: Some(owners), objects: vec![], limit: 100 }) else { panic!() };
+    let Answer::MergePaths(m) = ask(&mut a, Query::MergePaths { class: Some(owners), objects: vec![], limit: 100 })
+    else {
+        panic!()
+    };
     assert_eq!(m.objects, 2);
     assert_eq!(m.nodes.iter().filter(|x| x.parent.is_none()).map(|x| x.count).sum::<u64>(), 2);
     assert_eq!(m.nodes.iter().filter(|x| x.target).count(), 2);
     // 500,000 Small: capped at 100,000, all through WIDE's array.
     let small = class_object(&a, "corpus.S07WideArray$Small");
-    let Answer::MergePaths(m) = ask(&mut a, Query::MergePaths { class: Some(small), objects: vec![], limit: 100 }) else { panic!() };
+    let Answer::MergePaths(m) = ask(&mut a, Query::MergePaths { class: Some(small), objects: vec![], limit: 100 })
+    else {
+        panic!()
+    };
     assert_eq!((m.objects, m.considered, m.capped), (500_000, 100_000, true));
     let wide = m.nodes.iter().find(|x| x.object.class_name == "java.lang.Object[]").unwrap();
     assert_eq!(wide.count, 100_000);
@@ -198,7 +208,16 @@ struct Dump {
 impl Dump {
     fn new(h: Hprof) -> Dump {
         let seg = h.segment_builder();
-        let mut d = Dump { h, seg, names: BTreeMap::new(), classes: BTreeMap::new(), fields: BTreeMap::new(), next: 0x10_0000, serial: 0, roots: Vec::new() };
+        let mut d = Dump {
+            h,
+            seg,
+            names: BTreeMap::new(),
+            classes: BTreeMap::new(),
+            fields: BTreeMap::new(),
+            next: 0x10_0000,
+            serial: 0,
+            roots: Vec::new(),
+        };
         d.class("java.lang.Object", "", &[]);
         d
     }
@@ -218,7 +237,11 @@ impl Dump {
     /// A class `name` (dots) extending `sup`, with its own instance fields.
     fn class(&mut self, name: &str, sup: &str, fields: &[(&str, u8)]) -> u64 {
         let id = self.id();
-        let jvm = if name.ends_with("[]") { format!("[L{};", name.trim_end_matches("[]").replace('.', "/")) } else { name.replace('.', "/") };
+        let jvm = if name.ends_with("[]") {
+            format!("[L{};", name.trim_end_matches("[]").replace('.', "/"))
+        } else {
+            name.replace('.', "/")
+        };
         let nid = self.name(&jvm);
         self.serial += 1;
         self.h.load_class(self.serial, id, nid);
@@ -280,7 +303,8 @@ impl Dump {
         }
         let seg = std::mem::replace(&mut self.seg, self.h.segment_builder());
         self.h.segment(&seg).heap_dump_end();
-        analyze(Box::new(MemorySource::new(self.h.into_bytes())), &Options::default(), &mut NoProgress).expect("analysis")
+        analyze(Box::new(MemorySource::new(self.h.into_bytes())), &Options::default(), &mut NoProgress)
+            .expect("analysis")
     }
 }
 
@@ -299,7 +323,13 @@ fn hex(id: u64) -> String {
 #[test]
 fn strings_of_every_layout_read_as_built() {
     let long: String = (0..150).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
-    let cases: Vec<(&str, String)> = vec![("jdk9", "hello".into()), ("jdk9", "дубликат-Δ".into()), ("jdk9", long.clone()), ("jdk8", "plain chars".into()), ("jdk8", "ΔΕΛΤΑ\n".into())];
+    let cases: Vec<(&str, String)> = vec![
+        ("jdk9", "hello".into()),
+        ("jdk9", "дубликат-Δ".into()),
+        ("jdk9", long.clone()),
+        ("jdk8", "plain chars".into()),
+        ("jdk8", "ΔΕΛΤΑ\n".into()),
+    ];
     // JDK 9+: byte[] value and a coder; JDK 8: char[] value.
     for (layout, text) in cases {
         let mut d = Dump::new(Hprof::new(8));
@@ -318,10 +348,19 @@ fn strings_of_every_layout_read_as_built() {
             }
         };
         let utf16 = units.iter().any(|&u| u >= 256);
-        let s = if layout == "jdk8" { d.obj("java.lang.String", &[("value", V::Obj(array))]) } else { d.obj("java.lang.String", &[("value", V::Obj(array)), ("coder", V::Byte(utf16 as i8))]) };
+        let s = if layout == "jdk8" {
+            d.obj("java.lang.String", &[("value", V::Obj(array))])
+        } else {
+            d.obj("java.lang.String", &[("value", V::Obj(array)), ("coder", V::Byte(utf16 as i8))])
+        };
         d.root(s);
         let mut a = d.analyze();
-        let want: String = units.iter().take(100).map(|&u| if (32..127).contains(&u) { (u as u8 as char).to_string() } else { format!("\\u{u:04x}") }).collect::<String>() + if units.len() > 100 { "..." } else { "" };
+        let want: String = units
+            .iter()
+            .take(100)
+            .map(|&u| if (32..127).contains(&u) { (u as u8 as char).to_string() } else { format!("\\u{u:04x}") })
+            .collect::<String>()
+            + if units.len() > 100 { "..." } else { "" };
         assert_eq!(texts(&mut a, &[hex(s)]), vec![Some(want)], "{layout} {text:?}");
     }
 }
@@ -372,7 +411,11 @@ fn class_specific_texts_read_as_built() {
     d.class("java.util.AbstractMap", "java.lang.Object", &[]);
     d.class("java.util.HashMap", "java.util.AbstractMap", &[("table", OBJ), ("size", INT)]);
     d.class("java.util.LinkedHashMap", "java.util.HashMap", &[("head", OBJ)]);
-    d.class("java.util.HashMap$Node", "java.lang.Object", &[("hash", INT), ("key", OBJ), ("value", OBJ), ("next", OBJ)]);
+    d.class(
+        "java.util.HashMap$Node",
+        "java.lang.Object",
+        &[("hash", INT), ("key", OBJ), ("value", OBJ), ("next", OBJ)],
+    );
     d.class("java.util.LinkedHashMap$Entry", "java.util.HashMap$Node", &[("before", OBJ), ("after", OBJ)]);
     d.class("java.util.HashSet", "java.lang.Object", &[("map", OBJ)]);
     let items = [
@@ -400,7 +443,20 @@ fn class_specific_texts_read_as_built() {
     let mut ids: Vec<String> = all.iter().map(|&x| hex(x)).collect();
     ids.push(hex(int_class));
     ids.push(hex(holder));
-    let want = ["-42", "1099511627776", "z", "true", "worker-7", "RED", "the-key", "-42", "RED", "size=3", "size=3", "java.lang.Integer"];
+    let want = [
+        "-42",
+        "1099511627776",
+        "z",
+        "true",
+        "worker-7",
+        "RED",
+        "the-key",
+        "-42",
+        "RED",
+        "size=3",
+        "size=3",
+        "java.lang.Integer",
+    ];
     let mut want: Vec<Option<String>> = want.iter().map(|s| Some(s.to_string())).collect();
     want.push(None);
     assert_eq!(texts(&mut a, &ids), want);
@@ -425,14 +481,22 @@ fn collections_read_as_their_entries() {
         let mut d = Dump::new(Hprof::new(8));
         d.class("java.lang.Integer", "java.lang.Object", &[("value", INT)]);
         d.class("java.util.HashMap", "java.lang.Object", &[("table", OBJ), ("size", INT)]);
-        d.class("java.util.HashMap$Node", "java.lang.Object", &[("hash", INT), ("key", OBJ), ("value", OBJ), ("next", OBJ)]);
+        d.class(
+            "java.util.HashMap$Node",
+            "java.lang.Object",
+            &[("hash", INT), ("key", OBJ), ("value", OBJ), ("next", OBJ)],
+        );
         d.class("java.util.HashSet", "java.lang.Object", &[("map", OBJ)]);
         d.class("java.util.ArrayList", "java.lang.Object", &[("elementData", OBJ), ("size", INT)]);
         d.class("java.util.ArrayDeque", "java.lang.Object", &[("elements", OBJ), ("head", INT), ("tail", INT)]);
         d.class("java.util.LinkedList", "java.lang.Object", &[("size", INT), ("first", OBJ), ("last", OBJ)]);
         d.class("java.util.LinkedList$Node", "java.lang.Object", &[("item", OBJ), ("next", OBJ), ("prev", OBJ)]);
         d.class("java.util.TreeMap", "java.lang.Object", &[("root", OBJ), ("size", INT)]);
-        d.class("java.util.TreeMap$Entry", "java.lang.Object", &[("key", OBJ), ("value", OBJ), ("left", OBJ), ("right", OBJ), ("parent", OBJ)]);
+        d.class(
+            "java.util.TreeMap$Entry",
+            "java.lang.Object",
+            &[("key", OBJ), ("value", OBJ), ("left", OBJ), ("right", OBJ), ("parent", OBJ)],
+        );
         let n = 1 + rng.next(60) as usize;
         let ints: Vec<u64> = (0..n).map(|i| d.obj("java.lang.Integer", &[("value", V::Int(i as i32 * 7))])).collect();
         let text = |i: usize| (i * 7).to_string();
@@ -447,7 +511,10 @@ fn collections_read_as_their_entries() {
         for (b, chain) in chains.iter().enumerate() {
             let mut next = 0;
             for &i in chain.iter().rev() {
-                next = d.obj("java.util.HashMap$Node", &[("key", V::Obj(ints[i])), ("value", V::Obj(ints[(i + 1) % n])), ("next", V::Obj(next))]);
+                next = d.obj(
+                    "java.util.HashMap$Node",
+                    &[("key", V::Obj(ints[i])), ("value", V::Obj(ints[(i + 1) % n])), ("next", V::Obj(next))],
+                );
             }
             heads[b] = next;
             map_order.extend(chain.iter().copied());
@@ -469,7 +536,10 @@ fn collections_read_as_their_entries() {
             ring[(head + k) % len] = x;
         }
         let ringa = d.objects("java.lang.Object[]", &ring);
-        let deque = d.obj("java.util.ArrayDeque", &[("elements", V::Obj(ringa)), ("head", V::Int(head as i32)), ("tail", V::Int(((head + n) % len) as i32))]);
+        let deque = d.obj(
+            "java.util.ArrayDeque",
+            &[("elements", V::Obj(ringa)), ("head", V::Int(head as i32)), ("tail", V::Int(((head + n) % len) as i32))],
+        );
         // LinkedList.
         let mut next = 0;
         for &x in ints.iter().rev() {
@@ -513,7 +583,15 @@ fn collections_read_as_their_entries() {
         for k in post {
             let l = if left[k] == usize::MAX { 0 } else { ids[left[k]] };
             let r = if right[k] == usize::MAX { 0 } else { ids[right[k]] };
-            ids[k] = d.obj("java.util.TreeMap$Entry", &[("key", V::Obj(ints[k])), ("value", V::Obj(ints[(k + 1) % n])), ("left", V::Obj(l)), ("right", V::Obj(r))]);
+            ids[k] = d.obj(
+                "java.util.TreeMap$Entry",
+                &[
+                    ("key", V::Obj(ints[k])),
+                    ("value", V::Obj(ints[(k + 1) % n])),
+                    ("left", V::Obj(l)),
+                    ("right", V::Obj(r)),
+                ],
+            );
         }
         let tree = d.obj("java.util.TreeMap", &[("root", V::Obj(ids[order[0]])), ("size", V::Int(n as i32))]);
         let arr = d.objects("java.lang.Object[]", &[0, ints[0], 0, ints[n - 1]]);
@@ -521,8 +599,18 @@ fn collections_read_as_their_entries() {
             d.root(r);
         }
         let mut a = d.analyze();
-        let keys = |e: &heapscope::query::Entries| e.entries.iter().map(|x| x.key.as_ref().and_then(|k| k.text.clone()).unwrap_or_default()).collect::<Vec<_>>();
-        let values = |e: &heapscope::query::Entries| e.entries.iter().map(|x| x.value.as_ref().and_then(|k| k.text.clone()).unwrap_or_default()).collect::<Vec<_>>();
+        let keys = |e: &heapscope::query::Entries| {
+            e.entries
+                .iter()
+                .map(|x| x.key.as_ref().and_then(|k| k.text.clone()).unwrap_or_default())
+                .collect::<Vec<_>>()
+        };
+        let values = |e: &heapscope::query::Entries| {
+            e.entries
+                .iter()
+                .map(|x| x.value.as_ref().and_then(|k| k.text.clone()).unwrap_or_default())
+                .collect::<Vec<_>>()
+        };
         let e = entries(&mut a, &hex(map), 0, 1000);
         assert_eq!((e.kind, e.total, e.complete), (Some(EntriesKind::Map), n as u64, true), "seed {seed}");
         assert_eq!(keys(&e), map_order.iter().map(|&i| text(i)).collect::<Vec<_>>(), "seed {seed}");

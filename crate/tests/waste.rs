@@ -34,7 +34,13 @@ fn duplicate_strings_match_mat() {
         if differ > 0 {
             out.push(format!("{differ} objects kept by the walk and not by the tree, or the reverse"));
         }
-        for (e, k) in [("strings", "strings"), ("unresolved", "unresolved"), ("distinct_values", "distinct_values"), ("duplicated_values", "duplicated_values"), ("total_wasted", "wasted_bytes")] {
+        for (e, k) in [
+            ("strings", "strings"),
+            ("unresolved", "unresolved"),
+            ("distinct_values", "distinct_values"),
+            ("duplicated_values", "duplicated_values"),
+            ("total_wasted", "wasted_bytes"),
+        ] {
             if exp[e] != act[k] {
                 out.push(format!("{e}: expected {}, got {}", exp[e], act[k]));
             }
@@ -70,9 +76,15 @@ fn duplicate_strings_match_mat() {
                     Some(g) => {
                         groups_compared += 1;
                         if numbers(e, exp_names) != numbers(g, act_names) {
-                            out.push(format!("group {value:?}: expected {:?}, got {:?}", numbers(e, exp_names), numbers(g, act_names)));
+                            out.push(format!(
+                                "group {value:?}: expected {:?}, got {:?}",
+                                numbers(e, exp_names),
+                                numbers(g, act_names)
+                            ));
                         }
-                        if act_top.iter().position(|x| x["value"] == value) != Some(i) && cut != Some((e["wasted"].as_u64().unwrap(), e["count"].as_u64().unwrap())) {
+                        if act_top.iter().position(|x| x["value"] == value) != Some(i)
+                            && cut != Some((e["wasted"].as_u64().unwrap(), e["count"].as_u64().unwrap()))
+                        {
                             out.push(format!("group {value:?} is not at position {i}"));
                         }
                     }
@@ -82,7 +94,11 @@ fn duplicate_strings_match_mat() {
             }
         }
         if !out.is_empty() {
-            failures.push(format!("{name}: {} mismatches:\n    {}", out.len(), out[..out.len().min(12)].join("\n    ")));
+            failures.push(format!(
+                "{name}: {} mismatches:\n    {}",
+                out.len(),
+                out[..out.len().min(12)].join("\n    ")
+            ));
         }
     }
     eprintln!("duplicate strings: {groups_compared} groups compared with MAT on {} files", cases.len());
@@ -126,10 +142,19 @@ fn texts() -> Vec<Vec<u16>> {
 fn dump(specs: &[Spec], jdk8: bool, descending: bool) -> (Vec<u8>, Vec<u64>, Vec<u64>) {
     let texts = texts();
     let mut h = Hprof::new(8);
-    for (id, name) in [(1, "java/lang/Object"), (2, "java/lang/String"), (3, "value"), (4, "coder"), (5, "[B"), (6, "[Ljava/lang/Object;"), (7, "[C")] {
+    for (id, name) in [
+        (1, "java/lang/Object"),
+        (2, "java/lang/String"),
+        (3, "value"),
+        (4, "coder"),
+        (5, "[B"),
+        (6, "[Ljava/lang/Object;"),
+        (7, "[C"),
+    ] {
         h.string(id, name);
     }
-    for (serial, (class, name)) in [(0x100, 1), (0x200, 2), (0x300, 5), (0x400, 6), (0x500, 7)].into_iter().enumerate() {
+    for (serial, (class, name)) in [(0x100, 1), (0x200, 2), (0x300, 5), (0x400, 6), (0x500, 7)].into_iter().enumerate()
+    {
         h.load_class(serial as u32 + 1, class, name);
     }
     let mut seg = h.segment_builder();
@@ -137,7 +162,13 @@ fn dump(specs: &[Spec], jdk8: bool, descending: bool) -> (Vec<u8>, Vec<u64>, Vec
     if !jdk8 {
         string = string.field(4, 8);
     }
-    for c in [ClassDef::new(0x100, 0), string, ClassDef::new(0x300, 0x100), ClassDef::new(0x400, 0x100), ClassDef::new(0x500, 0x100)] {
+    for c in [
+        ClassDef::new(0x100, 0),
+        string,
+        ClassDef::new(0x300, 0x100),
+        ClassDef::new(0x400, 0x100),
+        ClassDef::new(0x500, 0x100),
+    ] {
         seg.class_dump(&c);
     }
     let (mut strings, mut arrays) = (Vec::new(), Vec::new());
@@ -180,7 +211,11 @@ fn dump(specs: &[Spec], jdk8: bool, descending: bool) -> (Vec<u8>, Vec<u64>, Vec
 /// MAT's text of a value (independent of the crate's): 32–126 as is, else `\uXXXX`, at
 /// most 1024 characters, then "...".
 fn mat_value(units: &[u16]) -> String {
-    let mut s: String = units.iter().take(1024).map(|&u| if (32..127).contains(&u) { (u as u8 as char).to_string() } else { format!("\\u{u:04x}") }).collect();
+    let mut s: String = units
+        .iter()
+        .take(1024)
+        .map(|&u| if (32..127).contains(&u) { (u as u8 as char).to_string() } else { format!("\\u{u:04x}") })
+        .collect();
     if units.len() > 1024 {
         s.push_str("...");
     }
@@ -213,13 +248,21 @@ fn check_against_brute_force(specs: &[Spec], jdk8: bool, descending: bool) -> Re
         let first = *members.iter().min_by_key(|&&k| strings[k]).unwrap();
         let wasted = strings_shallow + arrays_shallow - a.shallow(obj(strings[first])) - a.shallow(obj(arrays[first]));
         total += wasted;
-        expected.insert(value.clone(), [members.len() as u64, wasted, strings_shallow, arrays_shallow, distinct.len() as u64]);
+        expected.insert(
+            value.clone(),
+            [members.len() as u64, wasted, strings_shallow, arrays_shallow, distinct.len() as u64],
+        );
     }
     let d = &a.waste.duplicate_strings;
     let actual: BTreeMap<String, [u64; 5]> = d
         .groups
         .iter()
-        .map(|g| (g.value.clone(), [g.count, g.wasted_bytes, g.strings_shallow_bytes, g.arrays_shallow_bytes, g.distinct_arrays]))
+        .map(|g| {
+            (
+                g.value.clone(),
+                [g.count, g.wasted_bytes, g.strings_shallow_bytes, g.arrays_shallow_bytes, g.distinct_arrays],
+            )
+        })
         .collect();
     prop_assert_eq!(&actual, &expected);
     prop_assert_eq!(d.strings, specs.iter().filter(|s| s.reachable).count() as u64);

@@ -44,13 +44,28 @@ struct CollSpec {
 }
 
 /// (HPROF type, element size, class id, class name in the report).
-const TYPES: [(u8, usize, u64, &str); 5] = [(8, 1, 0x300, "byte[]"), (10, 4, 0x310, "int[]"), (11, 8, 0x320, "long[]"), (5, 2, 0x330, "char[]"), (4, 1, 0x340, "boolean[]")];
-const COLL_CLASSES: [(u64, &str); 5] = [(0x500, "java.util.ArrayList"), (0x510, "corpus.MyList"), (0x600, "java.util.HashMap"), (0x610, "java.util.LinkedHashMap"), (0x700, "java.util.HashSet")];
-const BOX_CLASSES: [(u64, &str); 3] = [(0x900, "java.lang.Integer"), (0x910, "java.lang.Long"), (0x920, "java.lang.Boolean")];
+const TYPES: [(u8, usize, u64, &str); 5] = [
+    (8, 1, 0x300, "byte[]"),
+    (10, 4, 0x310, "int[]"),
+    (11, 8, 0x320, "long[]"),
+    (5, 2, 0x330, "char[]"),
+    (4, 1, 0x340, "boolean[]"),
+];
+const COLL_CLASSES: [(u64, &str); 5] = [
+    (0x500, "java.util.ArrayList"),
+    (0x510, "corpus.MyList"),
+    (0x600, "java.util.HashMap"),
+    (0x610, "java.util.LinkedHashMap"),
+    (0x700, "java.util.HashSet"),
+];
+const BOX_CLASSES: [(u64, &str); 3] =
+    [(0x900, "java.lang.Integer"), (0x910, "java.lang.Long"), (0x920, "java.lang.Boolean")];
 
 fn content_bytes(a: &ArraySpec) -> Vec<u8> {
     let size = TYPES[a.ty].1;
-    (0..a.len as usize * size).map(|i| if a.content == 0 { 0 } else { (i as u8).wrapping_mul(7).wrapping_add(a.content) | 1 }).collect()
+    (0..a.len as usize * size)
+        .map(|i| if a.content == 0 { 0 } else { (i as u8).wrapping_mul(7).wrapping_add(a.content) | 1 })
+        .collect()
 }
 
 /// Ids of what [`dump`] wrote: arrays, boxes, collections (and, per set, its map).
@@ -210,7 +225,13 @@ fn run(bytes: Vec<u8>) -> Analysis {
     analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis")
 }
 
-fn check(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: bool, scrambled: bool) -> Result<(), TestCaseError> {
+fn check(
+    arrays: &[ArraySpec],
+    boxes: &[BoxSpec],
+    colls: &[CollSpec],
+    android: bool,
+    scrambled: bool,
+) -> Result<(), TestCaseError> {
     let (bytes, ids) = dump(arrays, boxes, colls, android, scrambled);
     let a = run(bytes);
     let obj = |id: u64| a.object_at(id).expect("object");
@@ -242,14 +263,28 @@ fn check(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: b
         let waste = (members.len() as u64 - 1) * shallow(first);
         wasted += waste;
         let zero = !bytes.is_empty() && bytes.iter().all(|&b| b == 0);
-        expected.push((TYPES[*ty].3.to_string(), *len as u64, members.len() as u64, waste, zero, format!("0x{first:x}")));
+        expected.push((
+            TYPES[*ty].3.to_string(),
+            *len as u64,
+            members.len() as u64,
+            waste,
+            zero,
+            format!("0x{first:x}"),
+        ));
     }
     expected.sort();
     let d = &w.duplicate_arrays;
-    let mut actual: Vec<(String, u64, u64, u64, bool, String)> = d.groups.iter().map(|g| (g.class_name.clone(), g.length, g.count, g.wasted_bytes, g.all_zero, g.sample[0].address.clone())).collect();
+    let mut actual: Vec<(String, u64, u64, u64, bool, String)> = d
+        .groups
+        .iter()
+        .map(|g| (g.class_name.clone(), g.length, g.count, g.wasted_bytes, g.all_zero, g.sample[0].address.clone()))
+        .collect();
     actual.sort();
     prop_assert_eq!(actual, expected);
-    prop_assert_eq!((d.arrays, d.distinct_contents, d.wasted_bytes, d.all_zero_arrays, d.all_zero_bytes), (n, groups.len() as u64, wasted, zero_n, zero_b));
+    prop_assert_eq!(
+        (d.arrays, d.distinct_contents, d.wasted_bytes, d.all_zero_arrays, d.all_zero_bytes),
+        (n, groups.len() as u64, wasted, zero_n, zero_b)
+    );
     for g in &d.groups {
         prop_assert_eq!(g.wasted_bytes, (g.count - 1) * g.array_shallow_bytes);
     }
@@ -273,7 +308,11 @@ fn check(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: b
             (c.to_string(), (count, bytes, values.len() as u64, dup, dup * (bytes / count)))
         })
         .collect();
-    let actual_boxed: BTreeMap<String, (u64, u64, u64, u64, u64)> = w.boxed.iter().map(|r| (r.class_name.clone(), (r.count, r.shallow_bytes, r.distinct_values, r.duplicates, r.wasted_bytes))).collect();
+    let actual_boxed: BTreeMap<String, (u64, u64, u64, u64, u64)> = w
+        .boxed
+        .iter()
+        .map(|r| (r.class_name.clone(), (r.count, r.shallow_bytes, r.distinct_values, r.duplicates, r.wasted_bytes)))
+        .collect();
     prop_assert_eq!(actual_boxed, expected_boxed);
     for r in &w.boxed {
         prop_assert_eq!(r.top_values.iter().map(|v| v.count).sum::<u64>() <= r.count, true);
@@ -361,8 +400,9 @@ fn a_sites_recorded(a: &Analysis) -> bool {
 
 fn arrays_strategy() -> impl Strategy<Value = Vec<ArraySpec>> {
     prop::collection::vec(
-        (0usize..5, 0u32..4, 0u8..3, prop::bool::weighted(0.8), prop::bool::weighted(0.15))
-            .prop_map(|(ty, len, content, reachable, s)| ArraySpec { ty, len, content, reachable, backs_string: s && ty == 0 }),
+        (0usize..5, 0u32..4, 0u8..3, prop::bool::weighted(0.8), prop::bool::weighted(0.15)).prop_map(
+            |(ty, len, content, reachable, s)| ArraySpec { ty, len, content, reachable, backs_string: s && ty == 0 },
+        ),
         0..40,
     )
 }
@@ -387,7 +427,16 @@ proptest! {
 #[test]
 fn allocation_sites_by_stack() {
     let mut h = Hprof::new(8);
-    for (id, name) in [(1, "java/lang/Object"), (2, "corpus/Thing"), (3, "make"), (4, "()V"), (5, "Thing.java"), (6, "[B"), (7, "other"), (8, "[Ljava/lang/Object;")] {
+    for (id, name) in [
+        (1, "java/lang/Object"),
+        (2, "corpus/Thing"),
+        (3, "make"),
+        (4, "()V"),
+        (5, "Thing.java"),
+        (6, "[B"),
+        (7, "other"),
+        (8, "[Ljava/lang/Object;"),
+    ] {
         h.string(id, name);
     }
     for (serial, (class, name)) in [(0x100, 1), (0x200, 2), (0x300, 6), (0x400, 8)].into_iter().enumerate() {
@@ -415,11 +464,24 @@ fn allocation_sites_by_stack() {
         h.record(0x05, &body);
     }
     let mut seg = h.segment_builder();
-    for c in [ClassDef::new(0x100, 0), ClassDef::new(0x200, 0x100).field(3, 10), ClassDef::new(0x300, 0x100), ClassDef::new(0x400, 0x100)] {
+    for c in [
+        ClassDef::new(0x100, 0),
+        ClassDef::new(0x200, 0x100).field(3, 10),
+        ClassDef::new(0x300, 0x100),
+        ClassDef::new(0x400, 0x100),
+    ] {
         seg.class_dump(&c);
     }
     // (id, serial, instance or byte[] of 100, reachable)
-    let objects = [(0x1000u64, 7u32, true, true), (0x1100, 7, true, true), (0x1200, 7, false, true), (0x1300, 8, true, true), (0x1400, 1, true, true), (0x1500, 0, false, true), (0x1600, 7, true, false)];
+    let objects = [
+        (0x1000u64, 7u32, true, true),
+        (0x1100, 7, true, true),
+        (0x1200, 7, false, true),
+        (0x1300, 8, true, true),
+        (0x1400, 1, true, true),
+        (0x1500, 0, false, true),
+        (0x1600, 7, true, false),
+    ];
     let instance = |seg: &mut Segment, id: u64, serial: u32| {
         seg.u1(0x21).id(id).u4(serial).id(0x200).u4(4).u4(5);
     };
@@ -443,7 +505,13 @@ fn allocation_sites_by_stack() {
     assert_eq!(s.distinct_sites, 2);
     let site7 = s.sites.iter().find(|x| x.frames.len() == 2).expect("the two-frame site");
     assert_eq!((site7.objects, site7.shallow_bytes), (3, at7));
-    assert_eq!(site7.frames, vec!["at corpus.Thing.make()V (Thing.java:12)".to_string(), "at corpus.Thing.other()V (Thing.java:40)".to_string()]);
+    assert_eq!(
+        site7.frames,
+        vec![
+            "at corpus.Thing.make()V (Thing.java:12)".to_string(),
+            "at corpus.Thing.other()V (Thing.java:40)".to_string()
+        ]
+    );
     let mut classes: Vec<(String, u64)> = site7.classes.iter().map(|c| (c.class_name.clone(), c.objects)).collect();
     classes.sort();
     assert_eq!(classes, vec![("byte[]".to_string(), 1), ("corpus.Thing".to_string(), 2)]);
@@ -455,7 +523,10 @@ fn allocation_sites_by_stack() {
     assert_eq!(s.objects_without_site, a.kept_objects - 4);
 
     // The same objects without stacks with frames: nothing recorded, and the report says so.
-    let md = heapscope::report::markdown::render(&heapscope::report::build::build(&run(hotspot_like()), &Default::default()));
+    let md = heapscope::report::markdown::render(&heapscope::report::build::build(
+        &run(hotspot_like()),
+        &Default::default(),
+    ));
     assert!(md.contains("This dump recorded no allocation sites"), "{md}");
 }
 
@@ -512,14 +583,20 @@ fn corpus_dump(name: &str) -> Option<std::path::PathBuf> {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s05_filled_arrays_group_by_seed() {
     let Some(path) = corpus_dump("s05_finalizer_serial_all.hprof.gz") else { return };
-    let a = analyze(support::open_dump(&path), &Options { keep_unreachable: true, ..Options::default() }, &mut NoProgress).expect("analysis");
+    let a =
+        analyze(support::open_dump(&path), &Options { keep_unreachable: true, ..Options::default() }, &mut NoProgress)
+            .expect("analysis");
     let d = &a.waste.duplicate_arrays;
     for (len, objects) in [(1_000u64, 1_000u64), (2_000, 500)] {
         for r in 0..26u64 {
             let count = (0..objects).filter(|id| id % 26 == r).count() as u64;
             // filled(len, seed)[0] = 'a' + seed % 26.
             let first = format!("{}, ", 97 + r);
-            let g = d.groups.iter().find(|g| g.class_name == "byte[]" && g.length == len && g.preview.starts_with(&first)).unwrap_or_else(|| panic!("no group of byte[{len}] starting with {first}"));
+            let g = d
+                .groups
+                .iter()
+                .find(|g| g.class_name == "byte[]" && g.length == len && g.preview.starts_with(&first))
+                .unwrap_or_else(|| panic!("no group of byte[{len}] starting with {first}"));
             assert!(!g.all_zero);
             // Other byte[len] of the JVM could share a content only by chance: at least ours.
             assert!(g.count >= count, "byte[{len}] residue {r}: {} arrays, expected at least {count}", g.count);

@@ -7,7 +7,8 @@ use heapscope::source::{auto_decompress, ByteSource, FileSource};
 
 /// The dump at `path`, gzip'd or not; panics with a message when it cannot be read.
 pub fn open_dump(path: &str) -> Box<dyn ByteSource> {
-    auto_decompress(Box::new(FileSource::open(std::path::Path::new(path)).expect("the dump opens"))).expect("the dump is readable")
+    auto_decompress(Box::new(FileSource::open(std::path::Path::new(path)).expect("the dump opens")))
+        .expect("the dump is readable")
 }
 
 /// CPU seconds (user + system) this process has used, from `/proc/self/stat` (0 elsewhere).

@@ -48,7 +48,11 @@ fn status_text(c: &Change) -> String {
         ChangeStatus::Grown | ChangeStatus::Shrunk => {
             let verb = if c.status == ChangeStatus::Grown { "grown" } else { "shrunk" };
             match c.growth_bp {
-                Some(bp) => format!("{verb} by {} bytes ({})", format_bytes(c.delta_retained_bytes.unsigned_abs()), signed_percent(bp)),
+                Some(bp) => format!(
+                    "{verb} by {} bytes ({})",
+                    format_bytes(c.delta_retained_bytes.unsigned_abs()),
+                    signed_percent(bp)
+                ),
                 None => format!("{verb} by {} bytes", format_bytes(c.delta_retained_bytes.unsigned_abs())),
             }
         }
@@ -87,7 +91,13 @@ fn elements(c: &Change) -> String {
 
 fn change_table(rows: &[Change], share: bool) -> Block {
     use Align::*;
-    let mut cols = vec![("What", Left), ("Status", Left), ("Baseline retained", Right), ("Current retained", Right), ("Change", Right)];
+    let mut cols = vec![
+        ("What", Left),
+        ("Status", Left),
+        ("Baseline retained", Right),
+        ("Current retained", Right),
+        ("Change", Right),
+    ];
     if share {
         cols.push(("Share of growth", Right));
     }
@@ -97,7 +107,13 @@ fn change_table(rows: &[Change], share: bool) -> Block {
         rows: rows
             .iter()
             .map(|c| {
-                let mut row = vec![what(c), status_text(c), retained(&c.baseline), retained(&c.current), signed(c.delta_retained_bytes)];
+                let mut row = vec![
+                    what(c),
+                    status_text(c),
+                    retained(&c.baseline),
+                    retained(&c.current),
+                    signed(c.delta_retained_bytes),
+                ];
                 if share {
                     row.push(c.share_of_growth_bp.map(format_bp).unwrap_or_default());
                 }
@@ -128,7 +144,16 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
     use Align::*;
     let title = format!("Heap growth: {} → {}", side_name(&c.baseline), side_name(&c.current));
     let mut blocks = vec![Block::Heading(1, title.clone())];
-    let when = |s: &Side| format!("{} ({}, {}, {}-byte ids{})", side_name(s), s.format, s.platform, s.id_size, if s.complete { "" } else { ", incomplete" });
+    let when = |s: &Side| {
+        format!(
+            "{} ({}, {}, {}-byte ids{})",
+            side_name(s),
+            s.format,
+            s.platform,
+            s.id_size,
+            if s.complete { "" } else { ", incomplete" }
+        )
+    };
     blocks.push(Block::Paragraph(vec![
         Inline::Text(format!("{} · ", c.tool)),
         Inline::Strong("Baseline:".into()),
@@ -144,29 +169,53 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
     let (b, n, d) = (&t.baseline, &t.current, &t.delta);
     blocks.push(Block::Heading(2, "Totals".into()));
     let heap = |x: u64| format!("{} bytes ({})", format_bytes(x), binary_units(x));
-    let heap_delta = format!("{} bytes ({})", signed(d.used_heap_bytes), signed_percent(super::leaders::signed_bp(d.used_heap_bytes, b.used_heap_bytes).unwrap_or(0)));
+    let heap_delta = format!(
+        "{} bytes ({})",
+        signed(d.used_heap_bytes),
+        signed_percent(super::leaders::signed_bp(d.used_heap_bytes, b.used_heap_bytes).unwrap_or(0))
+    );
     let mut rows = vec![
         vec!["Used heap".into(), heap(b.used_heap_bytes), heap(n.used_heap_bytes), heap_delta],
         vec!["Objects".into(), format_bytes(b.objects), format_bytes(n.objects), signed(d.objects)],
         vec!["Classes".into(), format_bytes(b.classes), format_bytes(n.classes), signed(d.classes)],
-        vec!["Class loaders".into(), format_bytes(b.class_loaders), format_bytes(n.class_loaders), signed(d.class_loaders)],
+        vec![
+            "Class loaders".into(),
+            format_bytes(b.class_loaders),
+            format_bytes(n.class_loaders),
+            signed(d.class_loaders),
+        ],
         vec!["GC roots".into(), format_bytes(b.gc_roots), format_bytes(n.gc_roots), signed(d.gc_roots)],
     ];
     for ((x, y), z) in b.gc_roots_by_type.iter().zip(&n.gc_roots_by_type).zip(&d.gc_roots_by_type) {
-        rows.push(vec![format!("GC roots: {}", x.name), format_bytes(x.objects), format_bytes(y.objects), signed(z.objects)]);
+        rows.push(vec![
+            format!("GC roots: {}", x.name),
+            format_bytes(x.objects),
+            format_bytes(y.objects),
+            signed(z.objects),
+        ]);
     }
-    rows.push(vec!["Unreachable objects (discarded)".into(), format_bytes(b.unreachable_objects), format_bytes(n.unreachable_objects), signed(d.unreachable_objects)]);
+    rows.push(vec![
+        "Unreachable objects (discarded)".into(),
+        format_bytes(b.unreachable_objects),
+        format_bytes(n.unreachable_objects),
+        signed(d.unreachable_objects),
+    ]);
     rows.push(vec![
         "Unreachable bytes (discarded)".into(),
         format_bytes(b.unreachable_shallow_bytes),
         format_bytes(n.unreachable_shallow_bytes),
         signed(d.unreachable_shallow_bytes),
     ]);
-    blocks.push(Block::Table { columns: columns(&[("", Left), ("Baseline", Right), ("Current", Right), ("Change", Right)]), rows });
+    blocks.push(Block::Table {
+        columns: columns(&[("", Left), ("Baseline", Right), ("Current", Right), ("Change", Right)]),
+        rows,
+    });
 
     blocks.push(Block::Heading(2, "Growth Leaders".into()));
     if c.leaders.is_empty() {
-        blocks.push(Block::Paragraph(vec![Inline::Text("None of the current dump's top-level objects or leak suspects retains more than in the baseline.".into())]));
+        blocks.push(Block::Paragraph(vec![Inline::Text(
+            "None of the current dump's top-level objects or leak suspects retains more than in the baseline.".into(),
+        )]));
     } else {
         let share: u64 = c.leaders.iter().filter_map(|l| l.share_of_growth_bp).map(u64::from).sum();
         blocks.push(Block::Paragraph(vec![Inline::Text(format!(
@@ -181,22 +230,30 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
             .filter_map(|l| l.reference_path.as_ref().map(|p| format!("{}: {}", l.class_name, path_text(p))))
             .collect();
         if !paths.is_empty() {
-            blocks.push(Block::Paragraph(vec![Inline::Text("Reference paths from a GC root (matched across the two dumps):".into())]));
+            blocks.push(Block::Paragraph(vec![Inline::Text(
+                "Reference paths from a GC root (matched across the two dumps):".into(),
+            )]));
             blocks.push(Block::List(paths));
         }
     }
 
     blocks.push(Block::Heading(2, "Leak Suspects".into()));
     if c.suspects.is_empty() {
-        blocks.push(Block::Paragraph(vec![Inline::Text("Neither dump has a leak suspect (nothing retains more than 10% of its heap).".into())]));
+        blocks.push(Block::Paragraph(vec![Inline::Text(
+            "Neither dump has a leak suspect (nothing retains more than 10% of its heap).".into(),
+        )]));
     } else {
         blocks.push(change_table(&c.suspects, false));
     }
 
     blocks.push(Block::Heading(2, "Classes".into()));
     let limit = class_rows.unwrap_or(DEFAULT_CLASS_ROWS);
-    let changed: Vec<&ClassChange> =
-        c.classes.iter().filter(|r| r.status != ClassStatus::Both || r.delta != ClassDeltas::default()).take(limit).collect();
+    let changed: Vec<&ClassChange> = c
+        .classes
+        .iter()
+        .filter(|r| r.status != ClassStatus::Both || r.delta != ClassDeltas::default())
+        .take(limit)
+        .collect();
     let by = match c.sort {
         SortKey::Instances => "instances",
         SortKey::Shallow => "shallow heap",

@@ -22,7 +22,8 @@ pub fn looks_like_json(path: &Path) -> Result<bool> {
 /// The report of the dump or saved report at `path`. A dump's analysis uses `options`.
 pub fn load(path: &Path, options: &Options, progress: &mut dyn Progress) -> Result<Report> {
     if looks_like_json(path)? {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}: {e}", path.display())))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}: {e}", path.display())))?;
         return super::read_report_json(&text);
     }
     let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);

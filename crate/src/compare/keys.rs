@@ -15,11 +15,11 @@
 
 use crate::analysis::Analysis;
 use crate::error::Result;
+use crate::query::{self, object::object_details, paths};
 use crate::report::build::object_ref;
 use crate::report::model::{GrowthPoint, PathKey, Report, SuspectKind};
 use crate::report::suspects::single_accumulation_point;
 use crate::report::SourceInfo;
-use crate::query::{self, object::object_details, paths};
 
 /// Top-level dominators whose accumulation point a report keeps.
 pub const GROWTH_POINTS: usize = 10;
@@ -30,7 +30,8 @@ pub const MAX_PATH: usize = 32;
 /// Fields that hold a collection's element count, by collection class.
 const SIZE_FIELDS: [&str; 5] = ["size", "elementCount", "count", "baseCount", "mSize"];
 /// Words in a class's simple name that make it a collection.
-const COLLECTION_WORDS: [&str; 9] = ["Map", "List", "Set", "Queue", "Deque", "Vector", "Stack", "Hashtable", "Collection"];
+const COLLECTION_WORDS: [&str; 9] =
+    ["Map", "List", "Set", "Queue", "Deque", "Vector", "Stack", "Hashtable", "Collection"];
 
 fn label(a: &Analysis, obj: u32) -> String {
     match a.class_represented_by(obj) {
@@ -48,7 +49,10 @@ fn path_key(a: &mut Analysis, obj: u32) -> Result<Vec<PathKey>> {
     let mut out = Vec::with_capacity(path.len());
     for (i, &x) in path.iter().enumerate() {
         let via = match path.get(i + 1) {
-            Some(&next) => paths::via(a, x, next)?.into_iter().map(|f| if f.starts_with('[') { "[]".to_string() } else { f }).collect(),
+            Some(&next) => paths::via(a, x, next)?
+                .into_iter()
+                .map(|f| if f.starts_with('[') { "[]".to_string() } else { f })
+                .collect(),
             None => Vec::new(),
         };
         out.push(PathKey { class_name: label(a, x), via });
@@ -76,11 +80,17 @@ pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
         }
     }
     // HashSet and its kin keep their elements in a map.
-    let backing = details.fields.iter().find(|f| !f.is_static && f.name == "map").and_then(|f| f.reference.as_ref()).map(|r| r.address.clone());
+    let backing = details
+        .fields
+        .iter()
+        .find(|f| !f.is_static && f.name == "map")
+        .and_then(|f| f.reference.as_ref())
+        .map(|r| r.address.clone());
     if let Some(map) = backing.and_then(|m| query::parse_address(&m)).and_then(|m| query::find(a, m)) {
         let map_details = object_details(a, map)?;
         for name in SIZE_FIELDS {
-            if let Some(f) = map_details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int") {
+            if let Some(f) = map_details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int")
+            {
                 return Ok(f.value.parse::<i64>().ok().map(|v| v.max(0) as u64));
             }
         }
@@ -96,7 +106,9 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
                 s.reference_path = Some(path_key(a, obj)?);
             }
         }
-        if let Some(ap) = s.accumulation_point.as_ref().and_then(|p| query::parse_address(&p.address)).and_then(|x| query::find(a, x)) {
+        if let Some(ap) =
+            s.accumulation_point.as_ref().and_then(|p| query::parse_address(&p.address)).and_then(|x| query::find(a, x))
+        {
             s.accumulation_point_elements = elements(a, ap)?;
         }
     }
@@ -105,7 +117,11 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
         let Some(obj) = query::parse_address(&top.address).and_then(|x| query::find(a, x)) else { continue };
         if let (Some(ap), _) = single_accumulation_point(a, obj) {
             let elements = elements(a, ap)?;
-            report.growth_points.push(GrowthPoint { address: top.address.clone(), accumulation_point: object_ref(a, ap), elements });
+            report.growth_points.push(GrowthPoint {
+                address: top.address.clone(),
+                accumulation_point: object_ref(a, ap),
+                elements,
+            });
         }
     }
     Ok(())

@@ -72,14 +72,19 @@ fn suspect_side(s: &Suspect) -> ChangeSide {
 
 fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>> {
     let stable = |label: &str| loaders.get(label).cloned().unwrap_or_else(|| label.to_string());
-    let groups: Vec<&Suspect> = r.leak_suspects.suspects.iter().filter(|s| s.kind == SuspectKind::GroupOfObjects).collect();
+    let groups: Vec<&Suspect> =
+        r.leak_suspects.suspects.iter().filter(|s| s.kind == SuspectKind::GroupOfObjects).collect();
     let mut out = Vec::new();
     for o in &r.top_dominators {
         // Members of a group suspect are accounted for by the group.
         if o.class_of_object.is_none() && groups.iter().any(|g| g.class_name == o.class_name) {
             continue;
         }
-        let single = r.leak_suspects.suspects.iter().find(|s| s.kind == SuspectKind::SingleObject && s.object.address == o.address);
+        let single = r
+            .leak_suspects
+            .suspects
+            .iter()
+            .find(|s| s.kind == SuspectKind::SingleObject && s.object.address == o.address);
         out.push(match single {
             Some(s) => Item {
                 kind: ChangeKind::SingleObject,
@@ -89,7 +94,14 @@ fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>>
                 path: s.reference_path.as_ref(),
                 suspect: true,
             },
-            None => Item { kind: ChangeKind::Object, label: object_label(o), loader: None, side: object_side(r, o), path: None, suspect: false },
+            None => Item {
+                kind: ChangeKind::Object,
+                label: object_label(o),
+                loader: None,
+                side: object_side(r, o),
+                path: None,
+                suspect: false,
+            },
         });
     }
     for g in groups {
@@ -110,7 +122,11 @@ fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>>
 fn group_fallback(r: &Report, class_name: &str) -> Option<ChangeSide> {
     let c = r.top_consumers.classes.iter().find(|c| c.name == class_name)?;
     Some(ChangeSide {
-        address: r.top_dominators.iter().find(|o| o.class_of_object.is_none() && o.class_name == class_name).map(|o| o.address.clone()),
+        address: r
+            .top_dominators
+            .iter()
+            .find(|o| o.class_of_object.is_none() && o.class_name == class_name)
+            .map(|o| o.address.clone()),
         instances: c.objects,
         retained_bytes: c.retained_bytes,
         retained_bp: c.retained_bp,
@@ -123,16 +139,20 @@ fn group_fallback(r: &Report, class_name: &str) -> Option<ChangeSide> {
 fn match_items(base: &[Item], cur: &[Item]) -> Vec<Option<usize>> {
     let mut taken = vec![false; base.len()];
     let mut out = vec![None; cur.len()];
-    let same = |b: &Item, c: &Item| b.kind == ChangeKind::GroupOfObjects && c.kind == ChangeKind::GroupOfObjects && b.label == c.label && b.loader == c.loader;
+    let same = |b: &Item, c: &Item| {
+        b.kind == ChangeKind::GroupOfObjects
+            && c.kind == ChangeKind::GroupOfObjects
+            && b.label == c.label
+            && b.loader == c.loader
+    };
     // Groups, then objects with equal reference paths, then objects in order of size.
     for (i, c) in cur.iter().enumerate() {
         if c.kind == ChangeKind::GroupOfObjects {
             out[i] = base.iter().enumerate().position(|(j, b)| !taken[j] && same(b, c));
         } else if let Some(path) = c.path {
-            out[i] = base
-                .iter()
-                .enumerate()
-                .position(|(j, b)| !taken[j] && b.kind != ChangeKind::GroupOfObjects && b.label == c.label && b.path == Some(path));
+            out[i] = base.iter().enumerate().position(|(j, b)| {
+                !taken[j] && b.kind != ChangeKind::GroupOfObjects && b.label == c.label && b.path == Some(path)
+            });
         }
         if let Some(j) = out[i] {
             taken[j] = true;
@@ -142,10 +162,12 @@ fn match_items(base: &[Item], cur: &[Item]) -> Vec<Option<usize>> {
         if out[i].is_some() || c.kind == ChangeKind::GroupOfObjects {
             continue;
         }
-        out[i] = base
-            .iter()
-            .enumerate()
-            .position(|(j, b)| !taken[j] && b.kind != ChangeKind::GroupOfObjects && b.label == c.label && !(b.path.is_some() && c.path.is_some()));
+        out[i] = base.iter().enumerate().position(|(j, b)| {
+            !taken[j]
+                && b.kind != ChangeKind::GroupOfObjects
+                && b.label == c.label
+                && !(b.path.is_some() && c.path.is_some())
+        });
         if let Some(j) = out[i] {
             taken[j] = true;
         }
@@ -164,7 +186,15 @@ pub fn signed_bp(delta: i64, whole: u64) -> Option<i64> {
     Some((if d < 0 { -q } else { q }) as i64)
 }
 
-fn change(kind: ChangeKind, label: &str, loader: Option<String>, base: Option<ChangeSide>, cur: Option<ChangeSide>, path: Option<&Vec<PathKey>>, gone: bool) -> Change {
+fn change(
+    kind: ChangeKind,
+    label: &str,
+    loader: Option<String>,
+    base: Option<ChangeSide>,
+    cur: Option<ChangeSide>,
+    path: Option<&Vec<PathKey>>,
+    gone: bool,
+) -> Change {
     let b = base.as_ref().map_or(0, |s| s.retained_bytes);
     let c = cur.as_ref().map_or(0, |s| s.retained_bytes);
     let delta = c as i64 - b as i64;
@@ -208,7 +238,15 @@ pub fn leaders_and_suspects(
                 None if c.kind == ChangeKind::GroupOfObjects => group_fallback(baseline, &c.label),
                 None => None,
             };
-            change(c.kind, &c.label, c.loader.clone(), b, Some(c.side.clone()), c.path.or(m.and_then(|j| base[j].path)), false)
+            change(
+                c.kind,
+                &c.label,
+                c.loader.clone(),
+                b,
+                Some(c.side.clone()),
+                c.path.or(m.and_then(|j| base[j].path)),
+                false,
+            )
         })
         .collect();
 
@@ -216,9 +254,13 @@ pub fn leaders_and_suspects(
     // the list's last entry: its growth is unknown, so it cannot lead.
     let listed_min = (baseline.top_dominators.len() as u64) < baseline.overview.top_level_dominators;
     let listed_min = if listed_min { baseline.top_dominators.last().map_or(0, |o| o.retained_bytes) } else { 0 };
-    let known = |i: usize| !(matched[i].is_none() && cur[i].kind != ChangeKind::GroupOfObjects && cur[i].side.retained_bytes <= listed_min);
-    let growth: u128 = (0..changes.len()).filter(|&i| known(i)).map(|i| changes[i].delta_retained_bytes.max(0) as u128).sum();
-    let mut order: Vec<usize> = (0..changes.len()).filter(|&i| known(i) && changes[i].delta_retained_bytes > 0).collect();
+    let known = |i: usize| {
+        !(matched[i].is_none() && cur[i].kind != ChangeKind::GroupOfObjects && cur[i].side.retained_bytes <= listed_min)
+    };
+    let growth: u128 =
+        (0..changes.len()).filter(|&i| known(i)).map(|i| changes[i].delta_retained_bytes.max(0) as u128).sum();
+    let mut order: Vec<usize> =
+        (0..changes.len()).filter(|&i| known(i) && changes[i].delta_retained_bytes > 0).collect();
     order.sort_by(|&x, &y| changes[y].delta_retained_bytes.cmp(&changes[x].delta_retained_bytes).then(x.cmp(&y)));
     let mut leaders = Vec::new();
     let mut covered = 0u128;
@@ -233,7 +275,8 @@ pub fn leaders_and_suspects(
         leaders.push(l);
     }
 
-    let mut suspects: Vec<Change> = cur.iter().zip(&changes).filter(|(c, _)| c.suspect).map(|(_, ch)| ch.clone()).collect();
+    let mut suspects: Vec<Change> =
+        cur.iter().zip(&changes).filter(|(c, _)| c.suspect).map(|(_, ch)| ch.clone()).collect();
     for (j, b) in base.iter().enumerate() {
         if !b.suspect {
             continue;

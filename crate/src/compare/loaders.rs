@@ -60,7 +60,11 @@ pub fn stable_names(histogram: &[HistogramRow]) -> BTreeMap<String, String> {
             let first = defined[label].0;
             ordinal = if previous == Some(first) { ordinal + 1 } else { 1 };
             previous = Some(first);
-            let name = if ordinal == 1 { format!("{class} defining {first}") } else { format!("{class} defining {first} #{ordinal}") };
+            let name = if ordinal == 1 {
+                format!("{class} defining {first}")
+            } else {
+                format!("{class} defining {first} #{ordinal}")
+            };
             out.insert(label.to_string(), name);
         }
     }

@@ -17,19 +17,19 @@
 //! data at all; comparing never needs either dump's graph.
 
 pub mod document;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod input;
 pub mod keys;
 pub mod leaders;
 pub mod loaders;
 pub mod model;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod input;
 
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind};
 use crate::report::model::{HistogramRow, Report};
-pub use model::{Comparison, SortKey, SCHEMA_VERSION};
 use model::*;
+pub use model::{Comparison, SortKey, SCHEMA_VERSION};
 
 /// How the comparison is laid out.
 #[derive(Debug, Clone, Copy)]
@@ -77,7 +77,10 @@ fn counts(r: &Report, root_names: &[String]) -> TotalCounts {
         gc_roots: o.gc_roots,
         gc_roots_by_type: root_names
             .iter()
-            .map(|n| RootCount { name: n.clone(), objects: o.gc_roots_by_type.iter().filter(|t| &t.name == n).map(|t| t.objects).sum() })
+            .map(|n| RootCount {
+                name: n.clone(),
+                objects: o.gc_roots_by_type.iter().filter(|t| &t.name == n).map(|t| t.objects).sum(),
+            })
             .collect(),
         unreachable_objects: if o.unreachable.discarded { o.unreachable.objects } else { 0 },
         unreachable_shallow_bytes: if o.unreachable.discarded { o.unreachable.shallow_bytes } else { 0 },
@@ -89,8 +92,13 @@ fn d(b: u64, c: u64) -> i64 {
 }
 
 fn totals(baseline: &Report, current: &Report) -> Totals {
-    let mut names: Vec<String> =
-        baseline.overview.gc_roots_by_type.iter().chain(&current.overview.gc_roots_by_type).map(|t| t.name.clone()).collect();
+    let mut names: Vec<String> = baseline
+        .overview
+        .gc_roots_by_type
+        .iter()
+        .chain(&current.overview.gc_roots_by_type)
+        .map(|t| t.name.clone())
+        .collect();
     names.sort();
     names.dedup();
     let (b, c) = (counts(baseline, &names), counts(current, &names));
@@ -173,17 +181,25 @@ fn warnings(baseline: &Report, current: &Report) -> Vec<String> {
     let mut w = Vec::new();
     for (name, r) in [("baseline", baseline), ("current", current)] {
         if let Some(inc) = &r.incomplete {
-            w.push(format!("The {name} dump is incomplete ({}): its numbers cover what comes before byte {}.", inc.message, inc.offset));
+            w.push(format!(
+                "The {name} dump is incomplete ({}): its numbers cover what comes before byte {}.",
+                inc.message, inc.offset
+            ));
         }
-        let singles = r.leak_suspects.suspects.iter().filter(|s| s.kind == crate::report::model::SuspectKind::SingleObject);
+        let singles =
+            r.leak_suspects.suspects.iter().filter(|s| s.kind == crate::report::model::SuspectKind::SingleObject);
         if singles.clone().any(|s| s.reference_path.is_none()) {
-            w.push(format!("The {name} report has no reference paths for its suspects: single suspects are matched by class only."));
+            w.push(format!(
+                "The {name} report has no reference paths for its suspects: single suspects are matched by class only."
+            ));
         }
     }
     if baseline.overview.unreachable.discarded != current.overview.unreachable.discarded {
         w.push("One side kept its unreachable objects (--keep-unreachable) and the other did not: their numbers do not compare like for like.".into());
     }
-    if baseline.dump.compressed_oops != current.dump.compressed_oops || baseline.dump.object_alignment != current.dump.object_alignment {
+    if baseline.dump.compressed_oops != current.dump.compressed_oops
+        || baseline.dump.object_alignment != current.dump.object_alignment
+    {
         w.push("The two dumps have different object layouts (compressed oops or alignment): shallow sizes differ for that reason alone.".into());
     }
     w
@@ -212,7 +228,8 @@ pub fn compare(baseline: &Report, current: &Report, options: &Options) -> Result
         ky.cmp(&kx).then_with(|| x.class_name.cmp(&y.class_name)).then_with(|| x.loader.cmp(&y.loader))
     });
     let classes_total = classes.len() as u64;
-    let classes_changed = classes.iter().filter(|c| c.status != ClassStatus::Both || c.delta != ClassDeltas::default()).count() as u64;
+    let classes_changed =
+        classes.iter().filter(|c| c.status != ClassStatus::Both || c.delta != ClassDeltas::default()).count() as u64;
     if let Some(top) = options.top {
         classes.truncate(top);
     }

@@ -53,11 +53,8 @@ pub fn brute_force<G: Graph>(g: &G) -> Vec<u32> {
                 return UNREACHABLE;
             }
             let strict: Vec<usize> = (0..n).filter(|&d| dominates[d][v]).collect();
-            let idoms: Vec<usize> = strict
-                .iter()
-                .copied()
-                .filter(|&d| strict.iter().all(|&e| e == d || dominates[e][d]))
-                .collect();
+            let idoms: Vec<usize> =
+                strict.iter().copied().filter(|&d| strict.iter().all(|&e| e == d || dominates[e][d])).collect();
             match idoms[..] {
                 [] => VIRTUAL_ROOT,
                 [d] => d as u32,

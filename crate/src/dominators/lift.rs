@@ -62,7 +62,6 @@
 //! Cost: `O(|S|·(k + 1))` edges per lifted hub, `k` the distinct dominators in `S`, and
 //! one pass over `idom`; memory `O(|S| + edges in S)`.
 
-
 use std::collections::{HashMap, HashSet};
 
 use super::private::{RootSet, SmallFilter, MARK_PRIVATE};
@@ -201,7 +200,13 @@ impl AboveC {
 
 /// Adds `c → x` to the graph `idom` is the tree of (module docs, 3), appending the nodes
 /// whose `idom` changed to `changed`; `false` if `x` reaches too much.
-fn lift<G: Graph>(reduced: &Reduced<'_, G>, idom: &mut [u32], x: u32, c: u32, changed: &mut Vec<u32>) -> Result<bool, Error> {
+fn lift<G: Graph>(
+    reduced: &Reduced<'_, G>,
+    idom: &mut [u32],
+    x: u32,
+    c: u32,
+    changed: &mut Vec<u32>,
+) -> Result<bool, Error> {
     let Some(mut above) = AboveC::new(idom, c) else { return Ok(false) };
     // S, numbered in discovery order (x = 0), with its edges in local numbers.
     let mut local: HashMap<u32, u32> = HashMap::new();
@@ -235,8 +240,9 @@ fn lift<G: Graph>(reduced: &Reduced<'_, G>, idom: &mut [u32], x: u32, c: u32, ch
     let mut new_idom = vec![u32::MAX; nodes.len()];
     // Nodes reachable only now: their dominators in S from x.
     if nodes.iter().any(|&w| idom[w as usize] == UNREACHABLE) {
-        let edges: Vec<(u32, u32)> =
-            (0..nodes.len()).flat_map(|v| targets[offsets[v]..offsets[v + 1]].iter().map(move |&t| (v as u32, t))).collect();
+        let edges: Vec<(u32, u32)> = (0..nodes.len())
+            .flat_map(|v| targets[offsets[v]..offsets[v + 1]].iter().map(move |&t| (v as u32, t)))
+            .collect();
         let inside = semi_nca_tuned(&CsrGraph::from_edges(nodes.len(), &[0], &edges), 0)?.0;
         for (k, &w) in nodes.iter().enumerate() {
             if idom[w as usize] == UNREACHABLE {

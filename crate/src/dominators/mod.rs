@@ -205,10 +205,7 @@ pub(crate) const MAX_NODES: usize = (1 << 31) - 64;
 
 pub(crate) fn check_node_count(n: usize) -> Result<(), Error> {
     if n > MAX_NODES {
-        return Err(Error::memory(format!(
-            "dominators: the graph has {n} objects; at most {MAX_NODES} are supported"
-        )));
+        return Err(Error::memory(format!("dominators: the graph has {n} objects; at most {MAX_NODES} are supported")));
     }
     Ok(())
 }
-

@@ -133,19 +133,17 @@ pub(crate) fn reduce<G: Graph>(g: &G, hub_preds: u32, not_hubs: &[u32]) -> Resul
     let mut into_hubs = NodeSet::empty(n, "the hub check")?;
 
     // Marks `y` dirty and climbs through single predecessors.
-    let mark = |out: &mut [u32], mut y: u32| {
-        loop {
-            let s = out[y as usize];
-            if s & DIRTY != 0 {
-                return;
-            }
-            out[y as usize] = s | DIRTY;
-            let p = s & MASK;
-            if p >= ROOT {
-                return;
-            }
-            y = p;
+    let mark = |out: &mut [u32], mut y: u32| loop {
+        let s = out[y as usize];
+        if s & DIRTY != 0 {
+            return;
         }
+        out[y as usize] = s | DIRTY;
+        let p = s & MASK;
+        if p >= ROOT {
+            return;
+        }
+        y = p;
     };
     let is_hub = |x: u32| hubs && not_hubs.binary_search(&x).is_err();
 
@@ -191,7 +189,9 @@ pub(crate) fn reduce<G: Graph>(g: &G, hub_preds: u32, not_hubs: &[u32]) -> Resul
         } else {
             if p == HUB && is_hub(v as u32) {
                 if hub_list.len() == hub_list.capacity() {
-                    hub_list.try_reserve(hub_list.len().max(64)).map_err(|_| crate::alloc::alloc_error(4 * (hub_list.len()), "the hub list"))?;
+                    hub_list
+                        .try_reserve(hub_list.len().max(64))
+                        .map_err(|_| crate::alloc::alloc_error(4 * (hub_list.len()), "the hub list"))?;
                 }
                 hub_list.push(v as u32);
             }
@@ -237,7 +237,13 @@ const DOMS_PER_SCAN: usize = NO_DOM as usize;
 /// no per-node array at random: the source's bit in `into_hubs` (in order) and the
 /// target's in a small filter of the suspects (in cache); the few edges passing both
 /// are handled out of line.
-pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspects: &[u32], into_hubs: &NodeSet) -> Result<Vec<(u32, Option<u32>)>, Error> {
+pub(crate) fn failed_hubs<G: Graph>(
+    g: &G,
+    idom: &[u32],
+    marks: &mut [u8],
+    suspects: &[u32],
+    into_hubs: &NodeSet,
+) -> Result<Vec<(u32, Option<u32>)>, Error> {
     debug_assert!(suspects.windows(2).all(|w| w[0] < w[1]));
     let mut failed = Vec::new();
     let mut rest = suspects;
@@ -285,10 +291,8 @@ pub(crate) fn failed_hubs<G: Graph>(g: &G, idom: &[u32], marks: &mut [u8], suspe
             })
             .collect();
         // Per suspect of the batch, the bit of its dominator (0: unreachable, never found).
-        let want: Vec<u64> = batch
-            .iter()
-            .map(|&h| doms.iter().position(|&d| d == idom[h as usize]).map_or(0, |j| 1 << j))
-            .collect();
+        let want: Vec<u64> =
+            batch.iter().map(|&h| doms.iter().position(|&d| d == idom[h as usize]).map_or(0, |j| 1 << j)).collect();
         let filter = SmallFilter::new(batch);
         let lost: Vec<Option<Ancestor>> = (0..batch.len()).map(|_| None).collect();
         let mut scan = Scan { idom, marks, batch, ancestors: &ancestors, want: &want, lost, steps };

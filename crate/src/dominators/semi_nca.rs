@@ -195,7 +195,12 @@ pub fn semi_nca_tuned<G: Graph>(g: &G, hub_preds: u32) -> Result<(Vec<u32>, Stat
 /// of `hub_preds` predecessors or more (none if 0) but never `not_hubs`; `Ok(Err(hubs))`
 /// when hubs lost their bet and the result is void.
 #[allow(clippy::type_complexity)]
-fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Result<Result<(Vec<u32>, Stats), Vec<u32>>, Error> {
+fn run<G: Graph>(
+    g: &G,
+    roots: &RootSet,
+    hub_preds: u32,
+    not_hubs: &[u32],
+) -> Result<Result<(Vec<u32>, Stats), Vec<u32>>, Error> {
     let n = g.node_count();
     let private::Reduced { out: mut pre, kept, hubs, into_hubs } = private::reduce(g, hub_preds, not_hubs)?;
     let mut parent = try_with_capacity(kept + 1, "the DFS parents")?;
@@ -211,7 +216,17 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
     }
 
     let preds = group_predecessors(g, roots, &pre, &mut semi, &mut count)?;
-    let stats = Stats { nodes: n, kept, searched: r, back_cross_edges: preds.len(), hubs: hubs.len(), failed_hubs: 0, runs: 0, lifted_hubs: 0, lifted_under_nodes: 0 };
+    let stats = Stats {
+        nodes: n,
+        kept,
+        searched: r,
+        back_cross_edges: preds.len(),
+        hubs: hubs.len(),
+        failed_hubs: 0,
+        runs: 0,
+        lifted_hubs: 0,
+        lifted_under_nodes: 0,
+    };
     let (mut ancestor, mut label) = (parent, count);
     semidominators(&mut semi, &mut ancestor, &mut label, &preds);
     drop(preds);
@@ -262,7 +277,8 @@ fn run<G: Graph>(g: &G, roots: &RootSet, hub_preds: u32, not_hubs: &[u32]) -> Re
                         for m in marks.iter_mut() {
                             *m &= private::MARK_PRIVATE;
                         }
-                        let rest: Vec<u32> = suspects.iter().copied().filter(|&h| pre[h as usize] != VIRTUAL_ROOT).collect();
+                        let rest: Vec<u32> =
+                            suspects.iter().copied().filter(|&h| pre[h as usize] != VIRTUAL_ROOT).collect();
                         let again = private::failed_hubs(g, &pre, marks, &rest, &into_hubs)?;
                         // A hub moved under a node must have stayed right under it (see
                         // the lift module's docs): then that node is its dominator.
@@ -354,8 +370,8 @@ fn dfs<G: Graph>(
                 return Err(e);
             }
             if stack.len() > base {
-                semi[p as usize] =
-                    u32::try_from(base).map_err(|_| crate::alloc::alloc_error(4 * (base), "the DFS stack (over 2³² entries)"))?;
+                semi[p as usize] = u32::try_from(base)
+                    .map_err(|_| crate::alloc::alloc_error(4 * (base), "the DFS stack (over 2³² entries)"))?;
                 cur = p;
             }
         } else {
@@ -387,10 +403,7 @@ fn group_predecessors<G: Graph>(
         *c = total as u32;
     }
     if total > u64::from(u32::MAX) {
-        return Err(Error::memory(format!(
-            "dominators: {total} back/cross edges; at most {} are supported",
-            u32::MAX
-        )));
+        return Err(Error::memory(format!("dominators: {total} back/cross edges; at most {} are supported", u32::MAX)));
     }
     let b = total as usize;
     let mut preds = try_filled(b, 0, "the back/cross-edge predecessors")?;

@@ -47,18 +47,26 @@ fn lengauer_tarjan_paper_example() {
     let names = ["R", "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"];
     let id = |s: &str| names.iter().position(|&x| x == s).unwrap() as u32;
     let edges: Vec<(u32, u32)> = [
-        ("R", "A"), ("R", "B"), ("R", "C"),
+        ("R", "A"),
+        ("R", "B"),
+        ("R", "C"),
         ("A", "D"),
-        ("B", "A"), ("B", "D"), ("B", "E"),
-        ("C", "F"), ("C", "G"),
+        ("B", "A"),
+        ("B", "D"),
+        ("B", "E"),
+        ("C", "F"),
+        ("C", "G"),
         ("D", "L"),
         ("E", "H"),
         ("F", "I"),
-        ("G", "I"), ("G", "J"),
-        ("H", "E"), ("H", "K"),
+        ("G", "I"),
+        ("G", "J"),
+        ("H", "E"),
+        ("H", "K"),
         ("I", "K"),
         ("J", "I"),
-        ("K", "I"), ("K", "R"),
+        ("K", "I"),
+        ("K", "R"),
         ("L", "H"),
     ]
     .iter()
@@ -231,7 +239,23 @@ fn lost_hub_lifted_under_the_node_above_its_referrers() {
     // 0 (root) → c=1 → loader=2 → h=3, loader → m=4 → h (h's first referrers, not
     // private); c → list=5 → instances 6, 7, 8 (private) → h. h → 9 ← loader, h → 10.
     // In the reduced graph h and 9 are under the loader; in the graph, under c.
-    let edges = [(0, 1), (1, 2), (2, 3), (2, 4), (4, 3), (1, 5), (5, 6), (5, 7), (5, 8), (6, 3), (7, 3), (8, 3), (3, 9), (2, 9), (3, 10)];
+    let edges = [
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (2, 4),
+        (4, 3),
+        (1, 5),
+        (5, 6),
+        (5, 7),
+        (5, 8),
+        (6, 3),
+        (7, 3),
+        (8, 3),
+        (3, 9),
+        (2, 9),
+        (3, 10),
+    ];
     check(11, &[0], &edges, &[VR, 0, 1, 1, 2, 1, 5, 5, 5, 1, 3]);
     let g = CsrGraph::from_edges(11, &[0], &edges);
     let (_, stats) = semi_nca_tuned(&g, 3).unwrap();
@@ -245,7 +269,23 @@ fn lifting_a_hub_is_checked_against_the_other_hubs() {
     // Roots 0, 1. 0 → d=2 → h=4, 0 → e=3 → h; 1 → p=5 → h (p private): h is lifted, and
     // y=6 (referred to by h and d) with it; y owns q=7 and s=11. k=10 has referrers z1=8
     // and z2=9 under 0 and s (private, dropped): 0 dominates s until y is lifted.
-    let edges = [(0, 2), (2, 4), (0, 3), (3, 4), (1, 5), (5, 4), (4, 6), (2, 6), (6, 7), (6, 11), (11, 10), (0, 8), (8, 10), (0, 9), (9, 10)];
+    let edges = [
+        (0, 2),
+        (2, 4),
+        (0, 3),
+        (3, 4),
+        (1, 5),
+        (5, 4),
+        (4, 6),
+        (2, 6),
+        (6, 7),
+        (6, 11),
+        (11, 10),
+        (0, 8),
+        (8, 10),
+        (0, 9),
+        (9, 10),
+    ];
     check(12, &[0, 1], &edges, &[VR, VR, 0, 0, VR, 1, VR, 6, 0, 0, VR, 6]);
     let g = CsrGraph::from_edges(12, &[0, 1], &edges);
     let (_, stats) = semi_nca_tuned(&g, 3).unwrap();

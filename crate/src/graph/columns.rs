@@ -87,7 +87,13 @@ impl ClassColumn {
         by_code[..palette.len()].copy_from_slice(&palette);
         let mut escaped = Vec::new();
         escaped.try_reserve_exact(room).map_err(|_| escaped_memory())?;
-        Ok(ClassColumn::Palette(Palette { codes: crate::alloc::try_filled(n, NONE, "classes")?, classes: by_code, code_of, escaped, sorted: true }))
+        Ok(ClassColumn::Palette(Palette {
+            codes: crate::alloc::try_filled(n, NONE, "classes")?,
+            classes: by_code,
+            code_of,
+            escaped,
+            sorted: true,
+        }))
     }
 
     pub fn len(&self) -> usize {
@@ -123,7 +129,11 @@ impl ClassColumn {
     /// past its end are not wanted), in index order, stopping at its first error (a
     /// caller collecting objects grows its list fallibly). A palette column tests each
     /// object's one-byte code against the wanted codes, without looking its class up.
-    pub fn objects_of(&self, wanted: &[bool], mut f: impl FnMut(u32) -> crate::error::Result<()>) -> crate::error::Result<()> {
+    pub fn objects_of(
+        &self,
+        wanted: &[bool],
+        mut f: impl FnMut(u32) -> crate::error::Result<()>,
+    ) -> crate::error::Result<()> {
         let want = |c: u32| wanted.get(c as usize).copied().unwrap_or(false);
         match self {
             ClassColumn::Palette(p) => {
@@ -267,7 +277,8 @@ impl Palette {
     #[cold]
     fn escaped(&self, obj: u32) -> u32 {
         let e = &self.escaped;
-        let found = if self.sorted { e.binary_search_by_key(&obj, |x| x.0).ok() } else { e.iter().rposition(|x| x.0 == obj) };
+        let found =
+            if self.sorted { e.binary_search_by_key(&obj, |x| x.0).ok() } else { e.iter().rposition(|x| x.0 == obj) };
         found.map_or(NO_CLASS, |k| e[k].1)
     }
 }
@@ -288,7 +299,8 @@ impl SizeColumn {
     #[inline]
     pub fn set(&mut self, obj: u32, bytes: u64) {
         // A power of two but in odd dumps: a shift, not a division, per object.
-        let units = if self.align.is_power_of_two() { bytes >> self.align.trailing_zeros() } else { bytes / self.align };
+        let units =
+            if self.align.is_power_of_two() { bytes >> self.align.trailing_zeros() } else { bytes / self.align };
         if units < u16::MAX as u64 {
             self.units[obj as usize] = units as u16;
         } else {
@@ -465,7 +477,11 @@ mod tests {
             want[obj as usize] = class;
             if matches!(c, ClassColumn::Palette(_)) {
                 was_palette = k;
-                assert!(c.memory_bytes() <= 2 * n + 256 * 4 + classes + 8 * 1024, "after {k} sets: {} bytes", c.memory_bytes());
+                assert!(
+                    c.memory_bytes() <= 2 * n + 256 * 4 + classes + 8 * 1024,
+                    "after {k} sets: {} bytes",
+                    c.memory_bytes()
+                );
             }
             if k % 4_000 == 0 {
                 assert!((0..n).all(|v| c.get(v as u32) == want[v]), "after {k} sets");

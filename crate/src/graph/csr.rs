@@ -92,7 +92,16 @@ impl CsrBuilder {
         block_start.try_reserve_exact(nodes.div_ceil(BLOCK)).map_err(|_| alloc("the reference blocks"))?;
         block_start.resize(nodes.div_ceil(BLOCK), UNSET);
         let scattered = crate::alloc::try_filled(block_start.len().div_ceil(64), 0u64, "the reference blocks")?;
-        Ok(CsrBuilder { lens, block_start, scattered, slots: Vec::new(), chunks: Vec::new(), last: (u32::MAX, u32::MAX), edges: 0, bytes: 0 })
+        Ok(CsrBuilder {
+            lens,
+            block_start,
+            scattered,
+            slots: Vec::new(),
+            chunks: Vec::new(),
+            last: (u32::MAX, u32::MAX),
+            edges: 0,
+            bytes: 0,
+        })
     }
 
     /// Stores the references of `node` (once per node).
@@ -202,7 +211,11 @@ impl CsrBuilder {
 
     /// Heap bytes held (for memory accounting).
     pub fn memory_bytes(&self) -> usize {
-        self.lens.capacity() + self.block_start.capacity() * 4 + self.scattered.capacity() * 8 + self.slots.capacity() * 4 * BLOCK + self.chunks.iter().map(|c| c.capacity()).sum::<usize>()
+        self.lens.capacity()
+            + self.block_start.capacity() * 4
+            + self.scattered.capacity() * 8
+            + self.slots.capacity() * 4 * BLOCK
+            + self.chunks.iter().map(|c| c.capacity()).sum::<usize>()
     }
 
     /// The lists in index order.
@@ -599,7 +612,10 @@ mod tests {
         let mut again = vec![];
         h.scan(|v, t| again.extend(t.map(|t| (v, t))));
         assert_eq!(again, all);
-        assert_eq!((h.lens.clone(), h.blocks.clone(), h.data.clone()), (g.lens.clone(), g.blocks.clone(), g.data.clone()));
+        assert_eq!(
+            (h.lens.clone(), h.blocks.clone(), h.data.clone()),
+            (g.lens.clone(), g.blocks.clone(), g.data.clone())
+        );
         assert!(CsrWriter::new(1, 0).and_then(|mut w| w.push(&[]).and_then(|_| w.push(&[]))).is_err());
     }
 
@@ -623,7 +639,9 @@ mod tests {
                     1..=30 => 0,
                     _ => rnd() % 4,
                 };
-                (0..len).map(|_| if rnd() % 8 == 0 { rnd() % n } else { v.saturating_add(rnd() % 64).min(n - 1) }).collect()
+                (0..len)
+                    .map(|_| if rnd() % 8 == 0 { rnd() % n } else { v.saturating_add(rnd() % 64).min(n - 1) })
+                    .collect()
             })
             .collect();
         let mut w = CsrWriter::new(n as usize, 0).unwrap();
@@ -639,7 +657,13 @@ mod tests {
         for k in (1..shuffled.len()).rev() {
             shuffled.swap(k, rnd() as usize % (k + 1));
         }
-        for (name, order) in [("ascending", ascending), ("classes first", classes_first), ("regions swapped", regions_swapped), ("reversed", reversed), ("shuffled", shuffled)] {
+        for (name, order) in [
+            ("ascending", ascending),
+            ("classes first", classes_first),
+            ("regions swapped", regions_swapped),
+            ("reversed", reversed),
+            ("shuffled", shuffled),
+        ] {
             let mut b = CsrBuilder::new(n as usize).unwrap();
             for &v in &order {
                 b.set(v, &lists[v as usize]).unwrap();
@@ -651,7 +675,11 @@ mod tests {
                 assert!(scattered < b.chunks.len(), "{name}: {scattered} blocks scattered");
             }
             let g = b.finish().unwrap();
-            assert_eq!((&g.lens, &g.blocks, &g.data, g.edges), (&want.lens, &want.blocks, &want.data, want.edges), "{name}");
+            assert_eq!(
+                (&g.lens, &g.blocks, &g.data, g.edges),
+                (&want.lens, &want.blocks, &want.data, want.edges),
+                "{name}"
+            );
         }
     }
 }

@@ -406,12 +406,22 @@ impl Visitor for Pass2<'_> {
             self.waste.instance(obj, ci, fields, &self.index.ids, &self.targets)?;
         }
         if let Some(v) = &mut self.views {
-            v.instance(obj, ci, &fields[..(n as usize).min(fields.len())], &table.ref_offsets[a as usize..b as usize], ids);
+            v.instance(
+                obj,
+                ci,
+                &fields[..(n as usize).min(fields.len())],
+                &table.ref_offsets[a as usize..b as usize],
+                ids,
+            );
         }
         if !info.special_refs.is_empty() {
             let read = |k: u32| {
                 let off = table.ref_offsets[(a + k) as usize] as usize;
-                if off + ids <= n as usize { be_id(fields, off, ids) } else { 0 }
+                if off + ids <= n as usize {
+                    be_id(fields, off, ids)
+                } else {
+                    0
+                }
             };
             let flags = |k: u32| info.special_refs.iter().find(|e| e.0 == k).map_or(STRONG, |e| e.1);
             let mut holders: Vec<(u64, u8)> = (0..b - a).map(|k| (read(k), flags(k))).filter(|h| h.0 != 0).collect();
@@ -508,7 +518,8 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         has_locals[t as usize / 64] |= 1 << (t % 64);
     }
 
-    let class_object: Vec<u32> = index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
+    let class_object: Vec<u32> =
+        index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
     let mut p = Pass2 {
         index: &index,
         ids: index.header.id_size as usize,
@@ -537,10 +548,27 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     if let crate::records::heap::WalkEnd::Broken { error, .. } = end {
         // Pass 1 read the same bytes without complaint; a difference means the input
         // changed between the passes.
-        return Err(Error::format(error.offset.unwrap_or(0), format!("the input changed between the two passes: {}", error.message)));
+        return Err(Error::format(
+            error.offset.unwrap_or(0),
+            format!("the input changed between the two passes: {}", error.message),
+        ));
     }
 
-    let Pass2 { mut classes, sizes, refs: mut builder, missing_refs, duplicates, unknown_class, locals, mut special_edges, views, class_object, heaps, waste, .. } = p;
+    let Pass2 {
+        mut classes,
+        sizes,
+        refs: mut builder,
+        missing_refs,
+        duplicates,
+        unknown_class,
+        locals,
+        mut special_edges,
+        views,
+        class_object,
+        heaps,
+        waste,
+        ..
+    } = p;
     // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader
     // (its size is that class's instance size).
     if let Some(zero) = index.ids.index_of(0) {
@@ -578,16 +606,34 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
 
     let mut warnings = Vec::new();
     if missing_refs > 0 {
-        warnings.push(format!("{missing_refs} references point to objects that are not in the dump; they were ignored"));
+        warnings
+            .push(format!("{missing_refs} references point to objects that are not in the dump; they were ignored"));
     }
     if duplicates > 0 {
-        warnings.push(format!("{duplicates} objects are defined more than once; the first definition of each was used"));
+        warnings
+            .push(format!("{duplicates} objects are defined more than once; the first definition of each was used"));
     }
     let mut unknown: Vec<_> = unknown_class.into_iter().collect();
     unknown.sort_unstable();
     for (class_id, count) in unknown.iter().take(10) {
-        warnings.push(format!("{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"));
+        warnings.push(format!(
+            "{count} objects have class 0x{class_id:x}, which the dump does not define; they were left out"
+        ));
     }
 
-    Ok(Heap { index, classes, sizes, refs, class_object, roots, special_edges, has_special, owners, missing_refs, warnings, heaps, waste })
+    Ok(Heap {
+        index,
+        classes,
+        sizes,
+        refs,
+        class_object,
+        roots,
+        special_edges,
+        has_special,
+        owners,
+        missing_refs,
+        warnings,
+        heaps,
+        waste,
+    })
 }

@@ -119,7 +119,10 @@ impl GcRoots {
                     thread_by_serial.insert(serial, obj);
                 }
             }
-            let thread_local = matches!(r.kind, RootKind::JavaFrame | RootKind::JniLocal | RootKind::NativeStack | RootKind::ThreadBlock);
+            let thread_local = matches!(
+                r.kind,
+                RootKind::JavaFrame | RootKind::JniLocal | RootKind::NativeStack | RootKind::ThreadBlock
+            );
             if thread_local {
                 if let Some(&thread) = r.thread_serial.and_then(|s| thread_by_serial.get(&s)) {
                     // A known thread whose object is not in the dump takes its locals along.
@@ -138,7 +141,8 @@ impl GcRoots {
             sticky |= r.kind == RootKind::StickyClass;
             objects.push((obj, RootKinds::default().with(r.kind)));
         }
-        let thread_by_serial: HashMap<u32, u32> = thread_by_serial.into_iter().filter_map(|(s, t)| Some((s, t?))).collect();
+        let thread_by_serial: HashMap<u32, u32> =
+            thread_by_serial.into_iter().filter_map(|(s, t)| Some((s, t?))).collect();
         let synthesized_system_classes = !sticky;
         objects.sort_unstable_by_key(|&(o, _)| o);
         if !sticky {

@@ -139,7 +139,16 @@ impl SizeBuilder {
         let marks = crate::alloc::try_filled(n.div_ceil(64), 0u64, "sizes")?;
         let vals = crate::alloc::try_with_capacity(stored.min(n), "sizes")?;
         let listed = crate::alloc::try_with_capacity(listed.min(n), "sizes")?;
-        Ok(SizeBuilder { n, dense: Vec::new(), marks, vals, last: None, listed, big: Vec::new(), align: align.max(1) as u64 })
+        Ok(SizeBuilder {
+            n,
+            dense: Vec::new(),
+            marks,
+            vals,
+            last: None,
+            listed,
+            big: Vec::new(),
+            align: align.max(1) as u64,
+        })
     }
 
     /// The byte stored for `bytes` (listing the large ones).

@@ -169,7 +169,8 @@ impl<C: Fn(u32) -> u32, S: Fn(u32) -> u64> Columns<'_, C, S> {
                 .above(entries)?
                 .into_iter()
                 .map(|(class, e)| {
-                    let row = Row { class, objects: e.len() as u64, weight: e.iter().map(|x| x.1).sum(), above: Vec::new() };
+                    let row =
+                        Row { class, objects: e.len() as u64, weight: e.iter().map(|x| x.1).sum(), above: Vec::new() };
                     (row, e)
                 })
                 .collect();

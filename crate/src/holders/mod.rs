@@ -172,7 +172,9 @@ pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, Box<dyn F
             tree,
             graph: EitherGraph::Mat(a.dominator_graph()),
             idom: &a.idom,
-            avoid: Box::new(move |from, to| a.has_path_excluded_references(from) && a.is_path_excluded_reference(from, to)),
+            avoid: Box::new(move |from, to| {
+                a.has_path_excluded_references(from) && a.is_path_excluded_reference(from, to)
+            }),
         },
         Tree::Strength => {
             let s = &a.strengths;

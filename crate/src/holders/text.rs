@@ -19,7 +19,12 @@ fn object(o: &ObjectRef) -> String {
         Some(c) => format!("class {}", clean(c)),
         None => clean(&o.class_name),
     };
-    format!("{name} @ {} (shallow {} B, retained {} B)", o.address, format_bytes(o.shallow_bytes), format_bytes(o.retained_bytes))
+    format!(
+        "{name} @ {} (shallow {} B, retained {} B)",
+        o.address,
+        format_bytes(o.shallow_bytes),
+        format_bytes(o.retained_bytes)
+    )
 }
 
 fn via(v: &[String]) -> String {
@@ -35,7 +40,8 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
     for (i, s) in p.trace.iter().enumerate() {
         if i == 0 {
             let _ = writeln!(out, "┬───");
-            let _ = writeln!(out, "│ GC root: {}", if s.gc_root.is_empty() { "-".to_string() } else { via(&s.gc_root) });
+            let _ =
+                writeln!(out, "│ GC root: {}", if s.gc_root.is_empty() { "-".to_string() } else { via(&s.gc_root) });
             let _ = writeln!(out, "│");
         }
         let mark = if s.dominates { "◆ " } else { "" };
@@ -53,11 +59,22 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
     // Garbage (kept by --keep-unreachable, or in the strength-aware tree) is traced from
     // its entry point: nothing holds it, rather than everything.
     let garbage = p.trace.first().is_some_and(|s| s.gc_root.iter().any(|k| k == "Unreachable"));
-    let nothing = if garbage { "uncollected garbage (nothing holds it)" } else { "the whole heap dump (nothing in particular holds it)" };
+    let nothing = if garbage {
+        "uncollected garbage (nothing holds it)"
+    } else {
+        "the whole heap dump (nothing in particular holds it)"
+    };
     let _ = writeln!(out, "\nDominator: {}", dominator.map_or(nothing.to_string(), |s| object(&s.object)));
     for s in &p.stretches {
         let from = s.from.as_ref().map_or("the GC roots".to_string(), object);
-        let _ = writeln!(out, "\nHeld how else, from {from}\n  to {}: {} independent path{}{}", object(&s.to), s.paths.len(), if s.paths.len() == 1 { "" } else { "s" }, if s.has_more { " (the search stopped at the limit; there may be more)" } else { "" });
+        let _ = writeln!(
+            out,
+            "\nHeld how else, from {from}\n  to {}: {} independent path{}{}",
+            object(&s.to),
+            s.paths.len(),
+            if s.paths.len() == 1 { "" } else { "s" },
+            if s.has_more { " (the search stopped at the limit; there may be more)" } else { "" }
+        );
         for (k, path) in s.paths.iter().enumerate() {
             let _ = writeln!(out, "  {}.", k + 1);
             write_way(&mut out, path);
@@ -80,7 +97,10 @@ fn write_way(out: &mut String, path: &[WayStep]) {
 /// `per_level` at a level are summarised in one line.
 pub fn render_classes_up(c: &ClassesUp, tree: &str, per_level: usize) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "Classes up ({tree} dominator tree): each row's weight is the shallow bytes at the bottom of its");
+    let _ = writeln!(
+        out,
+        "Classes up ({tree} dominator tree): each row's weight is the shallow bytes at the bottom of its"
+    );
     let _ = writeln!(out, "column; the rows indented under it are the classes of the objects dominating them.\n");
     let _ = writeln!(out, "{:>16} {:>12}  class", "weight B", "objects");
     // (rows of a level, next row, depth)
@@ -92,12 +112,24 @@ pub fn render_classes_up(c: &ClassesUp, tree: &str, per_level: usize) -> String 
         let indent = "  ".repeat(depth);
         if k >= per_level {
             let rest = &rows[k..];
-            let _ = writeln!(out, "{:>16} {:>12}  {indent}… {} more rows", format_bytes(rest.iter().map(|r| r.weight_bytes).sum()), format_bytes(rest.iter().map(|r| r.objects).sum()), rest.len());
+            let _ = writeln!(
+                out,
+                "{:>16} {:>12}  {indent}… {} more rows",
+                format_bytes(rest.iter().map(|r| r.weight_bytes).sum()),
+                format_bytes(rest.iter().map(|r| r.objects).sum()),
+                rest.len()
+            );
             continue;
         }
         let r = &rows[k];
         let up = if depth > 0 { "↑ " } else { "" };
-        let _ = writeln!(out, "{:>16} {:>12}  {indent}{up}{}", format_bytes(r.weight_bytes), format_bytes(r.objects), clean(&r.class_name));
+        let _ = writeln!(
+            out,
+            "{:>16} {:>12}  {indent}{up}{}",
+            format_bytes(r.weight_bytes),
+            format_bytes(r.objects),
+            clean(&r.class_name)
+        );
         stack.push((rows, k + 1, depth));
         stack.push((&r.above, 0, depth + 1));
     }

@@ -116,7 +116,11 @@ impl ClassTable {
     /// the work here is linear in the number of classes plus the entries produced, and
     /// the entries (a class's reference fields, inherited ones included) are capped by
     /// `ref_offsets_budget`: a dump cannot make this quadratic.
-    pub fn finish(mut classes: Vec<ClassInfo>, layout: Layout, index_of: impl Fn(u64) -> Option<u32>) -> Result<ClassTable> {
+    pub fn finish(
+        mut classes: Vec<ClassInfo>,
+        layout: Layout,
+        index_of: impl Fn(u64) -> Option<u32>,
+    ) -> Result<ClassTable> {
         let n = classes.len();
         for c in classes.iter_mut() {
             c.super_index = if c.super_id == 0 { None } else { index_of(c.super_id) };
@@ -135,9 +139,19 @@ impl ClassTable {
             let own: u64 = classes[k]
                 .fields
                 .iter()
-                .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
+                .map(|f| {
+                    if f.ty == basic_type::OBJECT {
+                        ref_size
+                    } else {
+                        basic_type::primitive_size(f.ty).unwrap_or(0) as u64
+                    }
+                })
                 .sum();
-            let own_dump: u64 = classes[k].fields.iter().map(|f| basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as u64).sum();
+            let own_dump: u64 = classes[k]
+                .fields
+                .iter()
+                .map(|f| basic_type::value_size(f.ty, id_size as u32).unwrap_or(0) as u64)
+                .sum();
             let (unaligned, dump_bytes) = match classes[k].super_index {
                 None => (id_size + ref_size, own_dump),
                 Some(s) => {
@@ -156,7 +170,9 @@ impl ClassTable {
                     format!("class {} (0x{:x}) and its super classes declare more reference fields than {budget} for the whole dump; expected a Java class hierarchy", c.name, c.id),
                 ));
             }
-            for f in super::layout::own_fields(&classes[k], k as u32, 0, 0, id_size as u32).filter(|f| f.decl.ty == basic_type::OBJECT) {
+            for f in super::layout::own_fields(&classes[k], k as u32, 0, 0, id_size as u32)
+                .filter(|f| f.decl.ty == basic_type::OBJECT)
+            {
                 ref_offsets.push(f.offset.min(u32::MAX as usize) as u32);
                 ref_names.push(f.decl.name_id);
             }
@@ -172,7 +188,13 @@ impl ClassTable {
             let statics: u64 = c
                 .statics
                 .iter()
-                .map(|f| if f.ty == basic_type::OBJECT { ref_size } else { basic_type::primitive_size(f.ty).unwrap_or(0) as u64 })
+                .map(|f| {
+                    if f.ty == basic_type::OBJECT {
+                        ref_size
+                    } else {
+                        basic_type::primitive_size(f.ty).unwrap_or(0) as u64
+                    }
+                })
                 .sum();
             c.class_object_size = align_up(statics, layout.object_alignment as u64);
         }
@@ -300,7 +322,10 @@ impl ClassTable {
                 .filter(|(_, s)| static_rules && s.ty == basic_type::OBJECT)
                 .filter_map(|(i, s)| {
                     let name = name_of(s.name_id);
-                    let mut f = STATIC_RULES.iter().find(|r| r.class == c.name && r.field == name).map_or(STRONG, |r| r.strength as u8);
+                    let mut f = STATIC_RULES
+                        .iter()
+                        .find(|r| r.class == c.name && r.field == name)
+                        .map_or(STRONG, |r| r.strength as u8);
                     if excluded == Some(name.as_str()) {
                         f |= MAT_EXCLUDED;
                     }
@@ -383,7 +408,6 @@ fn ref_offsets_budget(classes: &[ClassInfo]) -> usize {
     let declared: usize = classes.iter().map(|c| c.fields.len()).sum();
     (1 << 22) + 8 * declared
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -30,7 +30,10 @@ enum Keys {
     Narrow(Vec<u32>),
     Wide(Vec<u64>),
     /// One bit per key; `select[k]` is the word holding the key of index `64 k`.
-    Dense { words: Vec<Word>, select: Vec<u32> },
+    Dense {
+        words: Vec<Word>,
+        select: Vec<u32>,
+    },
 }
 
 /// 64 keys of a dense map and the number of objects in the words before.
@@ -218,7 +221,16 @@ impl IdCollector {
                 }
             }
             let count = rank as usize;
-            return Ok(IdMap { keys: Keys::Dense { words, select }, count, zero, min, unit, max_off, shift: 0, buckets: Vec::new() });
+            return Ok(IdMap {
+                keys: Keys::Dense { words, select },
+                count,
+                zero,
+                min,
+                unit,
+                max_off,
+                shift: 0,
+                buckets: Vec::new(),
+            });
         }
         let mut keys = if max_off >> unit < u32::MAX as u64 {
             let mut k: Vec<u32> = Vec::new();
@@ -492,7 +504,8 @@ mod tests {
         assert_eq!(map.len(), ids.len());
         // Ids jumping back and forth by more than 4 GiB at every step: whole ids, as
         // before, not a chunk each.
-        let jumping: Vec<u64> = (0..200_000u64).map(|i| if i % 2 == 0 { 0x1000 + i * 16 } else { (1 << 40) + i * 16 }).collect();
+        let jumping: Vec<u64> =
+            (0..200_000u64).map(|i| if i % 2 == 0 { 0x1000 + i * 16 } else { (1 << 40) + i * 16 }).collect();
         let mut c = IdCollector::default();
         for &id in &jumping {
             c.push(id).unwrap();

@@ -60,7 +60,13 @@ fn own_bytes(c: &ClassInfo, id_size: u32) -> usize {
 
 /// The fields class `c` (index `class`, at `depth` of a chain) declares itself, their
 /// offsets counted from `start` (where its fields begin in the instance's data).
-pub fn own_fields(c: &ClassInfo, class: u32, depth: usize, start: usize, id_size: u32) -> impl Iterator<Item = FieldAt<'_>> {
+pub fn own_fields(
+    c: &ClassInfo,
+    class: u32,
+    depth: usize,
+    start: usize,
+    id_size: u32,
+) -> impl Iterator<Item = FieldAt<'_>> {
     c.fields.iter().scan(start, move |at, decl| {
         let size = basic_type::value_size(decl.ty, id_size).unwrap_or(0) as usize;
         let f = FieldAt { decl, class, depth, offset: *at, size };
@@ -89,7 +95,8 @@ impl ClassTable {
     /// Every field of an instance of `class`, in the order (and at the offsets) HPROF lays
     /// its data out: own fields first, then each super class's.
     pub fn instance_fields(&self, class: u32, id_size: u32) -> impl Iterator<Item = FieldAt<'_>> + '_ {
-        self.chain_starts(class, id_size).flat_map(move |(k, depth, at)| own_fields(&self.classes[k as usize], k, depth, at, id_size))
+        self.chain_starts(class, id_size)
+            .flat_map(move |(k, depth, at)| own_fields(&self.classes[k as usize], k, depth, at, id_size))
     }
 }
 
@@ -103,7 +110,10 @@ impl Index {
     /// named one of `names`; the most derived one when several classes of the chain
     /// declare it (as Java resolves the name from the instance's class).
     pub fn field_offset(&self, class: u32, ty: u8, names: &[&str]) -> Option<usize> {
-        self.classes.instance_fields(class, self.header.id_size).find(|f| self.field_is(f.decl, ty, names)).map(|f| f.offset)
+        self.classes
+            .instance_fields(class, self.header.id_size)
+            .find(|f| self.field_is(f.decl, ty, names))
+            .map(|f| f.offset)
     }
 
     /// [`Index::field_offset`] of each `(type, name)` of `wanted`, in one walk.
@@ -126,7 +136,11 @@ mod tests {
     use crate::records::basic_type::{BYTE, INT, LONG, OBJECT};
 
     fn class(super_index: Option<u32>, fields: &[(u64, u8)]) -> ClassInfo {
-        ClassInfo { super_index, fields: fields.iter().map(|&(name_id, ty)| FieldDecl { name_id, ty }).collect(), ..ClassInfo::default() }
+        ClassInfo {
+            super_index,
+            fields: fields.iter().map(|&(name_id, ty)| FieldDecl { name_id, ty }).collect(),
+            ..ClassInfo::default()
+        }
     }
 
     fn table(classes: Vec<ClassInfo>) -> ClassTable {
@@ -142,7 +156,8 @@ mod tests {
             class(Some(0), &[(3, LONG)]),
             class(Some(1), &[(4, INT), (5, OBJECT)]),
         ]);
-        let got: Vec<(u64, u32, usize, usize, usize)> = t.instance_fields(2, 8).map(|f| (f.decl.name_id, f.class, f.depth, f.offset, f.size)).collect();
+        let got: Vec<(u64, u32, usize, usize, usize)> =
+            t.instance_fields(2, 8).map(|f| (f.decl.name_id, f.class, f.depth, f.offset, f.size)).collect();
         assert_eq!(got, [(4, 2, 0, 0, 4), (5, 2, 0, 4, 8), (3, 1, 1, 12, 8), (1, 0, 2, 20, 1), (2, 0, 2, 21, 8)]);
         assert_eq!(t.chain_starts(2, 4).collect::<Vec<_>>(), [(2, 0, 0), (1, 1, 8), (0, 2, 16)]);
         assert_eq!(t.chain(Some(1)).collect::<Vec<_>>(), [1, 0]);

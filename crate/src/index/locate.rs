@@ -47,11 +47,23 @@ impl Locator {
             Some(s) if offset - s.start < SPAN => s,
             Some(_) => {
                 self.close();
-                self.open = Some(Span { start: offset, end: offset, segment_end: self.segment_end, min_id: u64::MAX, max_id: 0 });
+                self.open = Some(Span {
+                    start: offset,
+                    end: offset,
+                    segment_end: self.segment_end,
+                    min_id: u64::MAX,
+                    max_id: 0,
+                });
                 self.open.as_mut().expect("just opened")
             }
             None => {
-                self.open = Some(Span { start: offset, end: offset, segment_end: self.segment_end, min_id: u64::MAX, max_id: 0 });
+                self.open = Some(Span {
+                    start: offset,
+                    end: offset,
+                    segment_end: self.segment_end,
+                    min_id: u64::MAX,
+                    max_id: 0,
+                });
                 self.open.as_mut().expect("just opened")
             }
         };
@@ -97,7 +109,12 @@ impl Locator {
     /// (in file order).
     pub fn other_spans(&self, ids: impl IntoIterator<Item = u64>, walked: &[Span]) -> Vec<Span> {
         let key = |s: &Span| (s.start, s.end);
-        by_offset(ids.into_iter().flat_map(|id| self.candidates(id).skip(1).copied()).filter(|s| walked.binary_search_by_key(&key(s), key).is_err()).collect())
+        by_offset(
+            ids.into_iter()
+                .flat_map(|id| self.candidates(id).skip(1).copied())
+                .filter(|s| walked.binary_search_by_key(&key(s), key).is_err())
+                .collect(),
+        )
     }
 
     /// The spans to walk to find every object of `ids`: the likeliest ones, then the

@@ -174,7 +174,6 @@ impl Pass1<'_> {
         self.locator.object(id, offset);
         self.ids.push(id)
     }
-
 }
 
 impl Visitor for Pass1<'_> {
@@ -219,7 +218,15 @@ impl Visitor for Pass1<'_> {
         Ok(())
     }
 
-    fn stack_frame(&mut self, frame_id: u64, method: u64, signature: u64, source_file: u64, class_serial: u32, line: i32) -> Result<()> {
+    fn stack_frame(
+        &mut self,
+        frame_id: u64,
+        method: u64,
+        signature: u64,
+        source_file: u64,
+        class_serial: u32,
+        line: i32,
+    ) -> Result<()> {
         self.stacks.frames.insert(frame_id, stacks::Frame { method, signature, source_file, class_serial, line });
         Ok(())
     }
@@ -257,7 +264,10 @@ impl Visitor for Pass1<'_> {
         self.locator.object(c.id, offset);
         let index = self.classes.len() as u32;
         if self.class_by_id.insert_if_absent(c.id, index) != index {
-            self.warnings.push(format!("class 0x{:x} is dumped twice (again at byte {offset}); the first definition is used", c.id));
+            self.warnings.push(format!(
+                "class 0x{:x} is dumped twice (again at byte {offset}); the first definition is used",
+                c.id
+            ));
             return Ok(());
         }
         self.classes.push(ClassInfo {
@@ -361,11 +371,33 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, waste: bool) -> 
         // trailing garbage too, but say so.
         let used = c.source().input_pos();
         if used < total {
-            p.warnings.push(format!("{} bytes after the end of the gzip data (at compressed byte {used}) were ignored", total - used));
+            p.warnings.push(format!(
+                "{} bytes after the end of the gzip data (at compressed byte {used}) were ignored",
+                total - used
+            ));
         }
     }
     p.locator.finish(stop_at.unwrap_or(c.pos()));
-    let Pass1 { strings, class_names, mut classes, class_by_id, mut ids, roots, threads, stacks, counts, compressed_oops, warnings, locator, snapshots, hasher, waste, class_sample, primitive_arrays, .. } = p;
+    let Pass1 {
+        strings,
+        class_names,
+        mut classes,
+        class_by_id,
+        mut ids,
+        roots,
+        threads,
+        stacks,
+        counts,
+        compressed_oops,
+        warnings,
+        locator,
+        snapshots,
+        hasher,
+        waste,
+        class_sample,
+        primitive_arrays,
+        ..
+    } = p;
     // Before the ids' chunks are freed (see `ArrayHashes`).
     let array_hashes = hasher.finish()?;
 

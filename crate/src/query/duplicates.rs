@@ -89,7 +89,8 @@ fn layout(a: &Analysis, class: u32) -> Option<Layout> {
 
 /// The byte[] or char[] a string references (its value array), found in the graph.
 fn value_array(a: &Analysis, s: u32) -> Option<u32> {
-    let text_arrays = [basic_type::BYTE, basic_type::CHAR].map(|t| a.heap.index.primitive_array_class[t as usize].unwrap_or(NO_CLASS));
+    let text_arrays = [basic_type::BYTE, basic_type::CHAR]
+        .map(|t| a.heap.index.primitive_array_class[t as usize].unwrap_or(NO_CLASS));
     let mut found = None;
     a.heap.refs.for_each(s, |t| {
         if found.is_none() && text_arrays.contains(&a.class_of(t)) {
@@ -119,7 +120,10 @@ fn text_of(l: &Layout, fields: &[u8], array: &ArrayData) -> Option<String> {
         let unit = if array.ty == basic_type::CHAR { 2 } else { 1 };
         let (from, count) = (int(offset)? as usize, int(count)? as usize);
         let window = array.data.get(from * unit..(from + count) * unit)?;
-        return Some(value_text(&ArrayData { ty: array.ty, len: count as u32, data: window.to_vec() }, reading::NO_CODER));
+        return Some(value_text(
+            &ArrayData { ty: array.ty, len: count as u32, data: window.to_vec() },
+            reading::NO_CODER,
+        ));
     }
     let coder = match l.coder {
         Some(at) => fields.get(at).copied().unwrap_or(reading::LATIN1).min(reading::UTF16),
@@ -137,12 +141,21 @@ const BATCH: usize = 1 << 15;
 /// The members of the duplicate-string group of `string` (a kept `java.lang.String`),
 /// by address: how many, and from `offset` at most `limit`, each with at most `holders`
 /// of its holders (the referrers retaining the most).
-pub fn group_members(a: &mut Analysis, string: u32, offset: usize, limit: usize, holders: usize) -> Result<GroupMembers> {
+pub fn group_members(
+    a: &mut Analysis,
+    string: u32,
+    offset: usize,
+    limit: usize,
+    holders: usize,
+) -> Result<GroupMembers> {
     let address = a.address(string);
     let class = a.class_of(string);
     let layout_of = |a: &Analysis, c: u32| if c == NO_CLASS { None } else { layout(a, c) };
-    let l = layout_of(a, class).filter(|_| a.is_kept(string)).ok_or_else(|| Error::io(format!("0x{address:x} is not a kept java.lang.String")))?;
-    let no_value = || Error::io(format!("0x{address:x} has no value MAT shows (its value array is missing or unreadable)"));
+    let l = layout_of(a, class)
+        .filter(|_| a.is_kept(string))
+        .ok_or_else(|| Error::io(format!("0x{address:x} is not a kept java.lang.String")))?;
+    let no_value =
+        || Error::io(format!("0x{address:x} has no value MAT shows (its value array is missing or unreadable)"));
     let target_array = value_array(a, string).ok_or_else(no_value)?;
     // The whole array for a window (its characters can be anywhere in it); else as much
     // as MAT shows (1024 characters of two bytes, and one more to see the cut).
@@ -244,7 +257,13 @@ pub const ARRAY_BATCH_BYTES: u64 = 64 << 20;
 /// The members of the duplicate-array group of `array` (a kept primitive array that no
 /// String reads), by address: how many, and from `offset` at most `limit`, each with at
 /// most `holders` of its holders.
-pub fn array_group_members(a: &mut Analysis, array: u32, offset: usize, limit: usize, holders: usize) -> Result<ArrayGroupMembers> {
+pub fn array_group_members(
+    a: &mut Analysis,
+    array: u32,
+    offset: usize,
+    limit: usize,
+    holders: usize,
+) -> Result<ArrayGroupMembers> {
     let address = a.address(array);
     let class = a.class_of(array);
     let primitive = a.heap.index.primitive_array_class.contains(&Some(class));
@@ -252,7 +271,11 @@ pub fn array_group_members(a: &mut Analysis, array: u32, offset: usize, limit: u
         return Err(Error::io(format!("0x{address:x} is not a kept primitive array")));
     }
     let (_, data) = read_back(a, &[array], usize::MAX)?;
-    let target = data.into_iter().next().flatten().ok_or_else(|| Error::io(format!("0x{address:x} has no contents in the dump")))?;
+    let target = data
+        .into_iter()
+        .next()
+        .flatten()
+        .ok_or_else(|| Error::io(format!("0x{address:x} has no contents in the dump")))?;
     let size = a.shallow(array);
     // Kept arrays of the class and size, in object order.
     let mut candidates: Vec<u32> = Vec::new();
@@ -296,5 +319,11 @@ pub fn array_group_members(a: &mut Analysis, array: u32, offset: usize, limit: u
         }
     }
     let members = with_holders(a, members, holders)?;
-    Ok(ArrayGroupMembers { class_name: a.class_name(class).to_string(), length: target.len as u64, total, offset: offset as u64, members })
+    Ok(ArrayGroupMembers {
+        class_name: a.class_name(class).to_string(),
+        length: target.len as u64,
+        total,
+        offset: offset as u64,
+        members,
+    })
 }

@@ -97,7 +97,9 @@ pub fn dominator_groups(a: &Analysis, path: &[u32], path_text: Vec<String>, limi
             (c, row)
         })
         .collect();
-    rows.sort_by(|(cx, x), (cy, y)| y.retained_bytes.cmp(&x.retained_bytes).then(x.class_name.cmp(&y.class_name)).then(cx.cmp(cy)));
+    rows.sort_by(|(cx, x), (cy, y)| {
+        y.retained_bytes.cmp(&x.retained_bytes).then(x.class_name.cmp(&y.class_name)).then(cx.cmp(cy))
+    });
     rows.truncate(limit);
     Ok(DominatorGroups { path: path_text, total, groups: rows.into_iter().map(|(_, g)| g).collect() })
 }

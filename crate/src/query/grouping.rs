@@ -68,7 +68,8 @@ pub fn histogram_groups(a: &Analysis, by: HistogramGrouping) -> Result<Vec<Histo
         let next = ids.len() as u32;
         *g = *ids.entry(name).or_insert(next);
     }
-    let empty = HistogramGroup { name: String::new(), classes: 0, instances: 0, shallow_bytes: 0, retained_bytes_min: 0 };
+    let empty =
+        HistogramGroup { name: String::new(), classes: 0, instances: 0, shallow_bytes: 0, retained_bytes_min: 0 };
     let mut groups = try_filled(ids.len(), empty, "the class groups")?;
     for (name, &g) in &ids {
         groups[g as usize].name = name.clone();
@@ -85,7 +86,12 @@ pub fn histogram_groups(a: &Analysis, by: HistogramGrouping) -> Result<Vec<Histo
     for (row, min) in groups.iter_mut().zip(mins) {
         row.retained_bytes_min = min;
     }
-    groups.sort_by(|x, y| y.retained_bytes_min.cmp(&x.retained_bytes_min).then(y.shallow_bytes.cmp(&x.shallow_bytes)).then(x.name.cmp(&y.name)));
+    groups.sort_by(|x, y| {
+        y.retained_bytes_min
+            .cmp(&x.retained_bytes_min)
+            .then(y.shallow_bytes.cmp(&x.shallow_bytes))
+            .then(x.name.cmp(&y.name))
+    });
     Ok(groups)
 }
 

@@ -93,18 +93,28 @@ pub fn paths(a: &mut Analysis, tree: Tree, obj: u32, max: usize) -> Result<Paths
     let (trace, marks, found) = {
         let view = holders::view(a, tree);
         let index = a.holders.get(tree).expect("built above");
-        let trace = ways::trace(index, &view.avoid, obj)?.ok_or_else(|| Error::io(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name())))?;
+        let trace = ways::trace(index, &view.avoid, obj)?.ok_or_else(|| {
+            Error::io(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name()))
+        })?;
         let marks = ways::marks(view.idom, &trace);
         let mut found = Vec::new();
         let all = ways::stretches(&marks);
         let searched = all.len().saturating_sub(MAX_STRETCHES);
         for (k, s) in all.into_iter().enumerate() {
-            let w = if k >= searched { ways::independent_paths(index, s.from.map(|i| trace[i]), trace[s.to], max)? } else { ways::Ways { paths: Vec::new(), has_more: true } };
+            let w = if k >= searched {
+                ways::independent_paths(index, s.from.map(|i| trace[i]), trace[s.to], max)?
+            } else {
+                ways::Ways { paths: Vec::new(), has_more: true }
+            };
             found.push((s, w));
         }
         (trace, marks, found)
     };
-    let shown: Vec<usize> = if trace.len() > MAX_TRACE_STEPS { (0..TRACE_HEAD).chain(trace.len() - TRACE_TAIL..trace.len()).collect() } else { (0..trace.len()).collect() };
+    let shown: Vec<usize> = if trace.len() > MAX_TRACE_STEPS {
+        (0..TRACE_HEAD).chain(trace.len() - TRACE_TAIL..trace.len()).collect()
+    } else {
+        (0..trace.len()).collect()
+    };
     let mut steps = Vec::with_capacity(shown.len());
     for i in shown {
         let x = trace[i];
@@ -112,7 +122,12 @@ pub fn paths(a: &mut Analysis, tree: Tree, obj: u32, max: usize) -> Result<Paths
             Some(&next) => via(a, x, next)?,
             None => Vec::new(),
         };
-        steps.push(TraceStep { object: object_ref(a, x), via, gc_root: if i == 0 { root_kinds(a, x) } else { Vec::new() }, dominates: marks[i] });
+        steps.push(TraceStep {
+            object: object_ref(a, x),
+            via,
+            gc_root: if i == 0 { root_kinds(a, x) } else { Vec::new() },
+            dominates: marks[i],
+        });
     }
     let mut budget = MAX_NAMED_STEPS;
     let mut stretches = Vec::with_capacity(found.len());
@@ -121,7 +136,12 @@ pub fn paths(a: &mut Analysis, tree: Tree, obj: u32, max: usize) -> Result<Paths
         for p in &w.paths {
             named.push(way_steps(a, p, s.from.is_none(), &mut budget)?);
         }
-        stretches.push(Stretch { from: s.from.map(|i| object_ref(a, trace[i])), to: object_ref(a, trace[s.to]), paths: named, has_more: w.has_more });
+        stretches.push(Stretch {
+            from: s.from.map(|i| object_ref(a, trace[i])),
+            to: object_ref(a, trace[s.to]),
+            paths: named,
+            has_more: w.has_more,
+        });
     }
     let elided_steps = (trace.len() - steps.len()) as u64;
     Ok(Paths { object: object_ref(a, obj), trace: steps, elided_steps, stretches })
@@ -215,7 +235,8 @@ pub fn classes_up(a: &Analysis, tree: Tree, path: &[u32], depth: usize, limit: u
 pub fn classes_up_from(a: &Analysis, tree: Tree, class_name: &str, depth: usize) -> Result<ClassesUp> {
     let tree = holders::resolve(a, Some(tree))?;
     let cols = columns(a, tree);
-    let mut rows: Vec<Row> = cols.class_rows(a.class_count())?.into_iter().filter(|r| a.class_name(r.class) == class_name).collect();
+    let mut rows: Vec<Row> =
+        cols.class_rows(a.class_count())?.into_iter().filter(|r| a.class_name(r.class) == class_name).collect();
     for r in &mut rows {
         r.above = cols.rows_above(cols.entries(&[r.class])?, depth)?;
     }

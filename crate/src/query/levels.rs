@@ -255,7 +255,8 @@ mod tests {
             let (parent, pos) = brute(&g);
             // Every reached object at once, then each alone with the search stopped there.
             let all = Levels::search(&g, |_, _| false).unwrap();
-            let reached: Vec<(u32, usize)> = (0..n as u32).filter(|&v| parent[v as usize].is_some()).map(|v| (v, pos[v as usize])).collect();
+            let reached: Vec<(u32, usize)> =
+                (0..n as u32).filter(|&v| parent[v as usize].is_some()).map(|v| (v, pos[v as usize])).collect();
             let got = all.parents(&g, &reached);
             assert_eq!(got.len(), reached.len());
             for (&v, &(p, at)) in &got {

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::object::root_kinds;
 use super::levels::{Levels, Refs, ROOT};
+use super::object::root_kinds;
 use super::paths::via;
 use crate::alloc::try_filled;
 use crate::analysis::Analysis;
@@ -131,7 +131,8 @@ pub fn merge_paths(a: &mut Analysis, objects: &[u32], limit: usize) -> Result<Me
     // its parent.
     let mut order: Vec<u32> = count.keys().copied().collect();
     order.sort_unstable_by_key(|v| parent[v].1);
-    let targets: std::collections::HashSet<u32> = considered.iter().copied().filter(|t| parent.contains_key(t)).collect();
+    let targets: std::collections::HashSet<u32> =
+        considered.iter().copied().filter(|t| parent.contains_key(t)).collect();
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut roots = Vec::new();
     for &v in order.iter().rev() {
@@ -145,12 +146,14 @@ pub fn merge_paths(a: &mut Analysis, objects: &[u32], limit: usize) -> Result<Me
         }
     }
     order.clear();
-    let by_count = |list: &mut Vec<u32>| list.sort_by(|x, y| count[y].cmp(&count[x]).then(a.address(*x).cmp(&a.address(*y))));
+    let by_count =
+        |list: &mut Vec<u32>| list.sort_by(|x, y| count[y].cmp(&count[x]).then(a.address(*x).cmp(&a.address(*y))));
     by_count(&mut roots);
     // Depth first, most counted first, without recursion.
     let mut nodes: Vec<MergedNode> = Vec::new();
     let mut truncated = roots.len() > MAX_CHILDREN;
-    let mut stack: Vec<(u32, Option<u32>, u32)> = roots.iter().take(MAX_CHILDREN).rev().map(|&r| (r, None, 0)).collect();
+    let mut stack: Vec<(u32, Option<u32>, u32)> =
+        roots.iter().take(MAX_CHILDREN).rev().map(|&r| (r, None, 0)).collect();
     while let Some((v, up, depth)) = stack.pop() {
         if nodes.len() >= limit {
             truncated = true;
@@ -182,7 +185,14 @@ pub fn merge_paths(a: &mut Analysis, objects: &[u32], limit: usize) -> Result<Me
             nodes[i].via = via(a, from, to)?;
         }
     }
-    Ok(MergedPaths { objects: objects.len() as u64, considered: considered.len() as u64, capped: considered.len() < objects.len(), unreached, nodes, truncated })
+    Ok(MergedPaths {
+        objects: objects.len() as u64,
+        considered: considered.len() as u64,
+        capped: considered.len() < objects.len(),
+        unreached,
+        nodes,
+        truncated,
+    })
 }
 
 fn address_index(a: &Analysis, o: &ObjectRef) -> Option<u32> {

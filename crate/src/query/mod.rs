@@ -21,10 +21,10 @@ pub mod duplicates;
 pub mod grouped;
 pub mod grouping;
 pub mod holders;
+pub(crate) mod levels;
 pub mod merge_paths;
 pub mod object;
 pub mod paths;
-pub(crate) mod levels;
 pub mod referrers;
 pub mod tree;
 
@@ -37,17 +37,17 @@ use crate::holders::Tree;
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
 
+pub use crate::values::entries::{Entries, EntriesKind, Entry, Slot};
+pub use crate::values::ObjectValue;
 pub use duplicates::{ArrayGroupMembers, GroupMember, GroupMembers, Holder};
 pub use grouped::{DominatorGroup, DominatorGroups};
 pub use grouping::{HistogramGroup, HistogramGrouping, Instances};
 pub use holders::{ClassRow, ClassesUp, Paths, Stretch, TraceStep, WayStep};
+pub use merge_paths::{MergedNode, MergedPaths};
 pub use object::{FieldValue, ObjectDetails};
 pub use paths::PathStep;
 pub use referrers::Referrers;
 pub use tree::{Children, ClassGroup, TreeNode};
-pub use merge_paths::{MergedNode, MergedPaths};
-pub use crate::values::entries::{Entries, EntriesKind, Entry, Slot};
-pub use crate::values::ObjectValue;
 
 /// The most one answer may list (a page of children, instances, referrers).
 pub const MAX_PAGE: u32 = 10_000;
@@ -269,14 +269,31 @@ pub fn answer(a: &mut Analysis, q: &Query) -> Result<Answer> {
         }
         Query::DuplicateStringMembers { object: o, offset, limit, holders } => {
             let obj = object(a, o)?;
-            Answer::DuplicateStringMembers(duplicates::group_members(a, obj, *offset as usize, page(*limit), (*holders).min(duplicates::MAX_HOLDERS) as usize)?)
+            Answer::DuplicateStringMembers(duplicates::group_members(
+                a,
+                obj,
+                *offset as usize,
+                page(*limit),
+                (*holders).min(duplicates::MAX_HOLDERS) as usize,
+            )?)
         }
         Query::DuplicateArrayMembers { object: o, offset, limit, holders } => {
             let obj = object(a, o)?;
-            Answer::DuplicateArrayMembers(duplicates::array_group_members(a, obj, *offset as usize, page(*limit), (*holders).min(duplicates::MAX_HOLDERS) as usize)?)
+            Answer::DuplicateArrayMembers(duplicates::array_group_members(
+                a,
+                obj,
+                *offset as usize,
+                page(*limit),
+                (*holders).min(duplicates::MAX_HOLDERS) as usize,
+            )?)
         }
-        Query::Find { object: o } => Answer::Find(parse_address(o).and_then(|addr| find(a, addr)).map(|v| object_ref(a, v))),
-        Query::Values { objects } => Answer::Values(crate::values::values(a, &objects.iter().map(|o| parse_address(o).unwrap_or(0)).collect::<Vec<_>>())?),
+        Query::Find { object: o } => {
+            Answer::Find(parse_address(o).and_then(|addr| find(a, addr)).map(|v| object_ref(a, v)))
+        }
+        Query::Values { objects } => Answer::Values(crate::values::values(
+            a,
+            &objects.iter().map(|o| parse_address(o).unwrap_or(0)).collect::<Vec<_>>(),
+        )?),
         Query::Entries { object: o, offset, limit } => {
             let obj = object(a, o)?;
             Answer::Entries(crate::values::entries::entries(a, obj, *offset as usize, page(*limit))?)
@@ -307,8 +324,11 @@ pub fn find(a: &Analysis, address: u64) -> Option<u32> {
 
 /// The kept object named by `address`, or an error saying why there is none.
 pub fn object(a: &Analysis, address: &str) -> Result<u32> {
-    let addr = parse_address(address).ok_or_else(|| query_error(format!("{:?} is not an address (hex, e.g. 0x7f3a1000)", address)))?;
-    find(a, addr).ok_or_else(|| query_error(format!("no object at 0x{addr:x} in this dump (or it is unreachable and was discarded)")))
+    let addr = parse_address(address)
+        .ok_or_else(|| query_error(format!("{:?} is not an address (hex, e.g. 0x7f3a1000)", address)))?;
+    find(a, addr).ok_or_else(|| {
+        query_error(format!("no object at 0x{addr:x} in this dump (or it is unreachable and was discarded)"))
+    })
 }
 
 /// The class whose class object is at `address`.

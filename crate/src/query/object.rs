@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
-use crate::mapping;
 use crate::error::Result;
 use crate::graph::roots::name as root_name;
+use crate::mapping;
 use crate::records::basic_type;
 use crate::records::cursor::{be_u16, be_u32, be_u64};
 use crate::records::heap::FieldDecl;
@@ -144,7 +144,9 @@ fn decode_text(ty: u8, bytes: &[u8], utf16_bytes: bool) -> String {
 /// The text of a String whose value array is `value` (coder 1: UTF-16 in a byte[]).
 fn string_text(a: &mut Analysis, value: u64, coder: Option<u8>) -> Result<Option<String>> {
     let Some(v) = a.object_at(value) else { return Ok(None) };
-    let Some(Record { head: RecordHead::PrimitiveArray { elem_type, len, data_at, has_data: true }, .. }) = read_record(a, v)? else {
+    let Some(Record { head: RecordHead::PrimitiveArray { elem_type, len, data_at, has_data: true }, .. }) =
+        read_record(a, v)?
+    else {
         return Ok(None);
     };
     let Some(source) = a.source.as_deref_mut() else { return Ok(None) };
@@ -210,7 +212,11 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
             if let Some(source) = a.source.as_deref_mut() {
                 readback::array_elements(source, elements_at, len, id_size, 0, |i, id| {
                     ids.push(id);
-                    if i + 1 >= MAX_ELEMENTS as u64 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                    if i + 1 >= MAX_ELEMENTS as u64 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
                 })?;
             }
             for (i, id) in ids.into_iter().enumerate() {

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::object::{field_chain, read_record, root_kinds};
 use crate::analysis::Analysis;
-use crate::mapping;
 use crate::error::Result;
 use crate::graph::NO_CLASS;
+use crate::mapping;
 use crate::records::readback::{self, RecordHead, Value};
 use crate::report::build::object_ref;
 use crate::report::model::ObjectRef;
@@ -53,7 +53,11 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
                 }
                 ControlFlow::Continue(())
             });
-            out.extend(names.into_iter().map(|(depth, n)| mapping::field_name(a, mapping::declaring_class(a, class, depth), n)));
+            out.extend(
+                names
+                    .into_iter()
+                    .map(|(depth, n)| mapping::field_name(a, mapping::declaring_class(a, class, depth), n)),
+            );
         }
         Some(RecordHead::ObjectArray { len, elements_at, .. }) => {
             if let Some(source) = a.source.as_deref_mut() {
@@ -61,7 +65,11 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
                     if id == target {
                         out.push(format!("[{i}]"));
                     }
-                    if out.len() >= MAX_NAMES { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                    if out.len() >= MAX_NAMES {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
                 })?;
             }
         }
@@ -128,7 +136,11 @@ pub fn path_to_root(a: &mut Analysis, obj: u32) -> Result<Vec<PathStep>> {
             Some(&next) => via(a, x, next)?,
             None => Vec::new(),
         };
-        steps.push(PathStep { object: object_ref(a, x), gc_root: if i == 0 { root_kinds(a, x) } else { Vec::new() }, via });
+        steps.push(PathStep {
+            object: object_ref(a, x),
+            gc_root: if i == 0 { root_kinds(a, x) } else { Vec::new() },
+            via,
+        });
     }
     Ok(steps)
 }

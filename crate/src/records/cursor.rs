@@ -152,10 +152,15 @@ impl Cursor {
         if n > MAX_WINDOW {
             return Error::format(
                 self.pos(),
-                format!("expected {n} bytes of {what}, more than this reader accepts in one piece ({MAX_WINDOW} bytes)"),
+                format!(
+                    "expected {n} bytes of {what}, more than this reader accepts in one piece ({MAX_WINDOW} bytes)"
+                ),
             );
         }
-        Error::format(self.pos(), format!("file ends after {} more bytes, expected {n} bytes of {what}", self.available()))
+        Error::format(
+            self.pos(),
+            format!("file ends after {} more bytes, expected {n} bytes of {what}", self.available()),
+        )
     }
 
     /// True when no byte is left (reads ahead if needed).
@@ -241,10 +246,7 @@ impl Cursor {
         let start = self.pos();
         let got = self.skip(n)?;
         if got < n {
-            return Err(Error::format(
-                start,
-                format!("file ends {got} bytes into {what} of {n} bytes"),
-            ));
+            return Err(Error::format(start, format!("file ends {got} bytes into {what} of {n} bytes")));
         }
         Ok(())
     }
@@ -382,7 +384,9 @@ mod tests {
             x ^= x << 17;
             let n = (x >> 20) as usize % 200_000;
             match x % 7 {
-                0 | 1 => assert_eq!(m.ensure(n % 70_000).unwrap(), r.ensure(n % 70_000).unwrap(), "ensure, step {step}"),
+                0 | 1 => {
+                    assert_eq!(m.ensure(n % 70_000).unwrap(), r.ensure(n % 70_000).unwrap(), "ensure, step {step}")
+                }
                 2 => {
                     let k = n.min(m.available()).min(r.available());
                     m.advance(k);
@@ -442,7 +446,15 @@ mod tests {
         assert_eq!(rewinds.get(), 1);
         c.need(1000, "x").unwrap();
         c.advance(900);
-        for (to, rewound) in [(100u64, false), (3000, false), (2000, false), (50_000, false), (49_000, true), (99_999, false), (100_000, false)] {
+        for (to, rewound) in [
+            (100u64, false),
+            (3000, false),
+            (2000, false),
+            (50_000, false),
+            (49_000, true),
+            (99_999, false),
+            (100_000, false),
+        ] {
             let before = rewinds.get();
             c.seek(to).unwrap();
             assert_eq!(c.pos(), to);

@@ -46,11 +46,15 @@ impl Header {
         if w[..n] == MAGIC[..n] && w.len() < MAGIC.len() + 2 {
             return Err(Error::format(
                 w.len() as u64,
-                format!("file ends after {} bytes, inside the header: expected \"JAVA PROFILE 1.0.x\" and a NUL", w.len()),
+                format!(
+                    "file ends after {} bytes, inside the header: expected \"JAVA PROFILE 1.0.x\" and a NUL",
+                    w.len()
+                ),
             ));
         }
         if w[..n] != MAGIC[..n] {
-            let shown: String = w.iter().take(18).map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
+            let shown: String =
+                w.iter().take(18).map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
             return Err(Error::format(
                 0,
                 format!("not an HPROF heap dump: expected \"JAVA PROFILE 1.0.x\", found \"{shown}\""),
@@ -60,12 +64,10 @@ impl Header {
             (b'1', 0) => HprofVersion::V101,
             (b'2', 0) => HprofVersion::V102,
             (b'3', 0) => HprofVersion::V103,
-            _ => {
-                return Err(Error::format(
-                    MAGIC.len() as u64,
-                    "unsupported HPROF version: expected \"JAVA PROFILE 1.0.1\", \"1.0.2\" or \"1.0.3\" followed by NUL",
-                ))
-            }
+            _ => return Err(Error::format(
+                MAGIC.len() as u64,
+                "unsupported HPROF version: expected \"JAVA PROFILE 1.0.1\", \"1.0.2\" or \"1.0.3\" followed by NUL",
+            )),
         };
         c.advance(MAGIC.len() + 2);
         let at = c.pos();

@@ -116,7 +116,15 @@ pub trait Visitor {
     fn load_class(&mut self, serial: u32, class_id: u64, stack_serial: u32, name_id: u64) -> Result<()> {
         Ok(())
     }
-    fn stack_frame(&mut self, frame_id: u64, method_id: u64, signature_id: u64, source_id: u64, class_serial: u32, line: i32) -> Result<()> {
+    fn stack_frame(
+        &mut self,
+        frame_id: u64,
+        method_id: u64,
+        signature_id: u64,
+        source_id: u64,
+        class_serial: u32,
+        line: i32,
+    ) -> Result<()> {
         Ok(())
     }
     fn stack_trace(&mut self, serial: u32, thread_serial: u32, frames: &[u8], id_size: usize) -> Result<()> {
@@ -227,7 +235,9 @@ pub fn walk<V: Visitor>(c: &mut Cursor, header: &Header, v: &mut V, stop_at: Opt
         match walk_record(c, ids, rec_start, v, &mut class, stop_at, &mut resume, &mut snapshot) {
             Ok(true) => {}
             Ok(false) => return Ok(WalkEnd::Complete { end: c.pos() }),
-            Err(e) if e.kind == crate::error::ErrorKind::Format => return Ok(WalkEnd::Broken { error: e, stop_at: resume }),
+            Err(e) if e.kind == crate::error::ErrorKind::Format => {
+                return Ok(WalkEnd::Broken { error: e, stop_at: resume })
+            }
             Err(e) => return Err(e),
         }
     }
@@ -269,7 +279,10 @@ fn walk_record<V: Visitor>(
         return Ok(false);
     }
     if !c.ensure(9)? {
-        return Err(Error::format(rec_start, format!("file ends inside a record header: expected 9 bytes (tag, time, length), found {}", c.available())));
+        return Err(Error::format(
+            rec_start,
+            format!("file ends inside a record header: expected 9 bytes (tag, time, length), found {}", c.available()),
+        ));
     }
     let w = c.window();
     let t = w[0];
@@ -281,7 +294,9 @@ fn walk_record<V: Visitor>(
     let body = c.pos();
     let end = body + len as u64;
     match t {
-        tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT if !snapshot.starts(v) => c.skip_exact(len as u64, "a heap dump record")?,
+        tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT if !snapshot.starts(v) => {
+            c.skip_exact(len as u64, "a heap dump record")?
+        }
         tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT => {
             v.segment(rec_start, len)?;
             walk_segment(c, ids, resume, end, v, class, stop_at)?;
@@ -295,7 +310,14 @@ fn walk_record<V: Visitor>(
             v.load_class(be_u32(w, 0), be_id(w, 4, ids), be_u32(w, 4 + ids), be_id(w, 8 + ids, ids))
         })?,
         tag::STACK_FRAME => read_fixed(c, len, 4 * ids + 8, "a STACK FRAME record", |w| {
-            v.stack_frame(be_id(w, 0, ids), be_id(w, ids, ids), be_id(w, 2 * ids, ids), be_id(w, 3 * ids, ids), be_u32(w, 4 * ids), be_u32(w, 4 * ids + 4) as i32)
+            v.stack_frame(
+                be_id(w, 0, ids),
+                be_id(w, ids, ids),
+                be_id(w, 2 * ids, ids),
+                be_id(w, 3 * ids, ids),
+                be_u32(w, 4 * ids),
+                be_u32(w, 4 * ids + 4) as i32,
+            )
         })?,
         tag::STACK_TRACE => read_stack_trace(c, ids, len, v)?,
         tag::HEAP_DUMP_END => {
@@ -305,7 +327,13 @@ fn walk_record<V: Visitor>(
         _ => c.skip_exact(len as u64, "a record body")?,
     }
     if c.pos() != end {
-        return Err(Error::format(c.pos(), format!("record at byte {rec_start} (tag 0x{t:02x}) declares {len} bytes but its contents end at byte {}", c.pos())));
+        return Err(Error::format(
+            c.pos(),
+            format!(
+                "record at byte {rec_start} (tag 0x{t:02x}) declares {len} bytes but its contents end at byte {}",
+                c.pos()
+            ),
+        ));
     }
     Ok(true)
 }
@@ -332,7 +360,10 @@ fn read_fixed(c: &mut Cursor, len: u32, want: usize, what: &str, f: impl FnOnce(
 fn read_string<V: Visitor>(c: &mut Cursor, ids: usize, len: u32, v: &mut V) -> Result<()> {
     let at = c.pos();
     if (len as usize) < ids {
-        return Err(Error::format(at - 4, format!("a STRING record must hold at least an identifier ({ids} bytes), the record says {len}")));
+        return Err(Error::format(
+            at - 4,
+            format!("a STRING record must hold at least an identifier ({ids} bytes), the record says {len}"),
+        ));
     }
     // Names are short (a Java symbol is at most 65535 bytes): a giant string record is
     // kept only up to MAX_STRING and skipped after that, so its length field never sizes
@@ -350,7 +381,10 @@ fn read_stack_trace<V: Visitor>(c: &mut Cursor, ids: usize, len: u32, v: &mut V)
     let w = c.window();
     let (serial, thread, n) = (be_u32(w, 0), be_u32(w, 4), be_u32(w, 8) as u64);
     if 12 + n * ids as u64 != len as u64 {
-        return Err(Error::format(c.pos(), format!("a STACK TRACE of {n} frames must be {} bytes long, the record says {len}", 12 + n * ids as u64)));
+        return Err(Error::format(
+            c.pos(),
+            format!("a STACK TRACE of {n} frames must be {} bytes long, the record says {len}", 12 + n * ids as u64),
+        ));
     }
     c.advance(12);
     let frames = n as usize * ids;
@@ -665,7 +699,10 @@ fn read_class_dump(c: &mut Cursor, ids: usize, class: &mut ClassDump) -> Result<
         let w = c.window();
         let (name_id, ty) = (be_id(w, 0, ids), w[ids]);
         if basic_type::value_size(ty, ids as u32).is_none() {
-            return Err(Error::format(c.pos() + ids as u64, format!("CLASS DUMP instance field of type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)")));
+            return Err(Error::format(
+                c.pos() + ids as u64,
+                format!("CLASS DUMP instance field of type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)"),
+            ));
         }
         c.advance(ids + 1);
         class.fields.push(FieldDecl { name_id, ty });
@@ -675,7 +712,7 @@ fn read_class_dump(c: &mut Cursor, ids: usize, class: &mut ClassDump) -> Result<
 
 /// Size of a CLASS DUMP value of type `ty` (at byte `at`), or an error naming `what`.
 fn value_size(at: u64, ty: u8, ids: usize, what: &str) -> Result<usize> {
-    basic_type::value_size(ty, ids as u32)
-        .map(|s| s as usize)
-        .ok_or_else(|| Error::format(at, format!("CLASS DUMP {what} of type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)")))
+    basic_type::value_size(ty, ids as u32).map(|s| s as usize).ok_or_else(|| {
+        Error::format(at, format!("CLASS DUMP {what} of type {ty}: expected 2 (object) or 4 (boolean) to 11 (long)"))
+    })
 }

@@ -51,7 +51,12 @@ pub struct Record {
 
 /// Finds the record of object `id` in the candidate `spans`. `Ok(None)` when no span
 /// holds it (the pseudo object 0x0, or an object whose record is past a break).
-pub fn locate<'s>(source: Box<dyn ByteSource>, spans: impl IntoIterator<Item = &'s Span>, id: u64, id_size: u32) -> (Box<dyn ByteSource>, Result<Option<Record>>) {
+pub fn locate<'s>(
+    source: Box<dyn ByteSource>,
+    spans: impl IntoIterator<Item = &'s Span>,
+    id: u64,
+    id_size: u32,
+) -> (Box<dyn ByteSource>, Result<Option<Record>>) {
     let (source, found) = locate_many(source, spans, &[id], id_size, 0);
     (source, found.map(|mut f| f.pop().flatten()))
 }
@@ -62,10 +67,25 @@ pub fn locate<'s>(source: Box<dyn ByteSource>, spans: impl IntoIterator<Item = &
 /// walked once whatever the number of objects it holds; the walk stops once every
 /// object is found. `found[i]` is the record of `ids[i]`; a primitive array's comes with
 /// its first `max_data` bytes.
-pub fn locate_many<'s>(source: Box<dyn ByteSource>, spans: impl IntoIterator<Item = &'s Span>, ids: &[u64], id_size: u32, max_data: usize) -> (Box<dyn ByteSource>, Result<Vec<Option<Record>>>) {
+pub fn locate_many<'s>(
+    source: Box<dyn ByteSource>,
+    spans: impl IntoIterator<Item = &'s Span>,
+    ids: &[u64],
+    id_size: u32,
+    max_data: usize,
+) -> (Box<dyn ByteSource>, Result<Vec<Option<Record>>>) {
     // One span per read: a span is the unit these walks seek to.
     let mut cursor = Cursor::with_window(source, crate::index::locate::SPAN as usize);
-    let mut f = Finder { targets: ids, last_offset: 0, id_size, found: vec![None; ids.len()], missing: ids.len(), past: false, max_data, data: Vec::new() };
+    let mut f = Finder {
+        targets: ids,
+        last_offset: 0,
+        id_size,
+        found: vec![None; ids.len()],
+        missing: ids.len(),
+        past: false,
+        max_data,
+        data: Vec::new(),
+    };
     let mut result = Ok(());
     for span in spans {
         if f.missing == 0 {
@@ -256,7 +276,10 @@ pub fn array_elements(
         let at = elements_at + i * ids as u64;
         let got = source.read_at(at, &mut buf[..want])?;
         if got < want {
-            return Err(Error::format(at + got as u64, format!("the dump ends inside an object array's elements: expected {want} bytes here, found {got}")));
+            return Err(Error::format(
+                at + got as u64,
+                format!("the dump ends inside an object array's elements: expected {want} bytes here, found {got}"),
+            ));
         }
         for k in 0..n {
             if visit(i + k as u64, be_id(&buf, k * ids, ids)).is_break() {
@@ -269,7 +292,13 @@ pub fn array_elements(
 }
 
 /// The first `max` elements' bytes of a primitive array (see [`RecordHead::PrimitiveArray`]).
-pub fn primitive_bytes(source: &mut dyn ByteSource, elem_type: u8, len: u32, data_at: u64, max: usize) -> Result<Vec<u8>> {
+pub fn primitive_bytes(
+    source: &mut dyn ByteSource,
+    elem_type: u8,
+    len: u32,
+    data_at: u64,
+    max: usize,
+) -> Result<Vec<u8>> {
     let size = basic_type::primitive_size(elem_type).unwrap_or(1) as usize;
     let n = (len as usize).min(max) * size;
     let mut buf = vec![0u8; n];

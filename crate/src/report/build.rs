@@ -88,16 +88,26 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
         .iter()
         .enumerate()
         .filter(|(_, s)| s.instances > 0)
-        .map(|(c, s)| ClassCount { class_name: a.class_name(c as u32).to_string(), objects: s.instances, shallow_bytes: s.shallow })
+        .map(|(c, s)| ClassCount {
+            class_name: a.class_name(c as u32).to_string(),
+            objects: s.instances,
+            shallow_bytes: s.shallow,
+        })
         .collect();
-    unreachable_classes.sort_by(|x, y| y.shallow_bytes.cmp(&x.shallow_bytes).then(y.objects.cmp(&x.objects)).then(x.class_name.cmp(&y.class_name)));
+    unreachable_classes.sort_by(|x, y| {
+        y.shallow_bytes.cmp(&x.shallow_bytes).then(y.objects.cmp(&x.objects)).then(x.class_name.cmp(&y.class_name))
+    });
     unreachable_classes.truncate(MAX_UNREACHABLE_CLASSES);
 
-    let kept_classes: Vec<u32> = (0..a.class_count() as u32).filter(|&c| a.class_object(c).is_some_and(|o| a.is_kept(o))).collect();
+    let kept_classes: Vec<u32> =
+        (0..a.class_count() as u32).filter(|&c| a.class_object(c).is_some_and(|o| a.is_kept(o))).collect();
     let heaps = crate::heaps::summarize(a);
-    let heap_counts = |list: &[(usize, crate::heaps::Count)], names: &[(String, crate::heaps::Count)]| -> Vec<HeapCount> {
-        list.iter().map(|&(k, c)| HeapCount { name: names[k].0.clone(), objects: c.objects, shallow_bytes: c.shallow }).collect()
-    };
+    let heap_counts =
+        |list: &[(usize, crate::heaps::Count)], names: &[(String, crate::heaps::Count)]| -> Vec<HeapCount> {
+            list.iter()
+                .map(|&(k, c)| HeapCount { name: names[k].0.clone(), objects: c.objects, shallow_bytes: c.shallow })
+                .collect()
+        };
     let mut histogram: Vec<HistogramRow> = kept_classes
         .iter()
         .map(|&c| {
@@ -109,7 +119,10 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
                 instances: s.instances,
                 shallow_bytes: s.shallow,
                 retained_bytes_min: s.retained_min,
-                heaps: heaps.as_ref().and_then(|h| Some(heap_counts(h.by_class.get(&c)?, &h.heaps))).unwrap_or_default(),
+                heaps: heaps
+                    .as_ref()
+                    .and_then(|h| Some(heap_counts(h.by_class.get(&c)?, &h.heaps)))
+                    .unwrap_or_default(),
             }
         })
         .collect();
@@ -138,7 +151,15 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
             classes: unreachable_classes,
         },
         top_level_dominators: top.len() as u64,
-        heaps: heaps.as_ref().map(|h| h.heaps.iter().map(|(name, c)| HeapCount { name: name.clone(), objects: c.objects, shallow_bytes: c.shallow }).collect()).unwrap_or_default(),
+        heaps: heaps
+            .as_ref()
+            .map(|h| {
+                h.heaps
+                    .iter()
+                    .map(|(name, c)| HeapCount { name: name.clone(), objects: c.objects, shallow_bytes: c.shallow })
+                    .collect()
+            })
+            .unwrap_or_default(),
         records: RecordCounts {
             instances: counts.instances,
             object_arrays: counts.object_arrays,
@@ -150,7 +171,12 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
     Report {
         schema_version: SCHEMA_VERSION,
         tool: format!("heapscope {}", env!("CARGO_PKG_VERSION")),
-        source: Source { file_name: source.file_name.clone(), file_bytes: source.file_bytes, hprof_bytes: a.decoded_bytes, gzip: source.gzip },
+        source: Source {
+            file_name: source.file_name.clone(),
+            file_bytes: source.file_bytes,
+            hprof_bytes: a.decoded_bytes,
+            gzip: source.gzip,
+        },
         dump: DumpInfo {
             format: header.version.as_str().into(),
             platform: if header.version == HprofVersion::V103 { "Android" } else { "HotSpot" }.into(),
@@ -162,7 +188,10 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
             snapshot: a.snapshot,
         },
         complete: a.incomplete.is_none(),
-        incomplete: a.incomplete.as_ref().map(|e| Incomplete { offset: e.offset.unwrap_or(0), message: e.message.clone() }),
+        incomplete: a
+            .incomplete
+            .as_ref()
+            .map(|e| Incomplete { offset: e.offset.unwrap_or(0), message: e.message.clone() }),
         warnings,
         overview,
         tree: match a.reading {
@@ -183,7 +212,14 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
 
 /// The partition of the dump by strength, as report rows.
 pub fn reachability(a: &Analysis) -> Vec<ReachabilityRow> {
-    a.reachability().iter().map(|r| ReachabilityRow { strength: strength_name(r.strength), objects: r.objects, shallow_bytes: r.shallow_bytes }).collect()
+    a.reachability()
+        .iter()
+        .map(|r| ReachabilityRow {
+            strength: strength_name(r.strength),
+            objects: r.objects,
+            shallow_bytes: r.shallow_bytes,
+        })
+        .collect()
 }
 
 /// A strength as the report names it.
@@ -234,7 +270,9 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
         .map(|s| {
             let (kind, object, class, instances) = match &s.kind {
                 Kind::Single { object } => (SuspectKind::SingleObject, *object, a.class_of(*object), 1u64),
-                Kind::Group { class, members } => (SuspectKind::GroupOfObjects, members[0], *class, members.len() as u64),
+                Kind::Group { class, members } => {
+                    (SuspectKind::GroupOfObjects, members[0], *class, members.len() as u64)
+                }
             };
             let loader = loader_label(a, class);
             let class_name = a.class_name(class).to_string();
@@ -260,7 +298,11 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
             };
             if let Some(ap) = s.accumulation_point {
                 let r = a.retained(ap);
-                let verb = if matches!(s.kind, Kind::Group { .. }) { "These instances are referenced from" } else { "The memory is accumulated in" };
+                let verb = if matches!(s.kind, Kind::Group { .. }) {
+                    "These instances are referenced from"
+                } else {
+                    "The memory is accumulated in"
+                };
                 description.push_str(&format!(
                     " {verb} one instance of \"{}\", loaded by \"{}\", which occupies {} ({}) bytes.",
                     a.class_name(a.class_of(ap)),
@@ -308,7 +350,12 @@ fn consumers(map: BTreeMap<String, (u64, u64)>, threshold: u64, used: u64) -> Ve
     let mut v: Vec<Consumer> = map
         .into_iter()
         .filter(|(_, (_, r))| *r > threshold)
-        .map(|(name, (objects, retained_bytes))| Consumer { name, objects, retained_bytes, retained_bp: basis_points(retained_bytes, used) })
+        .map(|(name, (objects, retained_bytes))| Consumer {
+            name,
+            objects,
+            retained_bytes,
+            retained_bp: basis_points(retained_bytes, used),
+        })
         .collect();
     v.sort_by(|x, y| y.retained_bytes.cmp(&x.retained_bytes).then(x.name.cmp(&y.name)));
     v.truncate(MAX_CONSUMERS);
@@ -329,7 +376,8 @@ fn top_consumers(a: &Analysis) -> TopConsumers {
     let used = a.used_heap;
     let threshold = CONSUMER_THRESHOLD_PERCENT * used / 100;
     let top = a.top_level();
-    let objects = top.iter().take_while(|&&v| a.retained(v) > threshold).take(MAX_CONSUMERS).map(|&v| object_ref(a, v)).collect();
+    let objects =
+        top.iter().take_while(|&&v| a.retained(v) > threshold).take(MAX_CONSUMERS).map(|&v| object_ref(a, v)).collect();
     let mut classes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut loaders: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut packages: BTreeMap<String, (u64, u64)> = BTreeMap::new();

@@ -35,7 +35,10 @@ pub enum Block {
     Paragraph(Vec<Inline>),
     /// A call-out (the incomplete-dump warning).
     Note(Vec<Inline>),
-    Table { columns: Vec<(String, Align)>, rows: Vec<Vec<String>> },
+    Table {
+        columns: Vec<(String, Align)>,
+        rows: Vec<Vec<String>>,
+    },
     List(Vec<String>),
 }
 
@@ -120,10 +123,22 @@ impl Builder {
     fn object_table(&mut self, rows: &[ObjectRef]) {
         use Align::*;
         self.blocks.push(Block::Table {
-            columns: columns(&[("Object", Left), ("Shallow Heap", Right), ("Retained Heap", Right), ("% of Heap", Right)]),
+            columns: columns(&[
+                ("Object", Left),
+                ("Shallow Heap", Right),
+                ("Retained Heap", Right),
+                ("% of Heap", Right),
+            ]),
             rows: rows
                 .iter()
-                .map(|o| vec![object_label(o), format_bytes(o.shallow_bytes), format_bytes(o.retained_bytes), format_bp(o.retained_bp)])
+                .map(|o| {
+                    vec![
+                        object_label(o),
+                        format_bytes(o.shallow_bytes),
+                        format_bytes(o.retained_bytes),
+                        format_bp(o.retained_bp),
+                    ]
+                })
                 .collect(),
         });
     }
@@ -138,7 +153,14 @@ impl Builder {
             columns: columns(&[(what, Left), ("Objects", Right), ("Retained Heap", Right), ("% of Heap", Right)]),
             rows: rows
                 .iter()
-                .map(|c| vec![c.name.clone(), format_bytes(c.objects), format_bytes(c.retained_bytes), format_bp(c.retained_bp)])
+                .map(|c| {
+                    vec![
+                        c.name.clone(),
+                        format_bytes(c.objects),
+                        format_bytes(c.retained_bytes),
+                        format_bp(c.retained_bp),
+                    ]
+                })
                 .collect(),
         });
     }
@@ -168,7 +190,11 @@ fn reachability_section(b: &mut Builder, r: &Report) {
     };
     b.blocks.push(Block::Table {
         columns: columns(&[("Strength", Left), ("Objects", Right), ("Shallow Heap", Right)]),
-        rows: r.reachability.iter().map(|row| vec![name(row.strength).to_string(), format_bytes(row.objects), format_bytes(row.shallow_bytes)]).collect(),
+        rows: r
+            .reachability
+            .iter()
+            .map(|row| vec![name(row.strength).to_string(), format_bytes(row.objects), format_bytes(row.shallow_bytes)])
+            .collect(),
     });
 }
 
@@ -208,23 +234,46 @@ pub fn document(r: &Report) -> Document {
     b.heading(2, "System Overview");
     b.heading(3, "Heap Summary");
     let mut summary = vec![
-        ("Used heap".to_string(), format!("{} bytes ({})", format_bytes(o.used_heap_bytes), binary_units(o.used_heap_bytes))),
+        (
+            "Used heap".to_string(),
+            format!("{} bytes ({})", format_bytes(o.used_heap_bytes), binary_units(o.used_heap_bytes)),
+        ),
         ("Objects".into(), format_bytes(o.objects)),
         ("Classes".into(), format_bytes(o.classes)),
         ("Class loaders".into(), format_bytes(o.class_loaders)),
         ("GC roots".into(), format_bytes(o.gc_roots)),
         ("Top-level dominators".into(), format_bytes(o.top_level_dominators)),
-        ("Wasted".into(), format!("{} bytes ({} of the used heap; see Wasted Memory)", format_bytes(r.waste.total_wasted_bytes), format_bp(super::build::basis_points(r.waste.total_wasted_bytes, o.used_heap_bytes)))),
+        (
+            "Wasted".into(),
+            format!(
+                "{} bytes ({} of the used heap; see Wasted Memory)",
+                format_bytes(r.waste.total_wasted_bytes),
+                format_bp(super::build::basis_points(r.waste.total_wasted_bytes, o.used_heap_bytes))
+            ),
+        ),
         (
             format!("Unreachable objects ({})", if o.unreachable.discarded { "discarded" } else { "kept" }),
-            format!("{} objects, {} bytes", format_bytes(o.unreachable.objects), format_bytes(o.unreachable.shallow_bytes)),
+            format!(
+                "{} objects, {} bytes",
+                format_bytes(o.unreachable.objects),
+                format_bytes(o.unreachable.shallow_bytes)
+            ),
         ),
-        ("Dump file".into(), format!("{} bytes{}", format_bytes(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" })),
+        (
+            "Dump file".into(),
+            format!("{} bytes{}", format_bytes(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" }),
+        ),
         ("HPROF data".into(), format!("{} bytes", format_bytes(r.source.hprof_bytes))),
     ];
     // Android dumps name their heaps: one line for all of them.
     if !o.heaps.is_empty() {
-        let heaps: Vec<String> = o.heaps.iter().map(|h| format!("{}: {} objects, {} bytes", h.name, format_bytes(h.objects), format_bytes(h.shallow_bytes))).collect();
+        let heaps: Vec<String> = o
+            .heaps
+            .iter()
+            .map(|h| {
+                format!("{}: {} objects, {} bytes", h.name, format_bytes(h.objects), format_bytes(h.shallow_bytes))
+            })
+            .collect();
         summary.insert(2, ("Heaps".into(), heaps.join("; ")));
     }
     b.blocks.push(Block::Table {
@@ -239,7 +288,8 @@ pub fn document(r: &Report) -> Document {
             .gc_roots_by_type
             .iter()
             .map(|t| {
-                let name = if t.name == t.mat_name { t.name.clone() } else { format!("{} (MAT: {})", t.name, t.mat_name) };
+                let name =
+                    if t.name == t.mat_name { t.name.clone() } else { format!("{} (MAT: {})", t.name, t.mat_name) };
                 vec![name, format_bytes(t.objects)]
             })
             .collect(),
@@ -253,7 +303,11 @@ pub fn document(r: &Report) -> Document {
             "{} objects ({} bytes) are not reachable from any GC root{}.",
             format_bytes(o.unreachable.objects),
             format_bytes(o.unreachable.shallow_bytes),
-            if o.unreachable.discarded { " and were left out of every number above and below, as in Eclipse MAT" } else { "" }
+            if o.unreachable.discarded {
+                " and were left out of every number above and below, as in Eclipse MAT"
+            } else {
+                ""
+            }
         ));
         b.blocks.push(Block::Table {
             columns: columns(&[("Class", Left), ("Objects", Right), ("Shallow Heap", Right)]),
@@ -274,7 +328,13 @@ pub fn document(r: &Report) -> Document {
         r.histogram.len()
     ));
     b.blocks.push(Block::Table {
-        columns: columns(&[("#", Right), ("Class", Left), ("Instances", Right), ("Shallow Heap", Right), ("Retained Heap", Right)]),
+        columns: columns(&[
+            ("#", Right),
+            ("Class", Left),
+            ("Instances", Right),
+            ("Shallow Heap", Right),
+            ("Retained Heap", Right),
+        ]),
         rows: r
             .histogram
             .iter()
@@ -306,7 +366,12 @@ pub fn document(r: &Report) -> Document {
         }
         b.paragraph(s.description.clone());
         let point = match (&s.kind, &s.accumulation_point) {
-            (_, Some(ap)) => format!(" {} — retains {} bytes ({}).", object_label(ap), format_bytes(ap.retained_bytes), format_bp(ap.retained_bp)),
+            (_, Some(ap)) => format!(
+                " {} — retains {} bytes ({}).",
+                object_label(ap),
+                format_bytes(ap.retained_bytes),
+                format_bp(ap.retained_bp)
+            ),
             (SuspectKind::SingleObject, None) => {
                 " none — no single object below the suspect holds 70% of its memory within 1,000 steps.".into()
             }
@@ -323,7 +388,13 @@ pub fn document(r: &Report) -> Document {
             let mut rows = Vec::with_capacity(s.chain.len() + 1);
             for (d, c) in s.chain.iter().enumerate() {
                 if d == head && s.chain_omitted > 0 {
-                    rows.push(vec!["…".into(), format!("{} more", format_bytes(s.chain_omitted)), String::new(), String::new(), String::new()]);
+                    rows.push(vec![
+                        "…".into(),
+                        format!("{} more", format_bytes(s.chain_omitted)),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                    ]);
                 }
                 let depth = if d < head { d as u64 } else { d as u64 + s.chain_omitted };
                 rows.push(vec![
@@ -335,7 +406,13 @@ pub fn document(r: &Report) -> Document {
                 ]);
             }
             b.blocks.push(Block::Table {
-                columns: columns(&[("Depth", Right), ("Object", Left), ("Shallow Heap", Right), ("Retained Heap", Right), ("% of Heap", Right)]),
+                columns: columns(&[
+                    ("Depth", Right),
+                    ("Object", Left),
+                    ("Shallow Heap", Right),
+                    ("Retained Heap", Right),
+                    ("% of Heap", Right),
+                ]),
                 rows,
             });
         }
@@ -343,7 +420,10 @@ pub fn document(r: &Report) -> Document {
 
     let t = &r.top_consumers;
     b.heading(2, "Top Consumers");
-    b.paragraph(format!("Top-level dominators retaining more than {} bytes (1% of the used heap).", format_bytes(t.threshold_bytes)));
+    b.paragraph(format!(
+        "Top-level dominators retaining more than {} bytes (1% of the used heap).",
+        format_bytes(t.threshold_bytes)
+    ));
     b.heading(3, "Biggest Objects");
     if t.objects.is_empty() {
         b.paragraph("None above the threshold.");

@@ -58,7 +58,9 @@ pub fn accumulated(a: &Analysis, ap: u32) -> Vec<MemberGroup> {
             )
         })
         .collect();
-    out.sort_by(|(cx, x), (cy, y)| y.retained_bytes.cmp(&x.retained_bytes).then(x.class_name.cmp(&y.class_name)).then(cx.cmp(cy)));
+    out.sort_by(|(cx, x), (cy, y)| {
+        y.retained_bytes.cmp(&x.retained_bytes).then(x.class_name.cmp(&y.class_name)).then(cx.cmp(cy))
+    });
     out.truncate(MAX_GROUPS);
     out.into_iter().map(|(_, g)| g).collect()
 }
@@ -152,16 +154,32 @@ pub(super) fn document(blocks: &mut Vec<super::document::Block>, s: &Suspect) {
     if !s.accumulated.is_empty() {
         blocks.push(Block::Paragraph(vec![Inline::Text("Accumulated objects by class in the dominator tree:".into())]));
         blocks.push(Block::Table {
-            columns: columns(&[("Class Name", Left), ("Objects", Right), ("Shallow Heap", Right), ("Retained Heap", Right)]),
+            columns: columns(&[
+                ("Class Name", Left),
+                ("Objects", Right),
+                ("Shallow Heap", Right),
+                ("Retained Heap", Right),
+            ]),
             rows: s
                 .accumulated
                 .iter()
-                .map(|g| vec![g.class_name.clone(), format_bytes(g.objects), format_bytes(g.shallow_bytes), format_bytes(g.retained_bytes)])
+                .map(|g| {
+                    vec![
+                        g.class_name.clone(),
+                        format_bytes(g.objects),
+                        format_bytes(g.shallow_bytes),
+                        format_bytes(g.retained_bytes),
+                    ]
+                })
                 .collect(),
         });
     }
     if !s.biggest_members.is_empty() {
-        blocks.push(Block::Paragraph(vec![Inline::Text(format!("Biggest members ({} of {}):", s.biggest_members.len(), format_bytes(s.instances)))]));
+        blocks.push(Block::Paragraph(vec![Inline::Text(format!(
+            "Biggest members ({} of {}):",
+            s.biggest_members.len(),
+            format_bytes(s.instances)
+        ))]));
         // The name column only when some member has one (threads).
         let named = s.biggest_members.iter().any(|m| m.name.is_some());
         let mut cols = vec![("Object", Left)];

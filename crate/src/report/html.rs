@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::document::{document, escape_with, Document, write_inlines, Align, Block};
+use super::document::{document, escape_with, write_inlines, Align, Block, Document};
 use super::model::Report;
 
 /// Escapes text for HTML element content and quoted attribute values.
@@ -76,7 +76,8 @@ pub fn render_document(doc: &Document) -> String {
                 for row in rows {
                     out.push_str("<tr>");
                     for (i, cell) in row.iter().enumerate() {
-                        let class = if columns.get(i).is_some_and(|c| c.1 == Align::Right) { " class=\"num\"" } else { "" };
+                        let class =
+                            if columns.get(i).is_some_and(|c| c.1 == Align::Right) { " class=\"num\"" } else { "" };
                         let _ = write!(out, "<td{class}>{}</td>", escape(cell));
                     }
                     out.push_str("</tr>\n");

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::document::{document, escape_with, Document, write_inlines, Align, Block};
+use super::document::{document, escape_with, write_inlines, Align, Block, Document};
 use super::model::Report;
 
 /// Escapes text for Markdown (tables included) so that it renders literally.

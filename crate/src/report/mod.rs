@@ -35,7 +35,8 @@ pub fn to_json(report: &Report) -> String {
 /// a report is a format error (serde's message gives the line and column).
 pub fn from_json(text: &str) -> crate::error::Result<Report> {
     use crate::error::{Error, ErrorKind};
-    let error = |message: String| Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(message) };
+    let error =
+        |message: String| Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(message) };
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| error(format!("not JSON: {e}")))?;
     match value.get("schema_version").and_then(serde_json::Value::as_u64) {
         None => Err(error("not a heapscope JSON report: it has no schema_version".into())),

@@ -37,7 +37,8 @@ fn class_name(a: &Analysis, class: u32) -> String {
 pub fn json(a: &Analysis) -> Value {
     let heap = &a.heap;
     let table = &heap.index.classes;
-    let kept_classes = table.classes.iter().enumerate().filter(|(c, _)| a.class_object(*c as u32).is_some_and(|o| a.is_kept(o)));
+    let kept_classes =
+        table.classes.iter().enumerate().filter(|(c, _)| a.class_object(*c as u32).is_some_and(|o| a.is_kept(o)));
     let class_count = kept_classes.clone().count();
 
     let mut by_type: BTreeMap<&str, u64> = BTreeMap::new();

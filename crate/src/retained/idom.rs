@@ -115,7 +115,8 @@ impl Idom {
         debug_assert_eq!(far8, (0..n).filter(|&v| encode(v as u32, idom[v], 8).is_none()).count());
         debug_assert_eq!(far16, (0..n).filter(|&v| encode(v as u32, idom[v], 16).is_none()).count());
         let size = |width: usize, far: usize| n.div_ceil(32 / width) * 4 + far * 8 + (n.div_ceil(FAR_BLOCK) + 1) * 4;
-        let (width, far_count) = [(8, far8), (16, far16)].into_iter().min_by_key(|&(w, f)| size(w, f)).expect("two widths");
+        let (width, far_count) =
+            [(8, far8), (16, far16)].into_iter().min_by_key(|&(w, f)| size(w, f)).expect("two widths");
         if size(width, far_count) >= 4 * n {
             return Ok(Idom { n: n as u32, width: 32, words: idom, far: Vec::new(), far_blocks: Vec::new() });
         }

@@ -21,9 +21,9 @@
 //! dominators the tree is built from are packed first ([`idom`]: about 1.1 bytes per
 //! object on the 1 GB benchmark dump instead of 4), and every pass here reads them packed.
 
-use crate::graph::columns::SizeColumn;
 use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::{Error, Result};
+use crate::graph::columns::SizeColumn;
 
 pub mod idom;
 pub mod tree;
@@ -55,7 +55,6 @@ pub fn tree_parent<I: IdomRead + ?Sized>(idom: &I, v: u32) -> Option<u32> {
         p => Some(p),
     }
 }
-
 
 /// Retained units being summed: `u16`, the large values aside.
 struct Sums {
@@ -249,7 +248,12 @@ pub fn compute<I: IdomRead + ?Sized>(
             // One parent: its list is the block's entries, in order already.
             let count = tree::end_list(seg);
             if seg.len() >= tree::LONG {
-                long.push(tree::Long { node: base + nonleaf[b].trailing_zeros(), start: a as u32, units: seg.len() as u32, count });
+                long.push(tree::Long {
+                    node: base + nonleaf[b].trailing_zeros(),
+                    start: a as u32,
+                    units: seg.len() as u32,
+                    count,
+                });
                 tree::mark_special(&mut blocks[b]);
             }
             continue;
@@ -257,7 +261,10 @@ pub fn compute<I: IdomRead + ?Sized>(
         let sorted: &[u64] = {
             keys.clear();
             keys.try_reserve(seg.len()).map_err(|_| crate::alloc::alloc_error(seg.len() * 8, "the dominator tree"))?;
-            keys.extend(tree::entries(seg, base).map(|v| sort_key(tree_parent(idom, v).map_or(0, |p| p.wrapping_sub(base)) % BLOCK as u32, v)));
+            keys.extend(
+                tree::entries(seg, base)
+                    .map(|v| sort_key(tree_parent(idom, v).map_or(0, |p| p.wrapping_sub(base)) % BLOCK as u32, v)),
+            );
             if keys.windows(2).all(|w| w[0] <= w[1]) {
                 &keys
             } else if seg.len() <= KEYED {
@@ -378,7 +385,11 @@ struct ClassMin<C> {
 
 impl<C: Fn(u32) -> u32> ClassMin<C> {
     fn new(class_of: C, classes: usize, what: &str) -> Result<Self> {
-        Ok(ClassMin { class_of, sum: crate::alloc::try_filled(classes, 0u64, what)?, active: crate::alloc::try_filled(classes, 0u32, what)? })
+        Ok(ClassMin {
+            class_of,
+            sum: crate::alloc::try_filled(classes, 0u64, what)?,
+            active: crate::alloc::try_filled(classes, 0u32, what)?,
+        })
     }
 
     /// Enters `x` (a leaf when `leaf`): its class if no node of that class is above it
@@ -461,12 +472,25 @@ impl<S: FnMut(u32, u32) -> u64, C: Fn(u32) -> u32> Visit for Summing<S, C> {
 
 /// Retained sizes and MAT's quick retained size per class, in one depth-first walk of the
 /// tree ([`depth_first`]). `zeros` (`n + 1` zeros) becomes the retained sizes.
-fn walk(tree: &DomTree, zeros: Vec<u16>, align: u32, shallow: impl FnMut(u32, u32) -> u64, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<(Retained, Vec<u64>)> {
+fn walk(
+    tree: &DomTree,
+    zeros: Vec<u16>,
+    align: u32,
+    shallow: impl FnMut(u32, u32) -> u64,
+    class_of: impl Fn(u32) -> u32,
+    classes: usize,
+) -> Result<(Retained, Vec<u64>)> {
     const WHAT: &str = "retained sizes";
     let align = align.max(1) as u64;
     debug_assert!(zeros.len() == tree.n as usize + 1 && zeros.iter().all(|&z| z == 0));
     let shift = align.is_power_of_two().then(|| align.trailing_zeros());
-    let mut summing = Summing { shallow, align, shift, sums: Sums { units: zeros, big: Vec::new() }, min: ClassMin::new(class_of, classes, WHAT)? };
+    let mut summing = Summing {
+        shallow,
+        align,
+        shift,
+        sums: Sums { units: zeros, big: Vec::new() },
+        min: ClassMin::new(class_of, classes, WHAT)?,
+    };
     let root = Summed { units: 0, class: OnPath::default() };
     let everything = depth_first(tree, &mut summing, root, WHAT)?;
     let Summing { mut sums, min, .. } = summing;
@@ -491,7 +515,13 @@ fn key_parent(k: u64) -> u32 {
 /// Writes a block's lists back, from its (parent's place in the block, child) pairs
 /// grouped by parent, marking each list's last entry; the long lists go into `long`.
 /// Returns whether there was one. `at` is where the block's entries start.
-fn write_lists(seg: &mut [u16], base: u32, at: usize, sorted: impl Iterator<Item = (u32, u32)>, long: &mut Vec<tree::Long>) -> bool {
+fn write_lists(
+    seg: &mut [u16],
+    base: u32,
+    at: usize,
+    sorted: impl Iterator<Item = (u32, u32)>,
+    long: &mut Vec<tree::Long>,
+) -> bool {
     let mut sorted = sorted.peekable();
     let (mut pos, mut start, mut count, mut any) = (0usize, 0usize, 0u32, false);
     while let Some((j, v)) = sorted.next() {
@@ -500,7 +530,12 @@ fn write_lists(seg: &mut [u16], base: u32, at: usize, sorted: impl Iterator<Item
         count += 1;
         if last {
             if pos - start >= tree::LONG {
-                long.push(tree::Long { node: base + j, start: (at + start) as u32, units: (pos - start) as u32, count });
+                long.push(tree::Long {
+                    node: base + j,
+                    start: (at + start) as u32,
+                    units: (pos - start) as u32,
+                    count,
+                });
                 any = true;
             }
             start = pos;
@@ -516,7 +551,12 @@ fn write_lists(seg: &mut [u16], base: u32, at: usize, sorted: impl Iterator<Item
 /// (packages, loaders) numbered below `classes`; other values are in no group.
 ///
 /// One walk of the tree ([`depth_first`], the one [`compute`] sums retained sizes in).
-pub fn class_min_retained(tree: &DomTree, retained: &Retained, class_of: impl Fn(u32) -> u32, classes: usize) -> Result<Vec<u64>> {
+pub fn class_min_retained(
+    tree: &DomTree,
+    retained: &Retained,
+    class_of: impl Fn(u32) -> u32,
+    classes: usize,
+) -> Result<Vec<u64>> {
     const WHAT: &str = "the class minimum walk";
     /// A node counts with the retained size it has already.
     struct Minimum<'a, C>(&'a Retained, ClassMin<C>);
@@ -558,7 +598,8 @@ mod tests {
         let idom = vec![VIRTUAL_ROOT, 0, 1, 0, UNREACHABLE];
         let sizes = [10u64, 20, 30, 40, 50];
         let class = [0u32, 1, 1, 0, 0];
-        let Computed { tree, retained, class_min } = compute(&idom, 10, |v, _| sizes[v as usize], |v| class[v as usize], 2).unwrap();
+        let Computed { tree, retained, class_min } =
+            compute(&idom, 10, |v, _| sizes[v as usize], |v| class[v as usize], 2).unwrap();
         assert_eq!((0..6).map(|v| retained.get(v)).collect::<Vec<_>>(), vec![100, 50, 30, 40, 0, 100]);
         assert_eq!(tree.children(5).collect::<Vec<_>>(), [0]);
         assert_eq!(tree.children(0).collect::<Vec<_>>(), [1, 3]);
@@ -619,7 +660,8 @@ mod tests {
             let class: Vec<u32> = (0..n).map(|_| [0, 1, 2, 3, u32::MAX][rand(5) as usize]).collect();
             let size = |v: u32| 8 * (1 + v as u64 % 7);
             // Both ways: in the walk that sums the retained sizes, and on the tree built.
-            let Computed { tree, retained, class_min } = compute(&idom, 8, |v, _| size(v), |v| class[v as usize], 4).unwrap();
+            let Computed { tree, retained, class_min } =
+                compute(&idom, 8, |v, _| size(v), |v| class[v as usize], 4).unwrap();
             let min = class_min_retained(&tree, &retained, |v| class[v as usize], 4).unwrap();
             // Retained sizes from the definition: each object counts for all its dominators.
             let mut ret = vec![0u64; n];
@@ -894,7 +936,9 @@ mod tests {
         let (tree, _) = tree_of(&idom, 8, size);
         // The entries the lists take, from the definition of the codes' range: one for a
         // difference in 1 - 2^14..=2^14 - 1, four otherwise.
-        let units = |p: i64, kids: &[i64]| kids.iter().map(|&w| if (w - (p & !31)).abs() < 1 << 14 { 1 } else { 4 }).sum::<usize>();
+        let units = |p: i64, kids: &[i64]| {
+            kids.iter().map(|&w| if (w - (p & !31)).abs() < 1 << 14 { 1 } else { 4 }).sum::<usize>()
+        };
         let wanted = units(20_010, &[-16_383, 16_383, -16_384, 16_384, -16_385, 1, -1, 31, 33, 0].map(|d| base + d))
             + units(0, &[16_383, 16_384, 40_000, 59_998])
             + units(n as i64 - 1, &[1, 43_584, 43_585, 43_586]);

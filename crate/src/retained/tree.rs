@@ -159,8 +159,12 @@ impl DomTree {
         }
         let base = node & !(BLOCK as u32 - 1);
         match self.list_start(node) {
-            Some(pos) => Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node, start: pos } },
-            None => Children { inner: Inner::Stream { units: &self.units, pos: 0, base, done: true, node: NO_NODE, start: 0 } },
+            Some(pos) => {
+                Children { inner: Inner::Stream { units: &self.units, pos, base, done: false, node, start: pos } }
+            }
+            None => Children {
+                inner: Inner::Stream { units: &self.units, pos: 0, base, done: true, node: NO_NODE, start: 0 },
+            },
         }
     }
 
@@ -186,7 +190,10 @@ impl DomTree {
     #[inline]
     pub(super) fn cursor_after(&self, node: u32, from: Resume) -> Cursor {
         let (b, j) = (node as usize / BLOCK, node % BLOCK as u32);
-        let near = node < self.n && from.node <= node && from.node as usize / BLOCK == b && self.blocks.get(b).is_some_and(|&raw| raw & SPECIAL == 0);
+        let near = node < self.n
+            && from.node <= node
+            && from.node as usize / BLOCK == b
+            && self.blocks.get(b).is_some_and(|&raw| raw & SPECIAL == 0);
         if !near {
             // A list starts below 2^31 (see `block_start`).
             return Cursor { pos: self.list_start(node).map_or(DONE, |p| p as u32) };
@@ -264,7 +271,11 @@ impl DomTree {
     }
 
     pub fn memory_bytes(&self) -> usize {
-        self.nonleaf.capacity() * 4 + self.blocks.capacity() * 4 + self.units.capacity() * 2 + self.long.capacity() * 16 + self.top.capacity() * 4
+        self.nonleaf.capacity() * 4
+            + self.blocks.capacity() * 4
+            + self.units.capacity() * 2
+            + self.long.capacity() * 16
+            + self.top.capacity() * 4
     }
 }
 
@@ -285,7 +296,8 @@ pub(super) fn skip(units: &[u16], mut pos: usize, mut lists: u32) -> usize {
     while lists > 0 {
         if let Some(chunk) = units.get(pos..pos + 8) {
             let chunk: &[u16; 8] = chunk.try_into().expect("8 entries");
-            let mut ends = last_bits(chunk[..4].try_into().expect("4 entries")) | last_bits(chunk[4..].try_into().expect("4 entries")) << 4;
+            let mut ends = last_bits(chunk[..4].try_into().expect("4 entries"))
+                | last_bits(chunk[4..].try_into().expect("4 entries")) << 4;
             let found = ends.count_ones();
             if found < lists {
                 lists -= found;
@@ -385,7 +397,14 @@ pub struct Children<'a> {
 enum Inner<'a> {
     /// `node`: whose list this is ([`NO_NODE`] for a leaf).
     /// `start`: where the list starts.
-    Stream { units: &'a [u16], pos: usize, base: u32, done: bool, node: u32, start: usize },
+    Stream {
+        units: &'a [u16],
+        pos: usize,
+        base: u32,
+        done: bool,
+        node: u32,
+        start: usize,
+    },
     Slice(std::slice::Iter<'a, u32>),
 }
 
@@ -430,7 +449,8 @@ mod tests {
         let lows = [0u16, 0x7FFF, 0x1234, 0x0001, 0x4000, 0x7FFE];
         for pattern in 0..16u32 {
             for k in 0..lows.len() {
-                let entries: [u16; 4] = std::array::from_fn(|i| ((pattern >> i & 1) as u16 * LAST) | (lows[(k + i) % lows.len()] & CODE));
+                let entries: [u16; 4] =
+                    std::array::from_fn(|i| ((pattern >> i & 1) as u16 * LAST) | (lows[(k + i) % lows.len()] & CODE));
                 let want = (0..4).fold(0, |w, i| w | ((entries[i] >> 15) as u32) << i);
                 assert_eq!(last_bits(&entries), want, "entries {entries:04x?}");
             }

@@ -179,10 +179,7 @@ impl GzipSource {
     }
 
     fn err(&self, what: &str) -> Error {
-        Error::format(
-            self.out_pos,
-            format!("gzip stream broken at compressed byte {}: {what}", self.in_pos),
-        )
+        Error::format(self.out_pos, format!("gzip stream broken at compressed byte {}: {what}", self.in_pos))
     }
 
     /// Makes at least `n` bytes of input available (fewer only at the end of the input).
@@ -274,7 +271,10 @@ impl GzipSource {
         let problem = if crc != actual_crc {
             format!("its data has CRC-32 {actual_crc:08x}, its trailer says {crc:08x}")
         } else if isize != self.member.size as u32 {
-            format!("it decoded to {} bytes (mod 2^32: {}), its trailer says {isize}", self.member.size, self.member.size as u32)
+            format!(
+                "it decoded to {} bytes (mod 2^32: {}), its trailer says {isize}",
+                self.member.size, self.member.size as u32
+            )
         } else {
             return Ok(());
         };
@@ -504,7 +504,12 @@ mod tests {
             let at = m.len() - 8;
             m[at] ^= 0xff;
         });
-        assert!(err.to_string().contains(&format!("gzip member 2 (starting at compressed byte {start}) is corrupt: its data has CRC-32")), "{err}");
+        assert!(
+            err.to_string().contains(&format!(
+                "gzip member 2 (starting at compressed byte {start}) is corrupt: its data has CRC-32"
+            )),
+            "{err}"
+        );
         let (_, err, _) = second_member_corrupted(|m| {
             let at = m.len() - 4;
             m[at] = 41;
@@ -534,7 +539,10 @@ mod tests {
         assert!(src.checkpoints.iter().any(|c| c.out_pos > 5 && c.members == 2), "no checkpoint inside member 2");
         src.rewind().unwrap();
         let err = src.read_at(59_000, &mut [0u8; 5000]).and_then(|_| src.read(&mut [0u8; 5000])).unwrap_err();
-        assert!(err.to_string().contains(&format!("gzip member 2 (starting at compressed byte {member2}) is corrupt")), "{err}");
+        assert!(
+            err.to_string().contains(&format!("gzip member 2 (starting at compressed byte {member2}) is corrupt")),
+            "{err}"
+        );
     }
 
     fn decode_all(bytes: Vec<u8>, chunk: usize) -> Result<Vec<u8>> {

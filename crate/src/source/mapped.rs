@@ -54,7 +54,8 @@ impl Mapped {
         let len = usize::try_from(len).ok().filter(|&l| l > 0)?;
         // SAFETY: a fresh private read-only mapping of an open file descriptor; the
         // result is checked before use.
-        let ptr = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_PRIVATE, file.as_raw_fd(), 0) };
+        let ptr =
+            unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_PRIVATE, file.as_raw_fd(), 0) };
         if ptr == libc::MAP_FAILED || ptr.is_null() {
             return None;
         }

@@ -9,18 +9,18 @@
 //! (the [`crate::records`] cursor handles that). Offsets are always positions in the
 //! *decoded* HPROF stream.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod file;
 mod gzip;
 mod mapped;
 mod memory;
-#[cfg(not(target_arch = "wasm32"))]
-mod file;
 
 pub use mapped::Mapped;
 
-pub use gzip::GzipSource;
-pub use memory::MemorySource;
 #[cfg(not(target_arch = "wasm32"))]
 pub use file::FileSource;
+pub use gzip::GzipSource;
+pub use memory::MemorySource;
 
 use crate::error::Result;
 

@@ -148,7 +148,8 @@ pub const STATIC_RULES: &[FieldRule] = &[
 /// own what it caches, so an image a view also holds is the view's. Names are matched
 /// literally (an obfuscated dump needs its mapping first); add an entry only against a
 /// dump that has it, and cut at the value a cache entry wraps, not at the cache.
-pub const CACHE_FIELDS: &[FieldRule] = &[rule("coil3.memory.RealStrongMemoryCache$InternalValue", "image", Strength::Cache)];
+pub const CACHE_FIELDS: &[FieldRule] =
+    &[rule("coil3.memory.RealStrongMemoryCache$InternalValue", "image", Strength::Cache)];
 
 /// The strength of a GC root: the thread-local kinds (a stack frame, a JNI local, a native
 /// stack, a blocked thread — roots of threads the dump does not name) hold only until

@@ -31,8 +31,11 @@ pub const OWNER: u8 = 0x40;
 pub const OWNED_CLASSES: [&str; 2] = ["android.view.View", "android.app.Activity"];
 
 /// The fields that own what they reference (class and subclasses, the field of that name).
-pub const OWNER_FIELDS: [(&str, &str); 3] =
-    [("android.app.Activity", "mDecor"), ("android.app.Dialog", "mDecor"), ("android.app.ActivityThread$ActivityClientRecord", "activity")];
+pub const OWNER_FIELDS: [(&str, &str); 3] = [
+    ("android.app.Activity", "mDecor"),
+    ("android.app.Dialog", "mDecor"),
+    ("android.app.ActivityThread$ActivityClientRecord", "activity"),
+];
 
 /// The owner-rule data the walk and the tree read: which classes need an owner, and the
 /// view groups' virtual child references.
@@ -107,10 +110,16 @@ impl ViewChildren {
     /// reference fields' byte offsets.
     pub fn instance(&mut self, obj: u32, class: u32, fields: &[u8], ref_offsets: &[u32], id_size: usize) {
         let Some(Some((children, count_at))) = self.groups.get(class as usize) else { return };
-        let (off, count_at) = (ref_offsets.get(*children as usize).copied().unwrap_or(u32::MAX) as usize, *count_at as usize);
+        let (off, count_at) =
+            (ref_offsets.get(*children as usize).copied().unwrap_or(u32::MAX) as usize, *count_at as usize);
         if off.saturating_add(id_size) <= fields.len() && count_at + 4 <= fields.len() {
             let array = be_id(fields, off, id_size);
-            let count = i32::from_be_bytes([fields[count_at], fields[count_at + 1], fields[count_at + 2], fields[count_at + 3]]);
+            let count = i32::from_be_bytes([
+                fields[count_at],
+                fields[count_at + 1],
+                fields[count_at + 2],
+                fields[count_at + 3],
+            ]);
             if array != 0 && count > 0 {
                 self.found.push((obj, array, count));
             }

@@ -165,10 +165,14 @@ pub fn entries(a: &mut Analysis, obj: u32, offset: usize, limit: usize) -> Resul
     let total = walk.entries.len();
     let page: Vec<Raw> = walk.entries.iter().skip(offset).take(limit).copied().collect();
     // The texts of the page's keys and values, read together.
-    let refs: Vec<u64> = page.iter().flat_map(|r| [r.key, r.value]).filter_map(|v| match v {
-        Some(FieldVal::Ref(id)) if id != 0 => Some(id),
-        _ => None,
-    }).collect();
+    let refs: Vec<u64> = page
+        .iter()
+        .flat_map(|r| [r.key, r.value])
+        .filter_map(|v| match v {
+            Some(FieldVal::Ref(id)) if id != 0 => Some(id),
+            _ => None,
+        })
+        .collect();
     let texts = text::texts(a, &mut reader, &refs)?;
     let by_id: HashMap<u64, Option<String>> = refs.into_iter().zip(texts).collect();
     let slot = |a: &Analysis, v: Option<FieldVal>| -> Option<Slot> {
@@ -186,7 +190,14 @@ pub fn entries(a: &mut Analysis, obj: u32, offset: usize, limit: usize) -> Resul
     let out = page
         .iter()
         .map(|r| {
-            let holder = if r.node != 0 { Some(r.node) } else { match r.value { Some(FieldVal::Ref(id)) => Some(id), _ => None } };
+            let holder = if r.node != 0 {
+                Some(r.node)
+            } else {
+                match r.value {
+                    Some(FieldVal::Ref(id)) => Some(id),
+                    _ => None,
+                }
+            };
             // A chain's node dominates the rest of its chain: that part is the next
             // entry's, not this one's.
             let own = |a: &Analysis, h: u32| {
@@ -227,7 +238,9 @@ fn walk(a: &mut Analysis, reader: &mut Reader, obj: u32) -> Result<Walk> {
             Some(Obj::Instance(inst)) => {
                 let class = inst.class;
                 let Some(&(_, field, keys)) = WRAPPERS.iter().find(|w| is_a(a, class, w.0)) else { break };
-                let Some(inner) = inst.reference(field) else { return Ok(Walk::fail(format!("its field {field} is null or missing"))) };
+                let Some(inner) = inst.reference(field) else {
+                    return Ok(Walk::fail(format!("its field {field} is null or missing")));
+                };
                 keys_only |= keys;
                 id = inner;
             }
@@ -253,10 +266,17 @@ fn walk(a: &mut Analysis, reader: &mut Reader, obj: u32) -> Result<Walk> {
         pairs(a, reader, inst.reference("mArray"), inst.int("mSize"))?
     } else if has("java.util.LinkedList") {
         linked(a, reader, &inst)?
-    } else if has("java.util.ArrayList") || has("java.util.Vector") || has("java.util.concurrent.CopyOnWriteArrayList") || has("java.util.ArrayDeque") {
+    } else if has("java.util.ArrayList")
+        || has("java.util.Vector")
+        || has("java.util.concurrent.CopyOnWriteArrayList")
+        || has("java.util.ArrayDeque")
+    {
         list(a, reader, &inst, &names)?
     } else {
-        return Ok(Walk::fail(format!("{} is not a collection heapscope reads as entries", names.first().map(String::as_str).unwrap_or("the object"))));
+        return Ok(Walk::fail(format!(
+            "{} is not a collection heapscope reads as entries",
+            names.first().map(String::as_str).unwrap_or("the object")
+        )));
     };
     if keys_only && w.kind == Some(EntriesKind::Map) {
         w.kind = Some(EntriesKind::Set);
@@ -273,7 +293,8 @@ fn walk(a: &mut Analysis, reader: &mut Reader, obj: u32) -> Result<Walk> {
 /// reference graph, at most [`MAX_WALK`].
 fn prefetch(a: &mut Analysis, reader: &mut Reader, id: u64, names: &[String]) -> Result<()> {
     let Some(start) = a.object_at(id) else { return Ok(()) };
-    let prefixes: Vec<String> = names.iter().filter(|n| n.starts_with("java.") || n.starts_with("android")).map(|n| format!("{n}$")).collect();
+    let prefixes: Vec<String> =
+        names.iter().filter(|n| n.starts_with("java.") || n.starts_with("android")).map(|n| format!("{n}$")).collect();
     let mut inner: HashMap<u32, bool> = HashMap::new();
     let mut seen: HashSet<u32> = HashSet::from([start]);
     let mut queue = vec![start];
@@ -283,7 +304,10 @@ fn prefetch(a: &mut Analysis, reader: &mut Reader, id: u64, names: &[String]) ->
         head += 1;
         a.for_each_reference(u, |v| {
             let c = a.class_of(v);
-            let internal = *inner.entry(c).or_insert_with(|| prefixes.iter().any(|p| a.class_name(c).starts_with(p.as_str())) || a.class_name(c) == "java.lang.Object[]");
+            let internal = *inner.entry(c).or_insert_with(|| {
+                prefixes.iter().any(|p| a.class_name(c).starts_with(p.as_str()))
+                    || a.class_name(c) == "java.lang.Object[]"
+            });
             if internal && seen.insert(v) {
                 queue.push(v);
             }
@@ -307,7 +331,11 @@ fn table(a: &mut Analysis, reader: &mut Reader, inst: &Instance, key: &str, valu
         if e != 0 {
             heads.push(e);
         }
-        if heads.len() >= MAX_WALK { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        if heads.len() >= MAX_WALK {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     })?;
     let mut seen = HashSet::new();
     for head in heads {
@@ -330,7 +358,9 @@ fn table(a: &mut Analysis, reader: &mut Reader, inst: &Instance, key: &str, valu
             }
             if names.contains(&"java.util.concurrent.ConcurrentHashMap$ForwardingNode") {
                 w.complete = false;
-                w.note = Some("the map was being resized when the dump was taken: entries already moved are not listed".into());
+                w.note = Some(
+                    "the map was being resized when the dump was taken: entries already moved are not listed".into(),
+                );
                 break;
             }
             if n.get(key).is_none() {
@@ -386,7 +416,13 @@ fn pairs(a: &mut Analysis, reader: &mut Reader, array: Option<u64>, size: Option
         if i % 2 == 0 {
             key = e;
         } else if key != 0 || size.is_some() {
-            w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: Some(FieldVal::Ref(key)), value: Some(FieldVal::Ref(e)), next: 0 });
+            w.entries.push(Raw {
+                index: w.entries.len() as u64,
+                node: 0,
+                key: Some(FieldVal::Ref(key)),
+                value: Some(FieldVal::Ref(e)),
+                next: 0,
+            });
             if w.entries.len() >= MAX_WALK {
                 full = true;
                 return ControlFlow::Break(());
@@ -438,7 +474,9 @@ fn list(a: &mut Analysis, reader: &mut Reader, inst: &Instance, names: &[String]
     let Some(field) = field else { return Ok(Walk::fail("no element array: an unexpected layout")) };
     let Some(array) = inst.reference(field) else { return Ok(w) };
     reader.fetch(a, [array])?;
-    let Some(&Obj::ObjectArray { len, .. }) = reader.get(array) else { return Ok(Walk::fail("its element array could not be read")) };
+    let Some(&Obj::ObjectArray { len, .. }) = reader.get(array) else {
+        return Ok(Walk::fail("its element array could not be read"));
+    };
     let len = len as u64;
     let (start, count) = if has("java.util.ArrayDeque") {
         let (head, tail) = (inst.int("head").unwrap_or(0).max(0) as u64, inst.int("tail").unwrap_or(0).max(0) as u64);
@@ -462,7 +500,13 @@ fn list(a: &mut Analysis, reader: &mut Reader, inst: &Instance, names: &[String]
             continue;
         }
         reader.elements(a, array, from, n, |_, e| {
-            w.entries.push(Raw { index: w.entries.len() as u64, node: 0, key: None, value: Some(FieldVal::Ref(e)), next: 0 });
+            w.entries.push(Raw {
+                index: w.entries.len() as u64,
+                node: 0,
+                key: None,
+                value: Some(FieldVal::Ref(e)),
+                next: 0,
+            });
             ControlFlow::Continue(())
         })?;
     }

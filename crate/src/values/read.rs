@@ -88,9 +88,17 @@ impl Instance {
 #[derive(Debug, Clone)]
 pub enum Obj {
     Instance(Instance),
-    ObjectArray { len: u32, elements_at: u64 },
+    ObjectArray {
+        len: u32,
+        elements_at: u64,
+    },
     /// A primitive array with its first [`MAX_DATA`] bytes.
-    PrimitiveArray { ty: u8, len: u32, data: Vec<u8>, has_data: bool },
+    PrimitiveArray {
+        ty: u8,
+        len: u32,
+        data: Vec<u8>,
+        has_data: bool,
+    },
     Class,
 }
 
@@ -161,7 +169,9 @@ impl Reader {
             let obj = record.map(|r| match r.head {
                 RecordHead::Instance { class_id, fields } => Obj::Instance(decode(a, class_id, &fields)),
                 RecordHead::ObjectArray { len, elements_at, .. } => Obj::ObjectArray { len, elements_at },
-                RecordHead::PrimitiveArray { elem_type, len, has_data, .. } => Obj::PrimitiveArray { ty: elem_type, len, data: r.data, has_data },
+                RecordHead::PrimitiveArray { elem_type, len, has_data, .. } => {
+                    Obj::PrimitiveArray { ty: elem_type, len, data: r.data, has_data }
+                }
                 RecordHead::Class(_) => Obj::Class,
             });
             self.cache.insert(id, obj);
@@ -171,12 +181,25 @@ impl Reader {
 
     /// The elements `from..` of the object array at `id` (read), at most `max`, through
     /// `visit(index, id)`, which may stop early.
-    pub fn elements(&self, a: &mut Analysis, id: u64, from: u64, max: u64, mut visit: impl FnMut(u64, u64) -> ControlFlow<()>) -> Result<()> {
+    pub fn elements(
+        &self,
+        a: &mut Analysis,
+        id: u64,
+        from: u64,
+        max: u64,
+        mut visit: impl FnMut(u64, u64) -> ControlFlow<()>,
+    ) -> Result<()> {
         let Some(&Obj::ObjectArray { len, elements_at }) = self.get(id) else { return Ok(()) };
         let id_size = a.heap.index.header.id_size;
         let Some(source) = a.source.as_deref_mut() else { return Ok(()) };
         let end = from.saturating_add(max);
-        readback::array_elements(source, elements_at, len, id_size, from, |i, e| if i >= end { ControlFlow::Break(()) } else { visit(i, e) })
+        readback::array_elements(source, elements_at, len, id_size, from, |i, e| {
+            if i >= end {
+                ControlFlow::Break(())
+            } else {
+                visit(i, e)
+            }
+        })
     }
 }
 
@@ -197,7 +220,10 @@ fn decode(a: &Analysis, class_id: u64, data: &[u8]) -> Instance {
         raw.push((f.depth, f.decl.name_id, v));
         ControlFlow::Continue(())
     });
-    let fields = raw.into_iter().map(|(depth, name_id, v)| (mapping::field_name(a, mapping::declaring_class(a, class, depth), name_id), v)).collect();
+    let fields = raw
+        .into_iter()
+        .map(|(depth, name_id, v)| (mapping::field_name(a, mapping::declaring_class(a, class, depth), name_id), v))
+        .collect();
     Instance { class, fields }
 }
 

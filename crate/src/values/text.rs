@@ -79,7 +79,9 @@ fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8) -> Step {
     }
     match reader.get(id) {
         Some(Obj::Instance(inst)) => instance_text(a, reader, inst, nesting),
-        Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => Done(Some(chars(basic_type::CHAR, reading::NO_CODER, *len as u64, 0, *len as u64, data).unwrap_or_default())),
+        Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => Done(Some(
+            chars(basic_type::CHAR, reading::NO_CODER, *len as u64, 0, *len as u64, data).unwrap_or_default(),
+        )),
         _ => Done(None),
     }
 }
@@ -155,7 +157,9 @@ fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) ->
         if BOXED.contains(&name) {
             return Done(inst.get("value").and_then(|v| match v {
                 FieldVal::Prim(..) if name.ends_with("AtomicBoolean") => Some((v.int() != Some(0)).to_string()),
-                FieldVal::Prim(basic_type::CHAR, _) => Some(primitive_text(basic_type::CHAR, v.bytes()).trim_matches('\'').to_string()),
+                FieldVal::Prim(basic_type::CHAR, _) => {
+                    Some(primitive_text(basic_type::CHAR, v.bytes()).trim_matches('\'').to_string())
+                }
                 FieldVal::Prim(ty, _) => Some(primitive_text(ty, v.bytes())),
                 FieldVal::Ref(_) => None,
             }));
@@ -178,7 +182,10 @@ fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) ->
                 _ => Done(None),
             };
         }
-        if name == "java.util.concurrent.CopyOnWriteArrayList" || name == "java.util.ArrayDeque" || name == "java.util.concurrent.ConcurrentHashMap" {
+        if name == "java.util.concurrent.CopyOnWriteArrayList"
+            || name == "java.util.ArrayDeque"
+            || name == "java.util.concurrent.ConcurrentHashMap"
+        {
             return array_backed_size(reader, inst, name);
         }
         if NODES.contains(&name) {

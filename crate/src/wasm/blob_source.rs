@@ -89,9 +89,7 @@ impl BlobSource {
         })?;
         let size = blob.size();
         if !(size >= 0.0 && size.is_finite()) {
-            return Err(Error::io(format!(
-                "the browser reports an impossible file size ({size})"
-            )));
+            return Err(Error::io(format!("the browser reports an impossible file size ({size})")));
         }
         Ok(BlobSource {
             blob,
@@ -143,7 +141,9 @@ impl BlobSource {
         if let (Some(f), true) = (&self.read_ahead, streaming) {
             let end = start + dst.len() as u64;
             // An exception or anything but the exact bytes: read them here instead.
-            if let Ok(got) = f.call2(&JsValue::UNDEFINED, &JsValue::from_f64(start as f64), &JsValue::from_f64(end as f64)) {
+            if let Ok(got) =
+                f.call2(&JsValue::UNDEFINED, &JsValue::from_f64(start as f64), &JsValue::from_f64(end as f64))
+            {
                 if let Some(bytes) = got.dyn_ref::<Uint8Array>() {
                     if bytes.length() as usize == dst.len() {
                         bytes.copy_to(dst);
@@ -159,14 +159,8 @@ impl BlobSource {
     /// Reads exactly `dst.len()` bytes at `start` (the caller keeps the range inside the blob).
     fn fetch(&self, start: u64, dst: &mut [u8]) -> Result<()> {
         let end = start + dst.len() as u64;
-        let part = self
-            .blob
-            .slice_with_f64_and_f64(start as f64, end as f64)
-            .map_err(|e| read_error(start, &e))?;
-        let buffer = self
-            .reader
-            .read_as_array_buffer(&part)
-            .map_err(|e| read_error(start, &e))?;
+        let part = self.blob.slice_with_f64_and_f64(start as f64, end as f64).map_err(|e| read_error(start, &e))?;
+        let buffer = self.reader.read_as_array_buffer(&part).map_err(|e| read_error(start, &e))?;
         let bytes = Uint8Array::new(&buffer);
         if bytes.length() as usize != dst.len() {
             return Err(Error::io(format!(
@@ -307,21 +301,14 @@ impl ByteSource for BlobSource {
 }
 
 fn read_error(offset: u64, e: &wasm_bindgen::JsValue) -> Error {
-    Error::io(format!(
-        "the browser could not read the file at byte {offset}: {}",
-        js_text(e)
-    ))
+    Error::io(format!("the browser could not read the file at byte {offset}: {}", js_text(e)))
 }
 
 /// A JS exception as text (its `name: message` when it is an `Error`/`DOMException`).
 pub(crate) fn js_text(e: &wasm_bindgen::JsValue) -> String {
     use wasm_bindgen::JsCast;
     if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        return format!(
-            "{}: {}",
-            String::from(err.name()),
-            String::from(err.message())
-        );
+        return format!("{}: {}", String::from(err.name()), String::from(err.message()));
     }
     if let Some(s) = e.as_string() {
         return s;

@@ -22,7 +22,10 @@ mod session;
 
 pub use blob_source::{BlobSource, DEFAULT_CHUNK_SIZE, FETCHED, SEEK_FETCH};
 pub use progress::{JsProgress, ProgressHandle};
-pub use session::{memory_bytes, memory_limit, wasm_peak_estimate, OpenOptions, Session, MEMORY_MARGIN, WASM_FIXED_BYTES, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
+pub use session::{
+    memory_bytes, memory_limit, wasm_peak_estimate, OpenOptions, Session, MEMORY_MARGIN, WASM_FIXED_BYTES,
+    WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT,
+};
 
 use wasm_bindgen::prelude::*;
 
@@ -80,10 +83,7 @@ fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let text = info.to_string();
         web_sys::console::error_1(&JsValue::from_str(&text));
-        let _ = js_sys::Reflect::set(
-            &js_sys::global(),
-            &JsValue::from_str("__heapscopePanic"),
-            &JsValue::from_str(&text),
-        );
+        let _ =
+            js_sys::Reflect::set(&js_sys::global(), &JsValue::from_str("__heapscopePanic"), &JsValue::from_str(&text));
     }));
 }

@@ -37,7 +37,15 @@ pub struct JsProgress {
 
 impl JsProgress {
     pub fn new(callback: Option<Function>) -> JsProgress {
-        JsProgress { callback, records: Vec::new(), last_ms: f64::NEG_INFINITY, phase: "", bytes_done: 0, bytes_total: None, objects: 0 }
+        JsProgress {
+            callback,
+            records: Vec::new(),
+            last_ms: f64::NEG_INFINITY,
+            phase: "",
+            bytes_done: 0,
+            bytes_total: None,
+            objects: 0,
+        }
     }
 
     /// Sends the current state unless one went out less than [`INTERVAL_MS`] ago
@@ -97,7 +105,15 @@ impl JsProgress {
             last.memory = super::session::memory_bytes();
         }
         if !next.is_empty() {
-            self.records.push(PhaseRecord { phase: next, start_ms: now, end_ms: now, bytes_read: read, allocated: 0, peak_allocated: 0, memory: 0 });
+            self.records.push(PhaseRecord {
+                phase: next,
+                start_ms: now,
+                end_ms: now,
+                bytes_read: read,
+                allocated: 0,
+                peak_allocated: 0,
+                memory: 0,
+            });
         }
     }
 }

@@ -18,8 +18,8 @@ use web_sys::Blob;
 use crate::analysis::{self, Analysis, Options};
 use crate::error::{Error, ErrorKind};
 use crate::mapping::Mapping;
-use crate::report::{self, Report, SourceInfo};
 use crate::query::Query;
+use crate::report::{self, Report, SourceInfo};
 use crate::source::{auto_decompress, looks_gzipped, ByteSource};
 
 use super::blob_source::{BlobSource, DEFAULT_CHUNK_SIZE};
@@ -115,20 +115,13 @@ impl Session {
     /// `options`: `{chunkSize?, keepUnreachable?, memoryLimit?}` or undefined. Throws a
     /// `{kind, offset, message, text}` object on failure (kind "memory" when the dump needs
     /// more memory than the tab has, before allocating it). Works only in a Web Worker.
-    pub fn open(
-        file: Blob,
-        options: JsValue,
-        on_progress: Option<js_sys::Function>,
-    ) -> Result<Session, JsValue> {
+    pub fn open(file: Blob, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<Session, JsValue> {
         let options: OpenOptions = if options.is_undefined() || options.is_null() {
             OpenOptions::default()
         } else {
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| Error::io(format!("invalid options: {e}")))?
+            serde_wasm_bindgen::from_value(options).map_err(|e| Error::io(format!("invalid options: {e}")))?
         };
-        let chunk_size = options
-            .chunk_size
-            .map_or(DEFAULT_CHUNK_SIZE, |c| c.clamp(1, 1 << 30) as usize);
+        let chunk_size = options.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |c| c.clamp(1, 1 << 30) as usize);
         super::heap_stats::reserve_small_arena();
         let file_name = file.dyn_ref::<web_sys::File>().map(|f| f.name());
         let file_bytes = file.size() as u64;
@@ -166,10 +159,7 @@ impl Session {
     /// Throws a `{kind: "format", …}` object when the text is not such a report.
     pub fn from_report_json(json: &str) -> Result<Session, JsValue> {
         let report: Report = serde_json::from_str(json).map_err(|e| {
-            Error::format(
-                0,
-                format!("not a heapscope JSON report (schema version {}): {e}", report::SCHEMA_VERSION),
-            )
+            Error::format(0, format!("not a heapscope JSON report (schema version {}): {e}", report::SCHEMA_VERSION))
         })?;
         if report.schema_version != report::SCHEMA_VERSION {
             return Err(Error::format(
@@ -202,7 +192,13 @@ impl Session {
     /// `heapscope compare BASELINE CURRENT --format FORMAT [--sort SORT] [--top TOP]`
     /// writes it: `format` is "json", "md" or "html", `sort` "instances", "shallow" or
     /// "retained". Throws a `{kind: "format", …}` object when the two cannot be compared.
-    pub fn compare_with_baseline(&self, baseline_json: &str, format: &str, sort: &str, top: Option<u32>) -> Result<String, JsValue> {
+    pub fn compare_with_baseline(
+        &self,
+        baseline_json: &str,
+        format: &str,
+        sort: &str,
+        top: Option<u32>,
+    ) -> Result<String, JsValue> {
         let baseline = crate::compare::read_report_json(baseline_json)?;
         let sort = match sort {
             "instances" => crate::compare::SortKey::Instances,
@@ -271,7 +267,6 @@ impl Session {
         let a = self.analysis.as_mut().ok_or_else(no_dump)?;
         json(&crate::query::answer(a, &q)?)
     }
-
 }
 
 /// Linear memory of this wasm instance now (bytes): the peak, since it never shrinks.

@@ -65,7 +65,12 @@ fn order(x: &Group, y: &Group) -> std::cmp::Ordering {
 }
 
 /// Groups the kept arrays of `entries` (in object order) by contents.
-pub fn group(entries: &mut Vec<Entry>, kept: impl Fn(u32) -> bool, shallow: impl Fn(u32) -> u64, limit: usize) -> Groups {
+pub fn group(
+    entries: &mut Vec<Entry>,
+    kept: impl Fn(u32) -> bool,
+    shallow: impl Fn(u32) -> u64,
+    limit: usize,
+) -> Groups {
     entries.retain(|e| kept(e.obj()));
     let mut g = Groups { arrays: entries.len() as u64, ..Groups::default() };
     for e in entries.iter() {

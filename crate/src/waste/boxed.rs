@@ -86,10 +86,18 @@ fn java_key(which: u8, bits: u64) -> i128 {
         basic_type::BYTE => bits as u8 as i8 as i128,
         basic_type::FLOAT => {
             let b = bits as u32;
-            if b >> 31 == 1 { -((b & 0x7fff_ffff) as i128) - 1 } else { b as i128 }
+            if b >> 31 == 1 {
+                -((b & 0x7fff_ffff) as i128) - 1
+            } else {
+                b as i128
+            }
         }
         basic_type::DOUBLE => {
-            if bits >> 63 == 1 { -((bits & 0x7fff_ffff_ffff_ffff) as i128) - 1 } else { bits as i128 }
+            if bits >> 63 == 1 {
+                -((bits & 0x7fff_ffff_ffff_ffff) as i128) - 1
+            } else {
+                bits as i128
+            }
         }
         _ => bits as i128,
     }
@@ -122,7 +130,11 @@ fn java_float(x: f64, single: bool) -> String {
         return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
     }
     let s = if single { format!("{}", x as f32) } else { format!("{x}") };
-    if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
+    if s.contains(['.', 'e', 'E']) {
+        s
+    } else {
+        format!("{s}.0")
+    }
 }
 
 /// Groups each class's kept instances by value: `entries` per class ([`CLASSES`] order).

@@ -111,7 +111,12 @@ pub struct Window {
 
 /// The fields of `java.lang.String` the waste report and the duplicates query read, for
 /// [`Index::field_offsets`]: `value`, `coder`, `offset`, `count`.
-pub(crate) const STRING_FIELDS: [(u8, &str); 4] = [(basic_type::OBJECT, "value"), (basic_type::BYTE, "coder"), (basic_type::INT, "offset"), (basic_type::INT, "count")];
+pub(crate) const STRING_FIELDS: [(u8, &str); 4] = [
+    (basic_type::OBJECT, "value"),
+    (basic_type::BYTE, "coder"),
+    (basic_type::INT, "offset"),
+    (basic_type::INT, "count"),
+];
 
 /// Per String class: byte offsets of `value` and `coder` in an instance's field data.
 #[derive(Debug, Clone, Copy)]
@@ -175,7 +180,9 @@ const COLLECTION: u8 = 3;
 /// pass 2 and their unused capacity would count at its peak.
 fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
     if v.len() == v.capacity() {
-        v.try_reserve_exact((v.len() / 8).max(4096)).map_err(|_| Error::memory("out of memory collecting arrays and strings for the waste report".to_string()))?;
+        v.try_reserve_exact((v.len() / 8).max(4096)).map_err(|_| {
+            Error::memory("out of memory collecting arrays and strings for the waste report".to_string())
+        })?;
     }
     v.push(x);
     Ok(())
@@ -196,7 +203,8 @@ impl Collector {
                 }
                 // The most derived field of each name, and whether `value` is the only reference.
                 let [value, coder, offset, count] = index.field_offsets(c, STRING_FIELDS);
-                let references = table.instance_fields(c, id_size as u32).filter(|f| f.decl.ty == basic_type::OBJECT).count();
+                let references =
+                    table.instance_fields(c, id_size as u32).filter(|f| f.decl.ty == basic_type::OBJECT).count();
                 Some(StringLayout { value: value?, coder, window: offset.zip(count), only_reference: references == 1 })
             })
             .collect::<Vec<Option<StringLayout>>>();
@@ -263,7 +271,10 @@ impl Collector {
             STRING => self.string(obj, class, fields, ids, references),
             BOXED => {
                 let Some(l) = self.boxed_layouts[class as usize] else { return Ok(()) };
-                push(&mut self.boxed[l.which as usize], super::boxed::Entry { value: super::boxed::value(&l, fields), obj })
+                push(
+                    &mut self.boxed[l.which as usize],
+                    super::boxed::Entry { value: super::boxed::value(&l, fields), obj },
+                )
             }
             _ => {
                 let Some(l) = &self.collection_layouts[class as usize] else { return Ok(()) };
@@ -347,9 +358,11 @@ impl Collector {
     /// A String instance (`class` is a String class) with its field data.
     pub fn string(&mut self, obj: u32, class: u32, fields: &[u8], ids: &IdMap, references: &[u32]) -> Result<()> {
         let Some(Some(layout)) = self.string_classes.get(class as usize) else { return Ok(()) };
-        let value = if layout.value + self.id_size <= fields.len() { be_id(fields, layout.value, self.id_size) } else { 0 };
+        let value =
+            if layout.value + self.id_size <= fields.len() { be_id(fields, layout.value, self.id_size) } else { 0 };
         if let Some((offset, count)) = layout.window {
-            let int = |at: usize| fields.get(at..at + 4).map_or(0, |b| u32::from_be_bytes(b.try_into().expect("4 bytes")));
+            let int =
+                |at: usize| fields.get(at..at + 4).map_or(0, |b| u32::from_be_bytes(b.try_into().expect("4 bytes")));
             return push(&mut self.windows, (obj, value, int(offset), int(count)));
         }
         let coder = match layout.coder {
@@ -364,14 +377,30 @@ impl Collector {
             _ => ids.index_of(value),
         };
         match array {
-            Some(array) => push(&mut self.strings, StringEntry { key: (array as u64) << 2 | coder as u64, string: obj }),
+            Some(array) => {
+                push(&mut self.strings, StringEntry { key: (array as u64) << 2 | coder as u64, string: obj })
+            }
             None => push(&mut self.unresolved, obj),
         }
     }
 
     /// Replaces each string's array by its value's hash; frees the per-array vectors.
     pub fn finish(self, ids: &IdMap) -> Result<Collected> {
-        let Collector { hashes, mut long_arrays, mut strings, mut unresolved, windows, boxed, collections, lens, collection_layouts, sites, failed, on, .. } = self;
+        let Collector {
+            hashes,
+            mut long_arrays,
+            mut strings,
+            mut unresolved,
+            windows,
+            boxed,
+            collections,
+            lens,
+            collection_layouts,
+            sites,
+            failed,
+            on,
+            ..
+        } = self;
         if let Some(e) = failed {
             return Err(e);
         }
@@ -404,7 +433,11 @@ impl Collector {
                 return false;
             };
             // Only arrays flagged long have heads (most have not: no search for them).
-            let long = if hash & LONG_ARRAY != 0 { long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k]) } else { None };
+            let long = if hash & LONG_ARRAY != 0 {
+                long_arrays.binary_search_by_key(&array, |p| p.0).ok().map(|k| long_arrays[k])
+            } else {
+                None
+            };
             let content = match (long, coder) {
                 (Some((_, short, _)), reading::LATIN1) => short,
                 (Some((_, _, long)), _) => long,
@@ -416,7 +449,10 @@ impl Collector {
                     failed = Err(x);
                 }
             }
-            e.key = (mix(content, coder as u64) & !FLAGS) | if long.is_some() { LONG } else { 0 } | if is_shared { SHARED } else { 0 } | coder as u64;
+            e.key = (mix(content, coder as u64) & !FLAGS)
+                | if long.is_some() { LONG } else { 0 }
+                | if is_shared { SHARED } else { 0 }
+                | coder as u64;
             true
         });
         failed?;
@@ -444,7 +480,18 @@ impl Collector {
             !(w < pending.len() && pending[w].array == obj)
         })?;
         drop(seen);
-        Ok(Collected { strings, unresolved, pending, shared, arrays, boxed, collections, lens, collection_layouts, sites })
+        Ok(Collected {
+            strings,
+            unresolved,
+            pending,
+            shared,
+            arrays,
+            boxed,
+            collections,
+            lens,
+            collection_layouts,
+            sites,
+        })
     }
 }
 
@@ -474,9 +521,16 @@ pub fn resolve_windows(c: &mut Collected, index: &Index, source: Box<dyn ByteSou
         h.update(window);
         // As the whole-array keys: up to 1024 characters, then a prefix cut short.
         let head = if unit == 2 { HEAD_LONG } else { HEAD_SHORT };
-        let content = if (window.len() as u64) > head { h.head(head, array.ty as u64) } else { h.finish_all(array.ty as u64) & !1 };
+        let content = if (window.len() as u64) > head {
+            h.head(head, array.ty as u64)
+        } else {
+            h.finish_all(array.ty as u64) & !1
+        };
         let reading = if unit == 2 { reading::NO_CODER } else { reading::LATIN1 };
-        c.strings.push(StringEntry { key: (mix(content, reading as u64) & !FLAGS) | LONG | reading as u64, string: w.string });
+        c.strings.push(StringEntry {
+            key: (mix(content, reading as u64) & !FLAGS) | LONG | reading as u64,
+            string: w.string,
+        });
     }
     Ok(source)
 }
@@ -505,10 +559,16 @@ pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, arrays: &[u32], m
 /// [`read_arrays`] for any objects (ascending indices): each primitive array's first
 /// `max_bytes` bytes and, when `FIELDS`, each instance's field bytes.
 #[allow(clippy::type_complexity)]
-pub fn read_records<const FIELDS: bool>(index: &Index, source: Box<dyn ByteSource>, objects: &[u32], max_bytes: usize) -> Result<(Box<dyn ByteSource>, Vec<Option<ArrayData>>, Vec<Option<Vec<u8>>>)> {
+pub fn read_records<const FIELDS: bool>(
+    index: &Index,
+    source: Box<dyn ByteSource>,
+    objects: &[u32],
+    max_bytes: usize,
+) -> Result<(Box<dyn ByteSource>, Vec<Option<ArrayData>>, Vec<Option<Vec<u8>>>)> {
     let ids: Vec<u64> = objects.iter().map(|&a| index.ids.id(a)).collect();
     let fields = if FIELDS { vec![None; ids.len()] } else { Vec::new() };
-    let mut sweep = Sweep::<FIELDS> { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()], fields };
+    let mut sweep =
+        Sweep::<FIELDS> { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()], fields };
     // One span per read: a span is the unit these walks seek to.
     let mut cursor = Cursor::with_window(source, crate::index::locate::SPAN as usize);
     cursor.rewind()?;
@@ -516,7 +576,12 @@ pub fn read_records<const FIELDS: bool>(index: &Index, source: Box<dyn ByteSourc
     // of the objects not found yet. A span holding a few far-off objects is a candidate
     // for most addresses; walking it for every object that might be there costs a seek
     // each (in a gzip stream, decoding again from a checkpoint).
-    let missing = |sweep: &Sweep<FIELDS>| -> Vec<u64> { (0..ids.len()).filter(|&k| sweep.found[k].is_none() && !(FIELDS && sweep.fields[k].is_some())).map(|k| ids[k]).collect() };
+    let missing = |sweep: &Sweep<FIELDS>| -> Vec<u64> {
+        (0..ids.len())
+            .filter(|&k| sweep.found[k].is_none() && !(FIELDS && sweep.fields[k].is_some()))
+            .map(|k| ids[k])
+            .collect()
+    };
     let likeliest = index.locator.likeliest_spans(ids.iter().copied());
     for round in 0..2 {
         let others;

@@ -114,23 +114,66 @@ pub fn layouts(index: &Index) -> Vec<Option<Layout>> {
             for (k, depth, at) in table.chain_starts(c, id_size) {
                 let k_info = &table.classes[k as usize];
                 if let Some(&(_, kind)) = BASES.iter().find(|b| b.0 == k_info.name) {
-                    let field = |names: &[&str], ty: u8| own_fields(k_info, k, depth, at, id_size).find(|f| index.field_is(f.decl, ty, names)).map(|f| f.offset);
+                    let field = |names: &[&str], ty: u8| {
+                        own_fields(k_info, k, depth, at, id_size)
+                            .find(|f| index.field_is(f.decl, ty, names))
+                            .map(|f| f.offset)
+                    };
                     let (o, i, l) = (basic_type::OBJECT, basic_type::INT, basic_type::LONG);
                     let layout = match kind {
-                        Kind::ArrayList => Layout { kind, size: field(&["size"], i), array: field(&["elementData", "array"], o)?, head_tail: None, cells: None },
-                        Kind::Vector => Layout { kind, size: field(&["elementCount"], i), array: field(&["elementData"], o)?, head_tail: None, cells: None },
-                        Kind::ArrayDeque => {
-                            Layout { kind, size: None, array: field(&["elements"], o)?, head_tail: Some((field(&["head"], i)?, field(&["tail"], i)?)), cells: None }
-                        }
-                        Kind::HashMap | Kind::WeakHashMap | Kind::IdentityHashMap => Layout { kind, size: field(&["size"], i), array: field(&["table"], o)?, head_tail: None, cells: None },
-                        Kind::Hashtable => Layout { kind, size: field(&["count", "size"], i), array: field(&["table"], o)?, head_tail: None, cells: None },
-                        Kind::ConcurrentHashMap => {
-                            Layout { kind, size: field(&["baseCount"], l), array: field(&["table"], o)?, head_tail: None, cells: field(&["counterCells"], o) }
-                        }
-                        Kind::HashSet => Layout { kind, size: None, array: field(&["map", "backingMap"], o)?, head_tail: None, cells: None },
+                        Kind::ArrayList => Layout {
+                            kind,
+                            size: field(&["size"], i),
+                            array: field(&["elementData", "array"], o)?,
+                            head_tail: None,
+                            cells: None,
+                        },
+                        Kind::Vector => Layout {
+                            kind,
+                            size: field(&["elementCount"], i),
+                            array: field(&["elementData"], o)?,
+                            head_tail: None,
+                            cells: None,
+                        },
+                        Kind::ArrayDeque => Layout {
+                            kind,
+                            size: None,
+                            array: field(&["elements"], o)?,
+                            head_tail: Some((field(&["head"], i)?, field(&["tail"], i)?)),
+                            cells: None,
+                        },
+                        Kind::HashMap | Kind::WeakHashMap | Kind::IdentityHashMap => Layout {
+                            kind,
+                            size: field(&["size"], i),
+                            array: field(&["table"], o)?,
+                            head_tail: None,
+                            cells: None,
+                        },
+                        Kind::Hashtable => Layout {
+                            kind,
+                            size: field(&["count", "size"], i),
+                            array: field(&["table"], o)?,
+                            head_tail: None,
+                            cells: None,
+                        },
+                        Kind::ConcurrentHashMap => Layout {
+                            kind,
+                            size: field(&["baseCount"], l),
+                            array: field(&["table"], o)?,
+                            head_tail: None,
+                            cells: field(&["counterCells"], o),
+                        },
+                        Kind::HashSet => Layout {
+                            kind,
+                            size: None,
+                            array: field(&["map", "backingMap"], o)?,
+                            head_tail: None,
+                            cells: None,
+                        },
                     };
                     // A list or map must have its size (a deque has head and tail).
-                    return (layout.size.is_some() || matches!(kind, Kind::ArrayDeque | Kind::HashSet)).then_some(layout);
+                    return (layout.size.is_some() || matches!(kind, Kind::ArrayDeque | Kind::HashSet))
+                        .then_some(layout);
                 }
             }
             None
@@ -141,7 +184,12 @@ pub fn layouts(index: &Index) -> Vec<Option<Layout>> {
 /// Per class: whether its object arrays may back a collection (their lengths are kept):
 /// `Object[]` and arrays of `java.*` classes.
 pub fn backing_array_classes(index: &Index) -> Vec<bool> {
-    index.classes.classes.iter().map(|c| c.name.ends_with("[]") && (c.name.starts_with("java.") || c.name == "java.lang.Object[]")).collect()
+    index
+        .classes
+        .classes
+        .iter()
+        .map(|c| c.name.ends_with("[]") && (c.name.starts_with("java.") || c.name == "java.lang.Object[]"))
+        .collect()
 }
 
 /// The entry of an instance with layout `l`, from its field data.
@@ -149,7 +197,11 @@ pub fn entry(l: &Layout, obj: u32, fields: &[u8], ids: &crate::index::ids::IdMap
     let int = |at: usize| fields.get(at..at + 4).map(|b| u32::from_be_bytes(b.try_into().expect("4 bytes")));
     let reference = |at: usize| {
         let id = if at + id_size <= fields.len() { be_id(fields, at, id_size) } else { 0 };
-        if id == 0 { u32::MAX } else { ids.index_of(id).unwrap_or(u32::MAX) }
+        if id == 0 {
+            u32::MAX
+        } else {
+            ids.index_of(id).unwrap_or(u32::MAX)
+        }
     };
     let array = reference(l.array);
     let size = match (l.kind, l.size, l.head_tail) {
@@ -161,7 +213,9 @@ pub fn entry(l: &Layout, obj: u32, fields: &[u8], ids: &crate::index::ids::IdMap
         (Kind::ConcurrentHashMap, Some(at), _) => {
             let cells = l.cells.map_or(u32::MAX, reference);
             match fields.get(at..at + 8) {
-                Some(b) if cells == u32::MAX => u32::try_from(i64::from_be_bytes(b.try_into().expect("8 bytes")).max(0)).unwrap_or(SIZE_UNKNOWN - 1),
+                Some(b) if cells == u32::MAX => {
+                    u32::try_from(i64::from_be_bytes(b.try_into().expect("8 bytes")).max(0)).unwrap_or(SIZE_UNKNOWN - 1)
+                }
                 _ => SIZE_UNKNOWN,
             }
         }
@@ -197,7 +251,15 @@ pub struct Row {
 /// Per class with kept instances: the rows, by wasted bytes, then class index. `lens` is
 /// (object array, length), any order; `kept` says which objects count; a map that a
 /// kept `HashSet` reads through counts for the set only.
-pub fn group(entries: &mut [Entry], lens: &mut Vec<(u32, u32)>, layouts: &[Option<Layout>], class_of: impl Fn(u32) -> u32, shallow: impl Fn(u32) -> u64, kept: impl Fn(u32) -> bool, ref_size: u64) -> Vec<Row> {
+pub fn group(
+    entries: &mut [Entry],
+    lens: &mut Vec<(u32, u32)>,
+    layouts: &[Option<Layout>],
+    class_of: impl Fn(u32) -> u32,
+    shallow: impl Fn(u32) -> u64,
+    kept: impl Fn(u32) -> bool,
+    ref_size: u64,
+) -> Vec<Row> {
     if !lens.windows(2).all(|w| w[0].0 < w[1].0) {
         lens.sort_unstable();
         lens.dedup_by_key(|p| p.0);

@@ -68,10 +68,29 @@ pub fn blocks(r: &Report) -> Vec<Block> {
         format_bytes(d.all_zero_arrays),
         format_bytes(d.all_zero_bytes)
     )));
-    table(&mut b, &[("Array", Left), ("Length", Right), ("Arrays", Right), ("Wasted", Right), ("Contents", Left), ("First", Left)], &d.groups, |g| {
-        let contents = if g.all_zero { format!("all zero ({})", g.preview) } else { g.preview.clone() };
-        vec![g.class_name.clone(), format_bytes(g.length), format_bytes(g.count), format_bytes(g.wasted_bytes), contents, first(&g.sample)]
-    });
+    table(
+        &mut b,
+        &[
+            ("Array", Left),
+            ("Length", Right),
+            ("Arrays", Right),
+            ("Wasted", Right),
+            ("Contents", Left),
+            ("First", Left),
+        ],
+        &d.groups,
+        |g| {
+            let contents = if g.all_zero { format!("all zero ({})", g.preview) } else { g.preview.clone() };
+            vec![
+                g.class_name.clone(),
+                format_bytes(g.length),
+                format_bytes(g.count),
+                format_bytes(g.wasted_bytes),
+                contents,
+                first(&g.sample),
+            ]
+        },
+    );
 
     b.push(Block::Heading(3, "Empty and Sparse Collections".into()));
     b.push(text(if w.empty_collections.is_empty() {
@@ -79,20 +98,58 @@ pub fn blocks(r: &Report) -> Vec<Block> {
     } else {
         "Empty: size 0 with an allocated backing array, whose bytes are wasted. Fill ratio: size / capacity of the others, on average."
     }));
-    let columns = [("Class", Left), ("Instances", Right), ("Empty", Right), ("Wasted", Right), ("Non-empty", Right), ("Fill ratio", Right), ("Unused slots", Right)];
+    let columns = [
+        ("Class", Left),
+        ("Instances", Right),
+        ("Empty", Right),
+        ("Wasted", Right),
+        ("Non-empty", Right),
+        ("Fill ratio", Right),
+        ("Unused slots", Right),
+    ];
     table(&mut b, &columns, &w.empty_collections, |c| {
         let fill = if c.non_empty == 0 { String::new() } else { format_bp(c.fill_ratio_bp) };
-        vec![c.class_name.clone(), format_bytes(c.total), format_bytes(c.empty), format_bytes(c.wasted_bytes), format_bytes(c.non_empty), fill, format_bytes(c.unused_slot_bytes)]
+        vec![
+            c.class_name.clone(),
+            format_bytes(c.total),
+            format_bytes(c.empty),
+            format_bytes(c.wasted_bytes),
+            format_bytes(c.non_empty),
+            fill,
+            format_bytes(c.unused_slot_bytes),
+        ]
     });
 
     b.push(Block::Heading(3, "Boxed Numbers".into()));
     if w.boxed.is_empty() {
         b.push(text("No boxed numbers."));
     }
-    let columns = [("Class", Left), ("Instances", Right), ("Shallow Heap", Right), ("Distinct values", Right), ("Duplicates", Right), ("Wasted", Right), ("Most common", Left)];
+    let columns = [
+        ("Class", Left),
+        ("Instances", Right),
+        ("Shallow Heap", Right),
+        ("Distinct values", Right),
+        ("Duplicates", Right),
+        ("Wasted", Right),
+        ("Most common", Left),
+    ];
     table(&mut b, &columns, &w.boxed, |c| {
-        let top = c.top_values.iter().take(3).map(|v| format!("{} ×{}", v.value, format_bytes(v.count))).collect::<Vec<_>>().join(", ");
-        vec![c.class_name.clone(), format_bytes(c.count), format_bytes(c.shallow_bytes), format_bytes(c.distinct_values), format_bytes(c.duplicates), format_bytes(c.wasted_bytes), top]
+        let top = c
+            .top_values
+            .iter()
+            .take(3)
+            .map(|v| format!("{} ×{}", v.value, format_bytes(v.count)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        vec![
+            c.class_name.clone(),
+            format_bytes(c.count),
+            format_bytes(c.shallow_bytes),
+            format_bytes(c.distinct_values),
+            format_bytes(c.duplicates),
+            format_bytes(c.wasted_bytes),
+            top,
+        ]
     });
 
     let a = &r.allocation_sites;
@@ -107,10 +164,25 @@ pub fn blocks(r: &Report) -> Vec<Block> {
             format_bytes(a.distinct_sites),
             format_bytes(a.objects_without_site)
         )));
-        table(&mut b, &[("Allocated at", Left), ("Objects", Right), ("Shallow Heap", Right), ("Classes", Left)], &a.sites, |s| {
-            let classes = s.classes.iter().map(|c| format!("{} ({})", c.class_name, format_bytes(c.shallow_bytes))).collect::<Vec<_>>().join(", ");
-            vec![s.frames.first().cloned().unwrap_or_else(|| "(no frames)".into()), format_bytes(s.objects), format_bytes(s.shallow_bytes), classes]
-        });
+        table(
+            &mut b,
+            &[("Allocated at", Left), ("Objects", Right), ("Shallow Heap", Right), ("Classes", Left)],
+            &a.sites,
+            |s| {
+                let classes = s
+                    .classes
+                    .iter()
+                    .map(|c| format!("{} ({})", c.class_name, format_bytes(c.shallow_bytes)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                vec![
+                    s.frames.first().cloned().unwrap_or_else(|| "(no frames)".into()),
+                    format_bytes(s.objects),
+                    format_bytes(s.shallow_bytes),
+                    classes,
+                ]
+            },
+        );
     }
     b
 }

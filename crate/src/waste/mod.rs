@@ -108,7 +108,11 @@ impl Kept {
     /// The objects kept in the reading: reachable ones, or every object with a class
     /// when unreachable ones are kept (`all`: MAT's keep-unreachable, or the
     /// strength-aware tree, which holds the garbage too).
-    pub fn new(heap: &Heap, strengths: &(impl std::ops::Index<usize, Output = u8> + ?Sized), all: bool) -> Result<Kept> {
+    pub fn new(
+        heap: &Heap,
+        strengths: &(impl std::ops::Index<usize, Output = u8> + ?Sized),
+        all: bool,
+    ) -> Result<Kept> {
         let n = heap.object_count();
         let mut bits = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the waste report's kept objects")?;
         for (w, word) in bits.iter_mut().enumerate() {
@@ -151,13 +155,32 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
     let strings = strings::group(heap, kept, collected, TOP_STRING_GROUPS);
     let arrays = arrays::group(&mut collected.arrays, has, shallow, arrays::TOP_GROUPS);
     let ref_size = heap.index.layout.ref_size as u64;
-    let collections = collections::group(&mut collected.collections, &mut collected.lens, &collected.collection_layouts, |v| heap.class_of(v), shallow, has, ref_size);
+    let collections = collections::group(
+        &mut collected.collections,
+        &mut collected.lens,
+        &collected.collection_layouts,
+        |v| heap.class_of(v),
+        shallow,
+        has,
+        ref_size,
+    );
     let boxed = boxed::group(&mut collected.boxed, has, shallow);
     // A site is a trace's top frames: traces that share them are one site.
     let traces = &heap.index.stacks.traces;
     let mut canonical: std::collections::HashMap<&[u64], u32> = std::collections::HashMap::new();
-    let site_of: Vec<u32> = traces.iter().enumerate().map(|(k, t)| *canonical.entry(&t.frames[..t.frames.len().min(sites::FRAMES)]).or_insert(k as u32)).collect();
-    let sites = sites::group(&collected.sites, |t| site_of.get(t as usize).copied().unwrap_or(t), has, |v| heap.class_of(v), shallow, if collected.sites.is_empty() { 0 } else { kept.count() });
+    let site_of: Vec<u32> = traces
+        .iter()
+        .enumerate()
+        .map(|(k, t)| *canonical.entry(&t.frames[..t.frames.len().min(sites::FRAMES)]).or_insert(k as u32))
+        .collect();
+    let sites = sites::group(
+        &collected.sites,
+        |t| site_of.get(t as usize).copied().unwrap_or(t),
+        has,
+        |v| heap.class_of(v),
+        shallow,
+        if collected.sites.is_empty() { 0 } else { kept.count() },
+    );
     *collected = Default::default();
     Found { strings, arrays, collections, boxed, sites }
 }
@@ -167,7 +190,8 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
 /// in one forward walk).
 pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)> {
     let Found { strings: groups, arrays: array_groups, collections, boxed, sites } = found;
-    let mut arrays: Vec<u32> = groups.top.iter().map(|g| g.first_array).chain(array_groups.top.iter().map(|g| g.sample[0])).collect();
+    let mut arrays: Vec<u32> =
+        groups.top.iter().map(|g| g.first_array).chain(array_groups.top.iter().map(|g| g.sample[0])).collect();
     arrays.sort_unstable();
     arrays.dedup();
     let data = match a.source.take() {
@@ -210,7 +234,14 @@ pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)>
             }
         })
         .collect();
-    array_out.sort_by(|x, y| y.wasted_bytes.cmp(&x.wasted_bytes).then(y.count.cmp(&x.count)).then(x.class_name.cmp(&y.class_name)).then(x.length.cmp(&y.length)).then(x.sample[0].address.cmp(&y.sample[0].address)));
+    array_out.sort_by(|x, y| {
+        y.wasted_bytes
+            .cmp(&x.wasted_bytes)
+            .then(y.count.cmp(&x.count))
+            .then(x.class_name.cmp(&y.class_name))
+            .then(x.length.cmp(&y.length))
+            .then(x.sample[0].address.cmp(&y.sample[0].address))
+    });
     let mut empty_collections: Vec<CollectionWaste> = collections
         .iter()
         .map(|r| CollectionWaste {
@@ -243,7 +274,10 @@ pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)>
             top_values: r.top.iter().map(|&(v, n)| BoxedValue { value: boxed::text(r.which, v), count: n }).collect(),
         })
         .collect();
-    let total = groups.total_wasted + array_groups.wasted + collections.iter().map(|r| r.wasted).sum::<u64>() + boxed.iter().map(|r| r.wasted).sum::<u64>();
+    let total = groups.total_wasted
+        + array_groups.wasted
+        + collections.iter().map(|r| r.wasted).sum::<u64>()
+        + boxed.iter().map(|r| r.wasted).sum::<u64>();
     let traces = &a.heap.index.stacks.traces;
     let site_out: Vec<AllocationSite> = sites
         .top
@@ -255,13 +289,25 @@ pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)>
                     t.frames
                         .iter()
                         .take(sites::FRAMES)
-                        .map(|f| a.heap.index.stacks.frames.get(f).map(|fr| crate::threads::frame_text(a, fr)).unwrap_or_else(|| format!("<unknown frame 0x{f:x}>")))
+                        .map(|f| {
+                            a.heap
+                                .index
+                                .stacks
+                                .frames
+                                .get(f)
+                                .map(|fr| crate::threads::frame_text(a, fr))
+                                .unwrap_or_else(|| format!("<unknown frame 0x{f:x}>"))
+                        })
                         .collect()
                 })
                 .unwrap_or_default(),
             objects: s.objects,
             shallow_bytes: s.shallow,
-            classes: s.classes.iter().map(|&(c, n, b)| ClassCount { class_name: a.class_name(c).to_string(), objects: n, shallow_bytes: b }).collect(),
+            classes: s
+                .classes
+                .iter()
+                .map(|&(c, n, b)| ClassCount { class_name: a.class_name(c).to_string(), objects: n, shallow_bytes: b })
+                .collect(),
         })
         .collect();
     let waste = Waste {

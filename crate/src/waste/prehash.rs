@@ -14,10 +14,10 @@
 
 use std::collections::VecDeque;
 
+use super::arrays::Entry;
 use super::hash::{StreamHash, HEAD_LONG, HEAD_SHORT};
 use crate::error::{Error, Result};
 use crate::records::basic_type;
-use super::arrays::Entry;
 
 /// Hash bit: a `byte[]` of odd length (MAT cannot read it two bytes per character).
 pub const ODD_BYTES: u64 = 1;
@@ -231,7 +231,11 @@ impl ArrayHashes {
 
     /// Heap bytes held (for memory accounting).
     pub fn memory_bytes(&self) -> usize {
-        self.chunks.iter().map(|c| c.capacity() * 8).sum::<usize>() + self.hashes.capacity() * 8 + self.marks.capacity() * 8 + self.listed.capacity() * 4 + self.heads.capacity() * 24
+        self.chunks.iter().map(|c| c.capacity() * 8).sum::<usize>()
+            + self.hashes.capacity() * 8
+            + self.marks.capacity() * 8
+            + self.listed.capacity() * 4
+            + self.heads.capacity() * 24
     }
 }
 
@@ -256,9 +260,12 @@ impl ArrayHasher {
     pub fn array(&mut self, ty: u8) -> Result<()> {
         let h = &mut self.hash;
         let bytes = h.len();
-        let heads = (bytes > HEAD_SHORT).then(|| (h.head(HEAD_SHORT, ty as u64), (bytes > HEAD_LONG).then(|| h.head(HEAD_LONG, ty as u64))));
+        let heads = (bytes > HEAD_SHORT)
+            .then(|| (h.head(HEAD_SHORT, ty as u64), (bytes > HEAD_LONG).then(|| h.head(HEAD_LONG, ty as u64))));
         let zero = bytes > 0 && h.all_zero();
-        let flags = if ty == basic_type::BYTE && bytes % 2 == 1 { ODD_BYTES } else { 0 } | if zero { super::arrays::ALL_ZERO } else { 0 } | if heads.is_some() { LONG_ARRAY } else { 0 };
+        let flags = if ty == basic_type::BYTE && bytes % 2 == 1 { ODD_BYTES } else { 0 }
+            | if zero { super::arrays::ALL_ZERO } else { 0 }
+            | if heads.is_some() { LONG_ARRAY } else { 0 };
         let full = (h.finish_all(ty as u64) & !7) | flags;
         if self.current.len() == self.current.capacity() {
             self.next_chunk()?;
@@ -319,7 +326,14 @@ mod tests {
     fn hashes_come_back_in_record_order_with_heads_of_long_text_arrays() {
         let mut h = ArrayHasher::default();
         let long: Vec<u8> = (0..3000u32).map(|i| (i % 251) as u8).collect();
-        let arrays: Vec<(u8, Vec<u8>)> = (0..(CHUNK as u32 + 10)).map(|i| (basic_type::INT, i.to_le_bytes().to_vec())).chain([(basic_type::BYTE, long.clone()), (basic_type::INT, long.clone()), (basic_type::BYTE, vec![0, 0, 0])]).collect();
+        let arrays: Vec<(u8, Vec<u8>)> = (0..(CHUNK as u32 + 10))
+            .map(|i| (basic_type::INT, i.to_le_bytes().to_vec()))
+            .chain([
+                (basic_type::BYTE, long.clone()),
+                (basic_type::INT, long.clone()),
+                (basic_type::BYTE, vec![0, 0, 0]),
+            ])
+            .collect();
         for (ty, data) in &arrays {
             // In pieces, as the walk hands them over.
             for piece in data.chunks(7) {
@@ -353,7 +367,11 @@ mod tests {
         let ascending = |k: u32| (k % 3 == 0).then_some(10 * k);
         let swapped = |k: u32| (k % 3 == 0).then_some(if k < n / 2 { 10 * (k + n / 2) } else { 10 * (k - n / 2) + 1 });
         let scrambled = |k: u32| (k % 2 == 1).then_some(k.wrapping_mul(2_654_435_761) % (11 * n));
-        for (name, obj_of) in [("ascending", &ascending as &dyn Fn(u32) -> Option<u32>), ("regions swapped", &swapped), ("scrambled", &scrambled)] {
+        for (name, obj_of) in [
+            ("ascending", &ascending as &dyn Fn(u32) -> Option<u32>),
+            ("regions swapped", &swapped),
+            ("scrambled", &scrambled),
+        ] {
             let mut h = ArrayHasher::default();
             for data in &arrays {
                 h.data(data);
@@ -392,7 +410,12 @@ mod tests {
     #[test]
     fn flags_say_odd_byte_arrays_and_all_zero_ones() {
         let mut h = ArrayHasher::default();
-        for (ty, data) in [(basic_type::BYTE, vec![1u8, 2, 3]), (basic_type::BYTE, vec![0u8; 4]), (basic_type::CHAR, vec![0u8, 1]), (basic_type::BYTE, vec![])] {
+        for (ty, data) in [
+            (basic_type::BYTE, vec![1u8, 2, 3]),
+            (basic_type::BYTE, vec![0u8; 4]),
+            (basic_type::CHAR, vec![0u8, 1]),
+            (basic_type::BYTE, vec![]),
+        ] {
             h.data(&data);
             h.array(ty).unwrap();
         }

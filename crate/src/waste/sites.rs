@@ -19,7 +19,14 @@ pub const TOP_CLASSES: usize = 5;
 
 /// The traces with frames, by serial, as positions into `index.stacks.traces`.
 pub fn traces_with_frames(index: &crate::index::Index) -> Vec<(u32, u32)> {
-    let mut v: Vec<(u32, u32)> = index.stacks.traces.iter().enumerate().filter(|(_, t)| !t.frames.is_empty()).map(|(k, t)| (t.serial, k as u32)).collect();
+    let mut v: Vec<(u32, u32)> = index
+        .stacks
+        .traces
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.frames.is_empty())
+        .map(|(k, t)| (t.serial, k as u32))
+        .collect();
     v.sort_unstable();
     v.dedup_by_key(|p| p.0);
     v
@@ -49,7 +56,14 @@ pub struct Sites {
 /// Groups the kept objects of `entries` ((object, trace position)) by site. `site_of`
 /// gives each trace position its site key (equal for traces with the same top frames);
 /// `kept_total` is the number of kept objects.
-pub fn group(entries: &[(u32, u32)], site_of: impl Fn(u32) -> u32, kept: impl Fn(u32) -> bool, class_of: impl Fn(u32) -> u32, shallow: impl Fn(u32) -> u64, kept_total: u64) -> Sites {
+pub fn group(
+    entries: &[(u32, u32)],
+    site_of: impl Fn(u32) -> u32,
+    kept: impl Fn(u32) -> bool,
+    class_of: impl Fn(u32) -> u32,
+    shallow: impl Fn(u32) -> u64,
+    kept_total: u64,
+) -> Sites {
     let mut s = Sites { recorded: !entries.is_empty(), ..Sites::default() };
     // (site, class) → (objects, bytes): sites and classes are few next to objects.
     let mut by: BTreeMap<(u32, u32), (u64, u64)> = BTreeMap::new();

@@ -135,7 +135,8 @@ mod tests {
     #[test]
     fn sorts_like_a_comparison_sort() {
         // Some equal keys, some small ones (one bucket).
-        let (mut v, mut w) = random_entries(200_000, 0x9e37_79b9_7f4a_7c15, |i, x| if i % 5 == 0 { x % 1000 } else { x });
+        let (mut v, mut w) =
+            random_entries(200_000, 0x9e37_79b9_7f4a_7c15, |i, x| if i % 5 == 0 { x % 1000 } else { x });
         super::by_hash(&mut v, |p| p.0);
         assert_eq!(v.iter().map(|p| p.0).collect::<Vec<_>>(), w.iter().map(|p| p.0).collect::<Vec<_>>());
         let mut a: Vec<(u64, u32)> = v.clone();
@@ -148,7 +149,13 @@ mod tests {
     fn sorts_large_inputs_with_long_runs_of_equal_keys() {
         // 3 M entries: buckets of ~12,000 (the 12-bit second level), a third of the
         // entries on 20 keys (runs far longer than an insertion sort takes).
-        let (mut v, mut w) = random_entries(3_000_000, 0x2545_f491_4f6c_dd1d, |i, x| if i % 3 == 0 { (x % 20).wrapping_mul(0x9e37_79b9_7f4a_7c15) } else { x });
+        let (mut v, mut w) = random_entries(3_000_000, 0x2545_f491_4f6c_dd1d, |i, x| {
+            if i % 3 == 0 {
+                (x % 20).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            } else {
+                x
+            }
+        });
         super::by_hash(&mut v, |p| p.0);
         assert!(v.windows(2).all(|p| p[0].0 <= p[1].0));
         v.sort();

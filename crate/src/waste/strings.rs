@@ -63,14 +63,16 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
     super::sort::by_hash(&mut collected.strings, |e| e.key() & !SHARED);
     let collected: &Collected = collected;
     // With one String class (the usual case) every string has its instance size.
-    let string_classes: Vec<&crate::index::classes::ClassInfo> = heap.index.classes.classes.iter().filter(|c| c.name == "java.lang.String").collect();
+    let string_classes: Vec<&crate::index::classes::ClassInfo> =
+        heap.index.classes.classes.iter().filter(|c| c.name == "java.lang.String").collect();
     let one_size = match string_classes[..] {
         [c] => Some(c.instance_size),
         _ => None,
     };
     let shallow_of_string = |s: u32| one_size.unwrap_or_else(|| heap.shallow(s));
     // A string's value array: the byte[] or char[] it references (its only such field).
-    let text_arrays = [basic_type::BYTE, basic_type::CHAR].map(|t| heap.index.primitive_array_class[t as usize].unwrap_or(NO_CLASS));
+    let text_arrays =
+        [basic_type::BYTE, basic_type::CHAR].map(|t| heap.index.primitive_array_class[t as usize].unwrap_or(NO_CLASS));
     let array_of = |s: u32| {
         let mut found = s;
         heap.refs.for_each(s, |t| {
@@ -82,7 +84,8 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
     };
     // The array of a string whose entry says other strings share it (few are such).
     let shared_array = |s: u32| collected.shared.binary_search_by_key(&s, |p| p.0).ok().map(|k| collected.shared[k].1);
-    let mut g = Groups { unresolved: collected.unresolved.iter().filter(|&&s| kept(s)).count() as u64, ..Groups::default() };
+    let mut g =
+        Groups { unresolved: collected.unresolved.iter().filter(|&&s| kept(s)).count() as u64, ..Groups::default() };
     g.strings = g.unresolved;
     let mut arrays: Vec<u32> = Vec::new();
     let entries = &collected.strings;
@@ -130,14 +133,25 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         let first_array = first_shared.then(|| shared_array(first)).flatten().unwrap_or_else(|| array_of(first));
         arrays.sort_unstable();
         arrays.dedup();
-        let arrays_shallow: u64 = own * heap.shallow(first_array) + arrays.iter().map(|&x| heap.shallow(x)).sum::<u64>();
+        let arrays_shallow: u64 =
+            own * heap.shallow(first_array) + arrays.iter().map(|&x| heap.shallow(x)).sum::<u64>();
         let arrays_len = own + arrays.len() as u64;
         let wasted = (strings_shallow + arrays_shallow).saturating_sub(heap.shallow(first) + heap.shallow(first_array));
         g.duplicated_values += 1;
         g.total_wasted += wasted;
         let reading = (key & 3) as u8;
         let sample = sample.iter().copied().filter(|&x| x != u32::MAX).collect();
-        g.top.push(Group { count, strings_shallow, arrays_shallow, distinct_arrays: arrays_len, wasted, first, first_array, reading, sample });
+        g.top.push(Group {
+            count,
+            strings_shallow,
+            arrays_shallow,
+            distinct_arrays: arrays_len,
+            wasted,
+            first,
+            first_array,
+            reading,
+            sample,
+        });
         if g.top.len() >= 2 * limit.max(1) {
             g.top.sort_by(order);
             g.top.truncate(limit);

@@ -22,9 +22,17 @@ pub fn corpus_dir() -> Option<PathBuf> {
     }
     let test = std::thread::current().name().unwrap_or("a corpus test").to_string();
     let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"));
-    assert!(!ci, "{test}: the shared corpus is not at {} and CI is set: corpus tests must not be skipped in CI", dir.display());
+    assert!(
+        !ci,
+        "{test}: the shared corpus is not at {} and CI is set: corpus tests must not be skipped in CI",
+        dir.display()
+    );
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "SKIPPED (no corpus): {test}: the shared corpus is not at {}", dir.display());
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "SKIPPED (no corpus): {test}: the shared corpus is not at {}",
+        dir.display()
+    );
     None
 }
 
@@ -64,7 +72,11 @@ pub struct TempDir(PathBuf);
 
 impl TempDir {
     pub fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("heapscope-test-{tag}-{}-{:?}", std::process::id(), std::thread::current().id()));
+        let dir = std::env::temp_dir().join(format!(
+            "heapscope-test-{tag}-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         TempDir(dir)
@@ -143,6 +155,10 @@ pub fn check_trace_marks(idom: &[u32], trace: &[u32], cut: impl Fn(u32) -> bool)
     }
     let lowest = trace.iter().zip(&m).rev().find(|(_, &d)| d).map(|(&x, _)| x);
     let d = idom[obj as usize];
-    assert_eq!(lowest, (d != heapscope::dominators::VIRTUAL_ROOT).then_some(d), "the lowest marked step of {trace:?} is the dominator");
+    assert_eq!(
+        lowest,
+        (d != heapscope::dominators::VIRTUAL_ROOT).then_some(d),
+        "the lowest marked step of {trace:?} is the dominator"
+    );
     m
 }

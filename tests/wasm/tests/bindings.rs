@@ -13,7 +13,10 @@ use std::rc::Rc;
 use heapscope::analysis::{self, Options};
 use heapscope::report::{self, SourceInfo};
 use heapscope::source::{auto_decompress, ByteSource, MemorySource};
-use heapscope::wasm::{memory_bytes, memory_limit, wasm_peak_estimate, BlobSource, Session, DEFAULT_CHUNK_SIZE, FETCHED, MEMORY_MARGIN, SEEK_FETCH, WASM_FIXED_BYTES, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT};
+use heapscope::wasm::{
+    memory_bytes, memory_limit, wasm_peak_estimate, BlobSource, Session, DEFAULT_CHUNK_SIZE, FETCHED, MEMORY_MARGIN,
+    SEEK_FETCH, WASM_FIXED_BYTES, WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT,
+};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -100,7 +103,10 @@ fn tiny_hprof(id_size: u32) -> Vec<u8> {
     ];
     for (serial, (cid, name, sup, statics, fields)) in classes.iter().enumerate() {
         let nid = string(&mut records, name);
-        records.push((0x02, [(serial as u32 + 1).to_be_bytes().to_vec(), id(*cid), 0u32.to_be_bytes().to_vec(), id(nid)].concat()));
+        records.push((
+            0x02,
+            [(serial as u32 + 1).to_be_bytes().to_vec(), id(*cid), 0u32.to_be_bytes().to_vec(), id(nid)].concat(),
+        ));
         seg.push(0x20);
         seg.extend(id(*cid));
         seg.extend(0u32.to_be_bytes());
@@ -228,10 +234,7 @@ fn blob_source_gives_identical_bytes_for_odd_chunk_and_buffer_sizes() {
     let blob = blob_of(&[&small[..100], &small[100..]]);
     for (chunk, buf) in [(1, 7), (7, 1), (7, 13), (7, 4096), (13, 7)] {
         let mut src = BlobSource::new(blob.clone(), chunk).unwrap();
-        assert!(
-            read_all(&mut src, buf) == small,
-            "chunk {chunk}, buffer {buf}: bytes differ"
-        );
+        assert!(read_all(&mut src, buf) == small, "chunk {chunk}, buffer {buf}: bytes differ");
     }
 }
 
@@ -280,8 +283,16 @@ fn blob_source_with_read_ahead_reads_into_the_callers_buffer_without_a_chunk_buf
             at += n;
         }
         assert_eq!(at, data.len(), "buffer {size}: the whole blob");
-        assert_eq!(fetched() - before, data.len() - skipped, "buffer {size}: each byte fetched once, but those skipped");
-        assert!(allocated() < held + MIB, "buffer {size}: the source holds {} bytes more after reading", allocated() - held);
+        assert_eq!(
+            fetched() - before,
+            data.len() - skipped,
+            "buffer {size}: each byte fetched once, but those skipped"
+        );
+        assert!(
+            allocated() < held + MIB,
+            "buffer {size}: the source holds {} bytes more after reading",
+            allocated() - held
+        );
     }
     let calls = Reflect::get(&global, &"__readAheadCalls".into()).unwrap().as_f64().unwrap();
     // Small reads go through the chunk buffer (and the read-ahead) as before.
@@ -301,15 +312,9 @@ fn blob_source_read_at_skip_and_rewind_seek() {
     let mut src = BlobSource::new(blob, 4096).unwrap();
 
     // read_at: inside one chunk, across chunk boundaries, at the end, past the end.
-    for (offset, len) in [
-        (0u64, 10usize),
-        (4090, 20),
-        (12_345, 50_000),
-        (99_990, 10),
-        (99_995, 100),
-        (100_000, 5),
-        (250_000, 5),
-    ] {
+    for (offset, len) in
+        [(0u64, 10usize), (4090, 20), (12_345, 50_000), (99_990, 10), (99_995, 100), (100_000, 5), (250_000, 5)]
+    {
         let mut buf = vec![0u8; len];
         let n = src.read_at(offset, &mut buf).unwrap();
         let start = (offset as usize).min(data.len());
@@ -366,8 +371,7 @@ fn gzip_blob_decodes_through_auto_decompress() {
         assert!(buf[..] == data[200_000..200_016]);
     }
     // A plain blob is passed through untouched.
-    let plain =
-        auto_decompress(Box::new(BlobSource::new(blob_of(&[&data]), 4096).unwrap())).unwrap();
+    let plain = auto_decompress(Box::new(BlobSource::new(blob_of(&[&data]), 4096).unwrap())).unwrap();
     assert_eq!(plain.len(), Some(data.len() as u64));
 }
 
@@ -399,13 +403,20 @@ fn session_open_gives_the_cli_report_and_answers_queries() {
         let cb = Closure::<dyn FnMut(JsValue)>::new(move |info: JsValue| sink.borrow_mut().push(info));
         let options = js_sys::Object::new();
         Reflect::set(&options, &"chunkSize".into(), &JsValue::from_f64(1000.0)).unwrap();
-        let mut session = Session::open(file_of(bytes, name), options.into(), Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()))
-            .unwrap_or_else(|e| panic!("open failed: {:?}", js_field(&e, "text")));
+        let mut session = Session::open(
+            file_of(bytes, name),
+            options.into(),
+            Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()),
+        )
+        .unwrap_or_else(|e| panic!("open failed: {:?}", js_field(&e, "text")));
         assert!(session.has_dump());
 
         // The report: byte for byte what the core (and so `heapscope analyze --format json`) writes.
         let report_json = session.report_json();
-        assert!(report_json == native_report_json(bytes, name, bytes.len() as u64, gzip), "{name}: report differs from the core's");
+        assert!(
+            report_json == native_report_json(bytes, name, bytes.len() as u64, gzip),
+            "{name}: report differs from the core's"
+        );
         let report = json(&report_json);
         assert_eq!(report["source"]["file_name"], name);
         assert_eq!(report["source"]["gzip"], gzip);
@@ -431,7 +442,8 @@ fn session_open_gives_the_cli_report_and_answers_queries() {
         let holder = &top["nodes"][0]["object"];
         assert_eq!(holder["class_of_object"], "demo.Holder");
         let holder_addr = holder["address"].as_str().unwrap().to_string();
-        let kids = ask(&mut session, &format!(r#"{{"query":"children","parent":"{holder_addr}","limit":10}}"#)).unwrap();
+        let kids =
+            ask(&mut session, &format!(r#"{{"query":"children","parent":"{holder_addr}","limit":10}}"#)).unwrap();
         assert_eq!(kids["parent"], holder_addr.as_str());
         assert_eq!(kids["nodes"][0]["object"]["class_name"], "java.lang.Object[]");
         let items = ask(&mut session, r#"{"query":"children","parent":"0x3000","offset":5,"limit":10}"#).unwrap();
@@ -458,7 +470,11 @@ fn session_open_gives_the_cli_report_and_answers_queries() {
         let text = ask(&mut session, &format!(r#"{{"query":"object","object":"{name_addr}"}}"#)).unwrap();
         assert_eq!(text["text"], "item number 01");
         let class = ask(&mut session, r#"{"query":"object","object":"0x150"}"#).unwrap();
-        assert!(class["fields"].as_array().unwrap().iter().any(|f| f["name"] == "count" && f["value"] == "30" && f["is_static"] == true));
+        assert!(class["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["name"] == "count" && f["value"] == "30" && f["is_static"] == true));
 
         // The path from a GC root: the class (a sticky-class root) → items → [1] → the item.
         let path = ask(&mut session, r#"{"query":"path_to_root","object":"0x4040"}"#).unwrap();
@@ -501,7 +517,9 @@ fn queries_name_what_is_wrong() {
 fn session_open_errors_are_plain_objects_with_offsets() {
     let hprof = tiny_hprof(8);
     // Not a dump: refused at byte 0.
-    let err = Session::open(file_of(b"PK\x03\x04 a zip, not a dump", "x.zip"), JsValue::UNDEFINED, None).err().expect("error");
+    let err = Session::open(file_of(b"PK\x03\x04 a zip, not a dump", "x.zip"), JsValue::UNDEFINED, None)
+        .err()
+        .expect("error");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("format"));
     assert_eq!(js_field(&err, "offset").as_f64(), Some(0.0));
     // Cut inside the header: an error naming the offset.
@@ -523,9 +541,13 @@ fn session_open_errors_are_plain_objects_with_offsets() {
     }
     // A progress callback that throws stops the run as "cancelled".
     let cb = Closure::<dyn FnMut(JsValue) -> Result<(), JsValue>>::new(|_| Err(JsValue::from_str("stop")));
-    let err = Session::open(file_of(&hprof, "t.hprof"), JsValue::UNDEFINED, Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()))
-        .err()
-        .expect("error");
+    let err = Session::open(
+        file_of(&hprof, "t.hprof"),
+        JsValue::UNDEFINED,
+        Some(cb.as_ref().unchecked_ref::<js_sys::Function>().clone()),
+    )
+    .err()
+    .expect("error");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("cancelled"));
     // Options of the wrong shape are an error, not a panic.
     let err = Session::open(file_of(&hprof, "t.hprof"), JsValue::from_str("fast please"), None).err().expect("error");
@@ -562,7 +584,10 @@ fn the_page_estimates_the_wasm_memory_peak_not_the_allocators() {
     // The estimate: a fixed part and a part per object.
     assert_eq!(wasm_peak_estimate(low, false), WASM_FIXED_BYTES + low * WASM_PEAK_BYTES_PER_OBJECT);
     // With read-ahead the source holds no chunk buffer.
-    assert_eq!(wasm_peak_estimate(low, true), WASM_FIXED_BYTES - DEFAULT_CHUNK_SIZE as u64 + low * WASM_PEAK_BYTES_PER_OBJECT);
+    assert_eq!(
+        wasm_peak_estimate(low, true),
+        WASM_FIXED_BYTES - DEFAULT_CHUNK_SIZE as u64 + low * WASM_PEAK_BYTES_PER_OBJECT
+    );
     let err = open(wasm_peak_estimate(low, false) - 1).err().expect("refused");
     assert_eq!(js_field(&err, "kind").as_string().as_deref(), Some("memory"), "{:?}", js_field(&err, "text"));
     let err = open(high * WASM_PEAK_BYTES_PER_OBJECT).err().expect("refused without the fixed part");
@@ -588,7 +613,8 @@ fn phase_stats_say_what_each_pass_read_and_held() {
         let (start, end) = (r["startMs"].as_f64().unwrap(), r["endMs"].as_f64().unwrap());
         assert!(start <= end && last_end <= start, "{r}");
         last_end = end;
-        let (allocated, peak, memory) = (r["allocated"].as_u64().unwrap(), r["peakAllocated"].as_u64().unwrap(), r["memory"].as_u64().unwrap());
+        let (allocated, peak, memory) =
+            (r["allocated"].as_u64().unwrap(), r["peakAllocated"].as_u64().unwrap(), r["memory"].as_u64().unwrap());
         assert!(allocated <= peak && peak <= memory && memory <= memory_bytes(), "{r}");
     }
 }
@@ -618,12 +644,24 @@ fn compare_with_baseline_writes_what_the_cli_writes() {
     let (base, cur) = (tiny_hprof(8), tiny_hprof(8));
     let session = Session::open(file_of(&cur, "cur.hprof"), JsValue::UNDEFINED, None).unwrap();
     let base_json = native_report_json(&base, "base.hprof", base.len() as u64, false);
-    let (b, c) = (heapscope::compare::read_report_json(&base_json).unwrap(), heapscope::compare::read_report_json(&session.report_json()).unwrap());
+    let (b, c) = (
+        heapscope::compare::read_report_json(&base_json).unwrap(),
+        heapscope::compare::read_report_json(&session.report_json()).unwrap(),
+    );
     let options = heapscope::compare::Options { sort: heapscope::compare::SortKey::Shallow, top: Some(3) };
     let native = heapscope::compare::compare(&b, &c, &options).unwrap();
-    assert_eq!(session.compare_with_baseline(&base_json, "json", "shallow", Some(3)).unwrap(), heapscope::compare::to_json(&native));
-    assert_eq!(session.compare_with_baseline(&base_json, "md", "shallow", Some(3)).unwrap(), heapscope::compare::document::markdown(&native, Some(3)));
-    assert_eq!(session.compare_with_baseline(&base_json, "html", "shallow", Some(3)).unwrap(), heapscope::compare::document::html(&native, Some(3)));
+    assert_eq!(
+        session.compare_with_baseline(&base_json, "json", "shallow", Some(3)).unwrap(),
+        heapscope::compare::to_json(&native)
+    );
+    assert_eq!(
+        session.compare_with_baseline(&base_json, "md", "shallow", Some(3)).unwrap(),
+        heapscope::compare::document::markdown(&native, Some(3))
+    );
+    assert_eq!(
+        session.compare_with_baseline(&base_json, "html", "shallow", Some(3)).unwrap(),
+        heapscope::compare::document::html(&native, Some(3))
+    );
     let parsed = json(&session.compare_with_baseline(&base_json, "json", "retained", None).unwrap());
     assert_eq!(parsed["leaders"].as_array().unwrap().len(), 0, "the same program state: no growth");
     assert_eq!(parsed["classes_changed"], 0);
@@ -654,7 +692,8 @@ fn a_comparison_side_is_checked_and_loaders_named_as_the_cli_does() {
     assert_eq!(js_field(&err, "message").as_string().unwrap(), cli);
     assert!(Session::check_report_json("not json").is_err());
 
-    let names: std::collections::BTreeMap<String, String> = serde_json::from_str(&session.stable_loader_names().unwrap()).unwrap();
+    let names: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&session.stable_loader_names().unwrap()).unwrap();
     let report = heapscope::compare::read_report_json(&session.report_json()).unwrap();
     assert_eq!(names, heapscope::compare::loaders::stable_names(&report.histogram));
     assert_eq!(names.get("<system class loader>").map(String::as_str), Some("<system class loader>"));

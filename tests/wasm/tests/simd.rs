@@ -30,7 +30,11 @@ fn simd_be_u64_reads_big_endian_at_every_offset() {
         let want = u64::from_be_bytes(bytes[at..at + 8].try_into().unwrap());
         assert_eq!(be_u64(&bytes, at), want, "offset {at}");
         assert_eq!(be_id(&bytes, at, 8), want, "offset {at}");
-        assert_eq!(be_id(&bytes, at, 4), u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as u64, "offset {at}");
+        assert_eq!(
+            be_id(&bytes, at, 4),
+            u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as u64,
+            "offset {at}"
+        );
     }
     for v in [0, 1, 0xff, 1 << 63, u64::MAX, 0x0102_0304_0506_0708] {
         assert_eq!(be_u64(&v.to_be_bytes(), 0), v);

@@ -61,7 +61,8 @@ struct Usable {
     written: usize,
 }
 
-static RANGE: Mutex<Range> = Mutex::new(Range { extents: Extents::new(), usable: Usable { base: 0, end: 0, written: 0 } });
+static RANGE: Mutex<Range> =
+    Mutex::new(Range { extents: Extents::new(), usable: Usable { base: 0, end: 0, written: 0 } });
 
 impl Memory for Usable {
     fn end(&self) -> usize {
@@ -101,7 +102,14 @@ fn with_range<R>(f: impl FnOnce(&mut Range) -> Option<R>) -> Option<R> {
     if BASE.load(Relaxed) == 0 {
         // SAFETY: a new private mapping that nothing else uses; no access until grown.
         let p = unsafe {
-            libc::mmap(std::ptr::null_mut(), RESERVED + STEP, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0)
+            libc::mmap(
+                std::ptr::null_mut(),
+                RESERVED + STEP,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
         };
         let b = if p == libc::MAP_FAILED { FAILED } else { (p as usize).next_multiple_of(STEP) };
         range.usable.base = b;
@@ -192,10 +200,17 @@ unsafe impl GlobalAlloc for Allocator {
             // In place when the space after the block is free, else moved within the range.
             let moved = with_range(|r| {
                 let base = r.usable.base;
-                let at = r.extents.realloc(ptr as usize - base, old, new_size, layout.align(), &mut r.usable, |from, to, n| {
-                    // SAFETY: a block and a free extent of the range never overlap.
-                    std::ptr::copy_nonoverlapping((base + from) as *const u8, (base + to) as *mut u8, n)
-                })?;
+                let at = r.extents.realloc(
+                    ptr as usize - base,
+                    old,
+                    new_size,
+                    layout.align(),
+                    &mut r.usable,
+                    |from, to, n| {
+                        // SAFETY: a block and a free extent of the range never overlap.
+                        std::ptr::copy_nonoverlapping((base + from) as *const u8, (base + to) as *mut u8, n)
+                    },
+                )?;
                 r.usable.written = r.usable.written.max(at + new_size);
                 Some((base + at) as *mut u8)
             });
@@ -274,7 +289,10 @@ mod tests {
                 block.iter_mut().enumerate().for_each(|(i, b)| *b = pattern(i));
                 let r = a.realloc(q, Layout::from_size_align(bigger, align).unwrap(), smaller);
                 assert!(!r.is_null());
-                assert!(std::slice::from_raw_parts(r, smaller).iter().enumerate().all(|(i, &b)| b == pattern(i)), "shrunk to {smaller}");
+                assert!(
+                    std::slice::from_raw_parts(r, smaller).iter().enumerate().all(|(i, &b)| b == pattern(i)),
+                    "shrunk to {smaller}"
+                );
                 a.dealloc(r, Layout::from_size_align(smaller, align).unwrap());
                 // Written blocks freed, then zeroed ones asked for: wherever they are
                 // placed, they read as zero.

@@ -1,6 +1,5 @@
 //! `heapscope analyze`: the report as Markdown, JSON or HTML.
 
-
 use crate::common::{self, AnalysisArgs, Global, Outcome, ReportOutput};
 
 #[derive(clap::Args, Debug)]
@@ -16,7 +15,8 @@ pub struct Args {
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let mut done = common::analyze_in(&args.analysis, global, args.reading.reading())?;
     // With the reference paths and growth points a later comparison needs.
-    let report = heapscope::compare::keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
+    let report =
+        heapscope::compare::keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
     args.output.write(&report)?;
     done.finish()
 }

@@ -115,7 +115,9 @@ impl fmt::Display for Failure {
         // An error at an offset of the input (a format error, a corrupt gzip member)
         // names the input; the others (cannot open ...) already do.
         match &self.input {
-            Some(input) if self.error.kind == ErrorKind::Format || self.error.offset.is_some() => write!(f, "{input}: {}", self.error),
+            Some(input) if self.error.kind == ErrorKind::Format || self.error.offset.is_some() => {
+                write!(f, "{input}: {}", self.error)
+            }
             _ => write!(f, "{}", self.error),
         }
     }
@@ -151,8 +153,10 @@ pub fn open_dump(path: &Path) -> Result<Dump, Error> {
         if stdin.is_terminal() {
             return Err(Error::io("refusing to read a heap dump from a terminal: pipe one into - or name the file"));
         }
-        let mut tmp = tempfile::tempfile().map_err(|e| Error::io(format!("cannot create a temporary file for standard input: {e}")))?;
-        copy(&mut stdin, &mut tmp).map_err(|e| Error::io(format!("cannot copy standard input to a temporary file: {e}")))?;
+        let mut tmp = tempfile::tempfile()
+            .map_err(|e| Error::io(format!("cannot create a temporary file for standard input: {e}")))?;
+        copy(&mut stdin, &mut tmp)
+            .map_err(|e| Error::io(format!("cannot copy standard input to a temporary file: {e}")))?;
         (FileSource::from_file(tmp)?, None)
     } else {
         (FileSource::open(path)?, path.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -195,7 +199,10 @@ impl Analyzed {
         self.meter.close_phase();
         self.meter.print_timings(self.analysis.object_count() as u64);
         if let Some(e) = &self.analysis.incomplete {
-            let error = Error::format(e.offset.unwrap_or(0), format!("the dump is incomplete ({}); the report covers what comes before", e.message));
+            let error = Error::format(
+                e.offset.unwrap_or(0),
+                format!("the dump is incomplete ({}); the report covers what comes before", e.message),
+            );
             return Err(self.fail(error));
         }
         Ok(())
@@ -218,7 +225,15 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         Dominators::SemiNca => DominatorAlgorithm::SemiNca,
         Dominators::Chk => DominatorAlgorithm::CooperHarveyKennedy,
     };
-    let options = Options { keep_unreachable: args.keep_unreachable, memory_limit: None, dominators, tree, snapshot: args.snapshot, core_only: args.core_only, ..Options::default() };
+    let options = Options {
+        keep_unreachable: args.keep_unreachable,
+        memory_limit: None,
+        dominators,
+        tree,
+        snapshot: args.snapshot,
+        core_only: args.core_only,
+        ..Options::default()
+    };
     let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
     let analysis = analysis::analyze(dump.source, &options, &mut meter);
     meter.clear();
@@ -235,7 +250,8 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
 /// Reads and parses a ProGuard/R8 mapping file.
 fn read_mapping(path: &Path) -> Result<heapscope::mapping::Mapping, Failure> {
     let fail = |error| Failure { input: Some(path.display().to_string()), error };
-    let file = std::fs::File::open(path).map_err(|e| fail(Error::io(format!("cannot open {}: {e}", path.display()))))?;
+    let file =
+        std::fs::File::open(path).map_err(|e| fail(Error::io(format!("cannot open {}: {e}", path.display()))))?;
     heapscope::mapping::Mapping::parse(std::io::BufReader::new(file)).map_err(fail)
 }
 

@@ -64,11 +64,19 @@ pub enum Sort {
 fn load(path: &Path, args: &Args, global: &Global) -> Result<Report, Failure> {
     let fail = |error: Error| Failure { input: Some(common::display_name(path)), error };
     if !common::is_stdin(path) && input::looks_like_json(path).map_err(fail)? {
-        let text = std::fs::read_to_string(path).map_err(|e| fail(Error::io(format!("cannot read {}: {e}", path.display()))))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| fail(Error::io(format!("cannot read {}: {e}", path.display()))))?;
         return compare::read_report_json(&text).map_err(fail);
     }
-    let analysis_args =
-        AnalysisArgs { dump: path.to_path_buf(), keep_unreachable: args.keep_unreachable, dominators: Dominators::SemiNca, snapshot: None, timings: false, mapping: None, core_only: false };
+    let analysis_args = AnalysisArgs {
+        dump: path.to_path_buf(),
+        keep_unreachable: args.keep_unreachable,
+        dominators: Dominators::SemiNca,
+        snapshot: None,
+        timings: false,
+        mapping: None,
+        core_only: false,
+    };
     let mut done = common::analyze(&analysis_args, global)?;
     let report = keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
     Ok(report)
@@ -100,7 +108,10 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
     // An incomplete side still gets its comparison written, then status 1.
     for (path, r) in [(&args.baseline, &baseline), (&args.current, &current)] {
         if let Some(inc) = &r.incomplete {
-            let error = Error::format(inc.offset, format!("the dump is incomplete ({}); the comparison covers what comes before", inc.message));
+            let error = Error::format(
+                inc.offset,
+                format!("the dump is incomplete ({}); the comparison covers what comes before", inc.message),
+            );
             return Err(Failure { input: Some(common::display_name(path)), error });
         }
     }

@@ -6,8 +6,10 @@ use clap_complete::Shell;
 use crate::common::{self, Global, Outcome};
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Install, e.g.: heapscope completions bash > ~/.local/share/bash-completion/completions/heapscope\n\
-    (zsh: a file _heapscope in a folder of $fpath; fish: ~/.config/fish/completions/heapscope.fish)")]
+#[command(
+    after_help = "Install, e.g.: heapscope completions bash > ~/.local/share/bash-completion/completions/heapscope\n\
+    (zsh: a file _heapscope in a folder of $fpath; fish: ~/.config/fish/completions/heapscope.fish)"
+)]
 pub struct Args {
     /// The shell to complete in
     #[arg(value_enum, value_name = "SHELL")]

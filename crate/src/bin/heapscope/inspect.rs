@@ -32,15 +32,25 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
     // The same queries the page asks, through the same entry point.
     let object = format!("0x{address:x}");
     if heapscope::query::find(&done.analysis, address).is_none() {
-        return Err(Error::io(format!("no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)")).into());
+        return Err(Error::io(format!(
+            "no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)"
+        ))
+        .into());
     }
     done.phase(Phase::ReferrerIndex);
     heapscope::holders::ensure_index(&mut done.analysis, tree)?;
     done.phase(Phase::Queries);
     let analysis = &mut done.analysis;
-    let Answer::Object(details) = answer(analysis, &Query::Object { object: object.clone() })? else { unreachable!("answers match queries") };
-    let Answer::PathToRoot(path) = answer(analysis, &Query::PathToRoot { object: object.clone() })? else { unreachable!("answers match queries") };
-    let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Some(tree) })? else { unreachable!("answers match queries") };
+    let Answer::Object(details) = answer(analysis, &Query::Object { object: object.clone() })? else {
+        unreachable!("answers match queries")
+    };
+    let Answer::PathToRoot(path) = answer(analysis, &Query::PathToRoot { object: object.clone() })? else {
+        unreachable!("answers match queries")
+    };
+    let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Some(tree) })?
+    else {
+        unreachable!("answers match queries")
+    };
     let mut json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
     // The texts MAT shows beside references: the object's own and its fields' targets.
     heapscope::values::annotate_inspect(&mut done.analysis, &mut json)?;

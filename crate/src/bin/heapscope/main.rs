@@ -11,14 +11,14 @@
 //! Exit status: 0 success, 1 bad input (including a dump cut off mid-heap, which still
 //! gets its report), 2 usage error (clap's errors included).
 
+#[cfg(unix)]
+mod allocator;
 mod analyze;
 mod classes_up;
 mod common;
+mod compare;
 mod completions;
 mod holders_args;
-mod compare;
-#[cfg(unix)]
-mod allocator;
 mod inspect;
 mod parity;
 mod paths;

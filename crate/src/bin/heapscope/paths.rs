@@ -32,7 +32,10 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
     let mut done = common::analyze_in(&args.analysis, global, args.tree.tree().reading())?;
     let object = format!("0x{:x}", args.address);
     let Some(obj) = heapscope::query::find(&done.analysis, args.address) else {
-        return Err(Error::io(format!("no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)")).into());
+        return Err(Error::io(format!(
+            "no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)"
+        ))
+        .into());
     };
     let tree = args.tree.tree();
     done.phase(Phase::ReferrerIndex);

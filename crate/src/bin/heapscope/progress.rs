@@ -136,7 +136,12 @@ impl Meter {
         if let (Some(t), false) = (&mut self.timings, self.phase.is_empty()) {
             let now = Instant::now();
             let cpu = cpu_seconds();
-            t.push((self.phase, now.duration_since(self.phase_start.0).as_secs_f64(), cpu - self.phase_start.1, peak_rss()));
+            t.push((
+                self.phase,
+                now.duration_since(self.phase_start.0).as_secs_f64(),
+                cpu - self.phase_start.1,
+                peak_rss(),
+            ));
             self.phase_start = (now, cpu);
         }
         // With or without timings: a phase's temporaries left resident would add to the
@@ -152,11 +157,19 @@ impl Meter {
     pub fn print_timings(&mut self, objects: u64) {
         let Some(t) = &self.timings else { return };
         // Scripts read the last two columns (peak MiB, bytes per object): keep them last.
-        eprintln!("{:<28} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9}", "phase", "wall s", "cpu s", "user s", "sys s", "peak MiB", "B/object");
+        eprintln!(
+            "{:<28} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9}",
+            "phase", "wall s", "cpu s", "user s", "sys s", "peak MiB", "B/object"
+        );
         let row = |name: &str, wall: f64, cpu: Cpu, rss: u64| {
             let per = if objects > 0 { rss as f64 / objects as f64 } else { 0.0 };
             let mib = rss as f64 / (1u64 << 20) as f64;
-            eprintln!("{name:<28} {wall:>8.2} {:>8.2} {:>8.2} {:>8.2} {mib:>10.1} {per:>9.1}", cpu.user + cpu.sys, cpu.user, cpu.sys);
+            eprintln!(
+                "{name:<28} {wall:>8.2} {:>8.2} {:>8.2} {:>8.2} {mib:>10.1} {per:>9.1}",
+                cpu.user + cpu.sys,
+                cpu.user,
+                cpu.sys
+            );
         };
         for &(name, wall, cpu, rss) in t {
             row(name, wall, cpu, rss);

@@ -29,7 +29,10 @@ pub fn run(args: &Args, _global: &Global) -> Outcome {
 fn read_text(path: &std::path::Path) -> Result<String, Error> {
     let mut text = String::new();
     if common::is_stdin(path) {
-        std::io::stdin().lock().read_to_string(&mut text).map_err(|e| Error::io(format!("cannot read standard input: {e}")))?;
+        std::io::stdin()
+            .lock()
+            .read_to_string(&mut text)
+            .map_err(|e| Error::io(format!("cannot read standard input: {e}")))?;
     } else {
         text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}: {e}", path.display())))?;
     }
