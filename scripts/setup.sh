@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing heapscope needs, each piece only when missing, so a
 # second run takes seconds:
-#   - the Rust target wasm32-unknown-unknown (rustup)
+#   - clippy and rustfmt, the Rust target wasm32-unknown-unknown (rustup)
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (cargo install;
 #     the first time takes several minutes)
 #   - Debian's chromium + chromium-driver, for the browser tests (apt-get; sudo unless root;
@@ -20,6 +20,13 @@ if cargo clippy --version >/dev/null 2>&1; then
 else
   log "adding clippy"
   rustup component add clippy
+fi
+
+if cargo fmt --version >/dev/null 2>&1; then
+  log "rustfmt: present"
+else
+  log "adding rustfmt"
+  rustup component add rustfmt
 fi
 
 if rustup target list --installed | grep -qx wasm32-unknown-unknown; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order, stopping at the first failure (`npm test`):
-#   1. native tests (core, corpus parity)   cargo test --workspace --release, then
+#   1. the code's format (cargo fmt --check, with the committed rustfmt.toml), native tests
+#      (core, the layering check, corpus parity)   cargo test --workspace --release, then
 #      cargo clippy --all-targets (warnings are errors)
 #   2. browser-bindings tests (wasm, in a dedicated worker in headless Chromium)
 #   3. the CLI (the e2e tests compare the page with it), the fuzz targets (checked, not
@@ -20,6 +21,10 @@ step() {
 }
 
 if [ "$from" -le 1 ]; then
+  step "1/4 format: cargo fmt --check (crate, fuzz targets, wasm tests)"
+  cargo fmt --all --check
+  cargo fmt --check --manifest-path fuzz/Cargo.toml
+  cargo fmt --check --manifest-path tests/wasm/Cargo.toml
   step "1/4 native tests: cargo test --workspace --release"
   cargo test --workspace --release
   cargo clippy --workspace --release --all-targets -- -D warnings

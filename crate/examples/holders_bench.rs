@@ -14,8 +14,9 @@
 
 use std::time::Instant;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
-use heapscope::holders::{self, Tree};
+use heapscope::analysis::{NoProgress, Options};
+use heapscope::holders::Cache;
+use heapscope::model::Reading;
 use heapscope::query::holders::{classes_up, paths};
 use heapscope::query::referrers::referrers;
 
@@ -40,17 +41,20 @@ fn main() {
     let dump = args.get(1).expect("usage: holders_bench DUMP [ADDRESS]");
     let src = common::open_dump(dump);
     let t = Instant::now();
-    let mut a = analyze(src, &Options::default(), &mut NoProgress).expect("analysis");
+    // A session, as the page and the command line run the analysis (with its features).
+    let mut session = heapscope::session::Session::open(src, &Options::default(), &mut NoProgress, Default::default())
+        .expect("analysis");
+    let a = &mut session.analysis;
     println!("analysis: {} objects, {:.1} s wall", a.object_count(), t.elapsed().as_secs_f64());
 
     // Referrer index: CPU time and the peak it adds over what the analysis holds.
     let _ = std::fs::write("/proc/self/clear_refs", "5");
     let rss_before = status_kib("VmRSS:") * 1024;
     let (cpu, wall) = (cpu_seconds(), Instant::now());
-    holders::ensure_index(&mut a, Tree::Mat).expect("index");
+    let mut cache = Cache::default();
+    let index = cache.index(a, Reading::Mat).expect("index");
     let (cpu, wall) = (cpu_seconds() - cpu, wall.elapsed().as_secs_f64());
     let peak = status_kib("VmHWM:") * 1024;
-    let index = a.holders.get(Tree::Mat).unwrap();
     println!(
         "referrer index: {:.2} CPU-s ({wall:.2} s wall, {} scans), {} references, index {:.1} MiB ({:.2} B/object), peak +{:.1} MiB over the analysis ({:.1} MiB before)",
         cpu,
@@ -73,7 +77,7 @@ fn main() {
         }
     }
     let t = Instant::now();
-    let r = referrers(&mut a, Tree::Mat, most.1, 20).unwrap();
+    let r = referrers(a, index, most.1, 20);
     println!(
         "referrers of 0x{:x} ({}, the most referenced: {}): {:.1} ms",
         a.address(most.1),
@@ -88,7 +92,7 @@ fn main() {
             continue;
         }
         let t = Instant::now();
-        let _ = referrers(&mut a, Tree::Mat, v, 20).unwrap();
+        let _ = referrers(a, index, v, 20);
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);
@@ -101,21 +105,19 @@ fn main() {
 
     // A leak trace and the independent paths of its stretches.
     let obj = match args.get(2) {
-        Some(s) => heapscope::query::object(&a, s).expect("ADDRESS names a kept object"),
-        None => {
-            let index = a.holders.get(Tree::Mat).unwrap();
-            *a.top_level()
-                .iter()
-                .find(|&&v| {
-                    let mut k = 0;
-                    index.for_each_referrer(v, |_| k += 1);
-                    k >= 2 && !index.is_root(v)
-                })
-                .expect("a shared top-level dominator")
-        }
+        Some(s) => heapscope::query::object(a, s).expect("ADDRESS names a kept object"),
+        None => *a
+            .top_level()
+            .iter()
+            .find(|&&v| {
+                let mut k = 0;
+                index.for_each_referrer(v, |_| k += 1);
+                k >= 2 && !index.is_root(v)
+            })
+            .expect("a shared top-level dominator"),
     };
     let (t, cpu) = (Instant::now(), cpu_seconds());
-    let p = paths(&mut a, Tree::Mat, obj, 10).unwrap();
+    let p = paths(a, index, obj, 10).unwrap();
     println!(
         "paths of 0x{:x} ({}, retains {} B): {:.1} ms ({:.2} CPU-s); trace of {} steps, {} stretches, {} independent paths",
         a.address(obj),
@@ -130,7 +132,7 @@ fn main() {
 
     // Classes up, two levels: every class row, and the rows directly above each.
     let (t, cpu) = (Instant::now(), cpu_seconds());
-    let up = classes_up(&a, Tree::Mat, &[], 1, usize::MAX).unwrap();
+    let up = classes_up(a, Reading::Mat, &[], 1, usize::MAX).unwrap();
     println!(
         "classes up, two levels: {:.1} ms ({:.2} CPU-s); {} class rows, {} rows above them",
         t.elapsed().as_secs_f64() * 1e3,
@@ -139,12 +141,12 @@ fn main() {
         up.rows.iter().map(|r| r.above.len()).sum::<usize>()
     );
     let t = Instant::now();
-    let up = classes_up(&a, Tree::Mat, &[], 0, usize::MAX).unwrap();
+    let up = classes_up(a, Reading::Mat, &[], 0, usize::MAX).unwrap();
     let heaviest = up.rows[0].class_address.clone().unwrap();
-    let class = heapscope::query::class(&a, &heaviest).unwrap();
+    let class = heapscope::query::class(a, &heaviest).unwrap();
     let first = t.elapsed().as_secs_f64() * 1e3;
     let (t, cpu) = (Instant::now(), cpu_seconds());
-    let above = classes_up(&a, Tree::Mat, &[class], 0, 100).unwrap();
+    let above = classes_up(a, Reading::Mat, &[class], 0, 100).unwrap();
     println!(
         "classes up as the page asks: class rows {first:.1} ms; the rows above the heaviest ({}, {} objects): {:.1} ms ({:.2} CPU-s), {} rows",
         up.rows[0].class_name,

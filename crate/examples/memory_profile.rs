@@ -10,7 +10,7 @@
 //! Prints per phase: CPU seconds, bytes allocated at its start, the peak during it (also
 //! per object), then the size of each per-object array the analysis keeps.
 
-use heapscope::analysis::{analyze, Options, Phase, Progress, ProgressInfo};
+use heapscope::analysis::{Options, Phase, Progress, ProgressInfo};
 use heapscope::error::Result;
 
 mod common;
@@ -54,8 +54,11 @@ fn main() {
     let path = std::env::args().nth(1).expect("usage: memory_profile DUMP");
     let source = common::open_dump(&path);
     let mut phases = Phases { current: None, start_cpu: cpu_seconds(), start_live: 0, rows: Vec::new() };
-    let a = analyze(source, &Options::default(), &mut phases).expect("analysis");
+    // A session: the analysis with its features, as the page and the command line run it.
+    let session = heapscope::session::Session::open(source, &Options::default(), &mut phases, Default::default())
+        .expect("analysis");
     phases.close();
+    let a = &session.analysis;
     let n = a.object_count() as f64;
     let mib = |b: usize| b as f64 / (1u64 << 20) as f64;
     println!("{:<28} {:>7} {:>11} {:>11} {:>9}", "phase", "cpu s", "start MiB", "peak MiB", "B/object");

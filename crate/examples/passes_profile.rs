@@ -7,7 +7,10 @@
 //! target/release/examples/passes_profile DUMP
 //! ```
 
+use heapscope::heaps::HeapTracker;
 use heapscope::records::Cursor;
+use heapscope::strength::owners::ViewChildren;
+use heapscope::waste::WasteSink;
 
 mod common;
 use common::cpu_seconds;
@@ -24,12 +27,15 @@ fn main() {
     let mib = |b: usize| b as f64 / (1u64 << 20) as f64;
     let mut tick = |_: u64, _: u64| Ok(());
     let t0 = cpu_seconds();
-    let index = heapscope::index::pass1(&mut cursor, &mut tick, None, true).expect("pass 1");
+    // The features' sinks, as a session's analysis has them.
+    let mut sink = (HeapTracker::default(), WasteSink::default());
+    let index = heapscope::index::pass1(&mut cursor, &mut tick, None, &mut sink).expect("pass 1");
     let t1 = cpu_seconds();
     let p1 = counting_alloc::peak();
     let n = index.ids.len();
     counting_alloc::reset_peak();
-    let heap = heapscope::graph::pass2(&mut cursor, index, &mut tick).expect("pass 2");
+    let mut views = ViewChildren::new(&index);
+    let heap = heapscope::graph::pass2(&mut cursor, index, &mut tick, &mut (&mut views, &mut sink)).expect("pass 2");
     let t2 = cpu_seconds();
     let p2 = counting_alloc::peak();
     println!("objects {n}, references {}", heap.refs.edge_count());

@@ -8,7 +8,7 @@
 //! target/release/examples/phase_bench DUMP [ROUNDS] [mat|strength|walk|all]
 //! ```
 
-use heapscope::analysis::{analyze, NoProgress, Options, Reading};
+use heapscope::analysis::{NoProgress, Options, Reading};
 use heapscope::dominators::semi_nca_with_stats;
 use heapscope::strength::walk::{strengths, HeapEdges};
 
@@ -24,7 +24,8 @@ fn main() {
     let path = args.get(1).expect("usage: phase_bench DUMP [ROUNDS] [mat|strength|walk|all]");
     let rounds: usize = args.get(2).map(|s| s.parse().expect("rounds")).unwrap_or(3);
     let what = args.get(3).map(String::as_str).unwrap_or("all");
-    let mut a = analyze(common::open_dump(path), &Options::default(), &mut NoProgress).expect("analysis");
+    let mut a = heapscope::analysis::analyze(common::open_dump(path), &Options::default(), &mut NoProgress, &mut ())
+        .expect("analysis");
     let time = |name: &str, f: &mut dyn FnMut() -> u64| {
         let mut best = f64::MAX;
         let mut sum = 0.0;
@@ -46,7 +47,7 @@ fn main() {
     };
     if what == "all" || what == "walk" {
         time("strength walk", &mut || {
-            let r = strengths(&HeapEdges::new(&a.heap)).unwrap();
+            let r = strengths(&HeapEdges::new(&a.heap, &a.owners)).unwrap();
             checksum(&r.strengths) ^ checksum(&r.owned)
         });
     }

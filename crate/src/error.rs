@@ -6,8 +6,10 @@
 
 use std::fmt;
 
-/// What went wrong, broadly: decides the CLI's exit status and how the page presents it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What went wrong, broadly: decides the CLI's exit status and how the page presents it
+/// (the page's `ErrorKind` type is generated from this one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The input is not a usable HPROF stream (bad header, truncated, corrupt, hostile).
     Format,
@@ -17,6 +19,13 @@ pub enum ErrorKind {
     Memory,
     /// The user cancelled.
     Cancelled,
+    /// A question about an analyzed dump cannot be answered as asked: an address that
+    /// names no kept object, a class address that is not a class object, a question about
+    /// the tree not in use.
+    Query,
+    /// The program failed (a bug): the page's worker reports it when its WebAssembly
+    /// instance stops (a panic, a trap), and for messages it cannot handle.
+    Internal,
 }
 
 /// An error with the byte offset it refers to, when there is one.
@@ -40,6 +49,11 @@ impl Error {
 
     pub fn memory(message: impl Into<String>) -> Error {
         Error { kind: ErrorKind::Memory, offset: None, message: one_line(message.into()) }
+    }
+
+    /// A question that cannot be answered as asked (see [`ErrorKind::Query`]).
+    pub fn query(message: impl Into<String>) -> Error {
+        Error { kind: ErrorKind::Query, offset: None, message: one_line(message.into()) }
     }
 
     pub fn cancelled() -> Error {

@@ -4,11 +4,13 @@
 //! panic (beyond its own assertions of invariants), hang, or allocate by an unchecked
 //! length. Not part of the public API.
 
-use crate::analysis::{analyze as run_analysis, NoProgress, Options};
+use crate::analysis::{NoProgress, Options};
 use crate::error::{ErrorKind, Result};
 use crate::records::heap::{walk, ClassDump, RootKind, Visitor, WalkEnd};
 use crate::records::{Cursor, Header};
+use crate::render::{html, markdown};
 use crate::report::{self, SourceInfo};
+use crate::session::Session;
 use crate::source::{auto_decompress, ByteSource, GzipSource, MemorySource};
 
 /// The whole pipeline (gzip-wrapped input too): both passes, roots, dominators,
@@ -18,17 +20,19 @@ pub fn analyze(data: &[u8]) {
     for keep_unreachable in [false, true] {
         let src = auto_decompress(Box::new(MemorySource::new(data.to_vec()))).expect("a memory source reads");
         let options = Options { keep_unreachable, memory_limit: Some(1 << 30), ..Options::default() };
-        match run_analysis(src, &options, &mut NoProgress) {
-            Ok(a) => {
-                if let Some(e) = &a.incomplete {
+        match Session::open(src, &options, &mut NoProgress, SourceInfo::default()) {
+            Ok(mut s) => {
+                if let Some(e) = &s.analysis.incomplete {
                     assert!(e.offset.is_some(), "an incomplete dump names the offset: {e}");
                 }
-                let r = report::build(&a, &SourceInfo::default());
-                let _ = report::to_json(&r);
-                let _ = report::markdown::render(&r);
-                let _ = report::parity::json(&a);
+                if let Ok(r) = s.report() {
+                    let _ = report::to_json(r);
+                    let _ = markdown::render(r);
+                }
+                let a = &s.analysis;
+                let _ = report::parity::json(a);
                 let mut tsv = Vec::new();
-                report::parity::write_objects_tsv(&a, &mut tsv).unwrap();
+                report::parity::write_objects_tsv(a, &mut tsv).unwrap();
             }
             Err(e) => {
                 if e.kind == ErrorKind::Format {
@@ -146,8 +150,8 @@ pub fn report_json(data: &[u8]) {
     match report::from_json(text) {
         Ok(r) => {
             let json = report::to_json(&r);
-            let _ = report::markdown::render(&r);
-            let _ = report::html::render(&r);
+            let _ = markdown::render(&r);
+            let _ = html::render(&r);
             let again = report::from_json(&json).expect("a report's own JSON reads back");
             assert!(report::to_json(&again) == json, "JSON -> report -> JSON is stable");
         }

@@ -13,21 +13,24 @@
 use std::collections::BTreeMap;
 
 use crate::alloc::try_filled;
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Collect};
 use crate::error::Result;
-use crate::index::Strings;
+use crate::graph::Pass2Sink;
+use crate::index::{Index, Pass1Sink};
 
 /// The heap byte of an object of no heap.
 pub const NO_HEAP: u8 = u8::MAX;
 
-/// Pass 2's record of the heap each object is in.
+/// Pass 2's record of the heap each object is in (a [`Pass2Sink`]).
 #[derive(Debug, Default)]
 pub struct HeapTracker {
     /// Heap id and name string id, by heap number (the byte stored per object).
-    heaps: Vec<(u32, u64)>,
+    heaps_seen: Vec<(u32, u64)>,
     current: u8,
     /// Per object: its heap number (empty until the first HEAP DUMP INFO).
     of: Vec<u8>,
+    /// What [`Pass2Sink::walk_done`] made of it.
+    heaps: Heaps,
 }
 
 impl HeapTracker {
@@ -36,11 +39,11 @@ impl HeapTracker {
         if self.of.is_empty() && objects > 0 {
             self.of = try_filled(objects, NO_HEAP, "the heap of each object")?;
         }
-        self.current = match self.heaps.iter().position(|&(id, _)| id == heap_id) {
+        self.current = match self.heaps_seen.iter().position(|&(id, _)| id == heap_id) {
             Some(k) => k as u8,
-            None if self.heaps.len() < NO_HEAP as usize => {
-                self.heaps.push((heap_id, name_id));
-                (self.heaps.len() - 1) as u8
+            None if self.heaps_seen.len() < NO_HEAP as usize => {
+                self.heaps_seen.push((heap_id, name_id));
+                (self.heaps_seen.len() - 1) as u8
             }
             // More heaps than a byte can number: the rest count as no heap.
             None => NO_HEAP,
@@ -56,11 +59,34 @@ impl HeapTracker {
         }
     }
 
-    pub fn finish(self, strings: &Strings) -> Heaps {
-        let names = self.heaps.iter().map(|&(_, name)| strings.name(name)).collect();
-        Heaps { names, of: self.of }
+    /// The heaps found (see [`Pass2Sink::walk_done`]).
+    pub fn into_heaps(self) -> Heaps {
+        self.heaps
     }
 }
+
+impl Pass2Sink for HeapTracker {
+    fn heap_info(&mut self, index: &Index, heap_id: u32, name_id: u64) -> Result<()> {
+        HeapTracker::heap_info(self, heap_id, name_id, index.ids.len())
+    }
+
+    #[inline(always)]
+    fn object(&mut self, obj: Option<u32>) {
+        if let Some(obj) = obj {
+            HeapTracker::object(self, obj);
+        }
+    }
+
+    fn walk_done(&mut self, index: &Index) -> Result<()> {
+        let names = self.heaps_seen.iter().map(|&(_, name)| index.strings.name(name)).collect();
+        self.heaps = Heaps { names, of: std::mem::take(&mut self.of) };
+        Ok(())
+    }
+}
+
+impl Pass1Sink for HeapTracker {}
+
+impl Collect for HeapTracker {}
 
 /// The heaps a dump names, and each object's heap.
 #[derive(Debug, Default)]
@@ -97,9 +123,8 @@ pub struct Summary {
     pub by_class: BTreeMap<u32, Vec<(usize, Count)>>,
 }
 
-/// Counts the kept objects per heap; None when the dump names no heaps.
-pub fn summarize(a: &Analysis) -> Option<Summary> {
-    let heaps = &a.heap.heaps;
+/// Counts the kept objects of `a` per heap; None when the dump names no heaps.
+pub fn summarize(a: &Analysis, heaps: &Heaps) -> Option<Summary> {
     if heaps.of.is_empty() {
         return None;
     }

@@ -9,9 +9,10 @@
 //! memory linear in the file) and never panics: a malformed line is an error naming its
 //! line number. [`apply`] renames an analyzed dump's classes to their original names (the
 //! report, histogram and queries then show only original names; array classes
-//! `o[]` become `Outer$Inner[]`) and keeps, per class, the original names of its declared
-//! fields for the inspector and paths ([`field_name`]). Applying again (another mapping)
-//! starts from the dump's own names. Cost: O(classes + fields) after an O(file) parse.
+//! `o[]` become `Outer$Inner[]`) and gives the index the original names of their declared
+//! fields for the inspector and paths (`Index::field_renames`). Applying again (another
+//! mapping) starts from the dump's own names. Cost: O(classes + fields) after an O(file)
+//! parse.
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -161,28 +162,28 @@ fn member_name(left: &str) -> std::result::Result<&str, String> {
     Ok(name)
 }
 
-/// A mapping applied to an analysis: what [`field_name`] needs, and the dump's own class
-/// names (to apply another mapping later).
+/// A mapping applied to an analysis: the dump's own class names (to apply another
+/// mapping later) and how many classes were renamed.
 #[derive(Debug, Clone, Default)]
 pub struct Applied {
     /// The class names as the dump wrote them, by class index.
     pub dump_names: Vec<String>,
-    /// (class index, field-name string id) → original name, for the renamed fields of
-    /// the classes the mapping names (instance and static fields).
-    pub fields: BTreeMap<(u32, u64), String>,
     /// Classes renamed.
     pub renamed: u64,
 }
 
-/// Renames the classes (and fields) of `analysis` as `mapping` says; returns how many
-/// classes were renamed. Replaces a mapping applied before.
-pub fn apply(analysis: &mut Analysis, mapping: &Mapping) -> u64 {
-    let classes = &mut analysis.heap.index.classes.classes;
-    let dump_names = match analysis.mapping.take() {
+/// Renames the classes (and fields: `Index::field_renames`) of `analysis` as `mapping`
+/// says, starting from the dump's own names (`previous`: what an earlier call returned,
+/// whose mapping this one replaces).
+pub fn apply(analysis: &mut Analysis, mapping: &Mapping, previous: Option<Applied>) -> Applied {
+    let index = &mut analysis.heap.index;
+    let classes = &mut index.classes.classes;
+    let dump_names = match previous {
         Some(previous) => previous.dump_names,
         None => classes.iter().map(|c| c.name.clone()).collect(),
     };
-    let strings = &analysis.heap.index.strings;
+    let strings = &index.strings;
+    let mut renames = BTreeMap::new();
     let mut applied = Applied { dump_names, ..Applied::default() };
     for (k, class) in classes.iter_mut().enumerate() {
         let dump_name = &applied.dump_names[k];
@@ -197,30 +198,12 @@ pub fn apply(analysis: &mut Analysis, mapping: &Mapping) -> u64 {
         let ids = class.fields.iter().map(|f| f.name_id).chain(class.statics.iter().map(|s| s.name_id));
         for id in ids {
             if let Some(original) = members.fields.get(&strings.name(id)) {
-                applied.fields.insert((k as u32, id), original.clone());
+                renames.insert((k as u32, id), original.clone());
             }
         }
     }
-    let renamed = applied.renamed;
-    analysis.mapping = Some(applied);
-    renamed
-}
-
-/// The name of field `name_id` declared by class `class` (a class index), original when
-/// a mapping renamed it.
-pub fn field_name(a: &Analysis, class: Option<u32>, name_id: u64) -> String {
-    if let (Some(applied), Some(class)) = (&a.mapping, class) {
-        if let Some(name) = applied.fields.get(&(class, name_id)) {
-            return name.clone();
-        }
-    }
-    a.heap.index.strings.name(name_id)
-}
-
-/// The class that declares the fields at `depth` of `class`'s chain (0: `class` itself),
-/// as [`crate::query::object::field_chain`] walks it.
-pub fn declaring_class(a: &Analysis, class: Option<u32>, depth: usize) -> Option<u32> {
-    a.heap.index.classes.chain(class).nth(depth)
+    index.field_renames = renames;
+    applied
 }
 
 #[cfg(test)]

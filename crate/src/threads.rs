@@ -17,60 +17,13 @@
 //! of single records (its fields, its name): threads are few, nothing is per object.
 
 use std::collections::HashMap;
-use std::fmt::Write;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::analysis::Analysis;
+use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
 use crate::index::stacks::{Frame, Trace};
-use crate::query::{self, object::object_details, FieldValue};
-use crate::report::build::{basis_points, format_bytes, object_ref};
-use crate::report::model::ObjectRef;
-
-/// One thread of the overview.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ThreadInfo {
-    /// The `name` field's text (a String, or a char[] in old JDKs); None when absent.
-    pub name: Option<String>,
-    pub address: String,
-    pub class_name: String,
-    /// The `daemon` field (JDK 19+: `holder.daemon`), where the dump has it.
-    pub daemon: Option<bool>,
-    /// The `priority` field (JDK 19+: `holder.priority`), where the dump has it.
-    pub priority: Option<i32>,
-    /// The `contextClassLoader` field: `ClassName @ 0x…`, None when null or absent.
-    pub context_class_loader: Option<String>,
-    pub shallow_bytes: u64,
-    /// MAT's retained size (the dominator tree's).
-    pub retained_bytes: u64,
-    pub retained_bp: u32,
-    /// The retained size in the strength-aware dominator tree, when the report's tree is
-    /// MAT's and the strength-aware one was computed too (absent otherwise; with
-    /// `--tree strength` `retained_bytes` is that tree's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strength_retained_bytes: Option<u64>,
-    /// Whether the dump recorded a stack trace for the thread (it may have no frames).
-    pub has_stack: bool,
-    /// The stack, innermost frame first.
-    pub frames: Vec<ThreadFrame>,
-    /// Objects the thread's stack holds in frames the stack trace does not list (all of
-    /// them when no stack was recorded).
-    pub other_locals: Vec<ObjectRef>,
-}
-
-/// One frame of a thread's stack.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ThreadFrame {
-    /// The frame as MAT prints it: `at pkg.Class.method(Lsig;)V (File.java:12)`,
-    /// `(File.java(Native Method))` for a native method, `(File.java)` without a line.
-    pub frame: String,
-    /// The objects this frame holds (Java-frame and JNI-local roots), in dump order.
-    pub locals: Vec<ObjectRef>,
-}
+use crate::model::format::{basis_points, parse_address};
+use crate::model::threads::{ThreadFrame, ThreadInfo};
+use crate::readback::object::{object_details, FieldValue};
 
 /// MAT's text for a frame: `at CLASS.METHODSIGNATURE (SOURCE…)`.
 pub fn frame_text(a: &Analysis, f: &Frame) -> String {
@@ -92,10 +45,9 @@ pub fn frame_text(a: &Analysis, f: &Frame) -> String {
 /// After the reading changed: each thread's retained size from the tree in use, and the
 /// strength-aware tree's beside MAT's when the report reads MAT's tree and the other one
 /// was computed too.
-pub fn refresh_sizes(a: &mut Analysis) {
-    use crate::analysis::Reading;
-    let mut threads = std::mem::take(&mut a.threads);
-    for t in &mut threads {
+pub fn refresh_sizes(a: &Analysis, threads: &mut [ThreadInfo]) {
+    use crate::model::Reading;
+    for t in threads.iter_mut() {
         let Some(obj) = u64::from_str_radix(t.address.trim_start_matches("0x"), 16).ok().and_then(|id| a.object_at(id))
         else {
             continue;
@@ -108,7 +60,6 @@ pub fn refresh_sizes(a: &mut Analysis) {
     // Largest retained first, as collected.
     let address = |t: &ThreadInfo| u64::from_str_radix(t.address.trim_start_matches("0x"), 16).unwrap_or(0);
     threads.sort_by(|x, y| y.retained_bytes.cmp(&x.retained_bytes).then(address(x).cmp(&address(y))));
-    a.threads = threads;
 }
 
 /// The last field called `name` (the deepest class declaring it: java.lang.Thread's
@@ -164,9 +115,8 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
         let details = object_details(a, obj)?;
         let mut daemon = field(&details.fields, "daemon").map(|f| f.value == "true");
         let mut priority = field(&details.fields, "priority").and_then(|f| f.value.parse().ok());
-        if let Some(holder) = field(&details.fields, "holder")
-            .and_then(|f| f.reference.as_ref())
-            .and_then(|r| query::parse_address(&r.address))
+        if let Some(holder) =
+            field(&details.fields, "holder").and_then(|f| f.reference.as_ref()).and_then(|r| parse_address(&r.address))
         {
             // JDK 19+ keeps these in Thread.FieldHolder.
             if let Some(h) = a.object_at(holder) {
@@ -180,7 +130,7 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
             .map(|r| format!("{} @ {}", r.class_name, r.address));
         let name = match field(&details.fields, "name")
             .and_then(|f| f.reference.as_ref())
-            .and_then(|r| query::parse_address(&r.address))
+            .and_then(|r| parse_address(&r.address))
             .and_then(|x| a.object_at(x))
         {
             Some(n) => object_details(a, n)?.text,
@@ -231,145 +181,4 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
         });
     }
     Ok(out)
-}
-
-fn local_line(out: &mut String, o: &ObjectRef) {
-    let _ = writeln!(
-        out,
-        "        {} @ {}  shallow {}  retained {}",
-        o.class_name,
-        o.address,
-        format_bytes(o.shallow_bytes),
-        format_bytes(o.retained_bytes)
-    );
-}
-
-/// The thread overview for a terminal: one block per thread, its frames, under each
-/// frame the objects it holds. Control characters from the dump are escaped.
-pub fn render_text(threads: &[ThreadInfo]) -> String {
-    let mut out = String::new();
-    if threads.is_empty() {
-        out.push_str("No thread objects in this dump.\n");
-    }
-    for t in threads {
-        let mut facts = vec![
-            format!("retained {} bytes", format_bytes(t.retained_bytes)),
-            format!("shallow {}", format_bytes(t.shallow_bytes)),
-        ];
-        if let Some(d) = t.daemon {
-            facts.push(if d { "daemon".into() } else { "not daemon".into() });
-        }
-        if let Some(p) = t.priority {
-            facts.push(format!("priority {p}"));
-        }
-        if let Some(l) = &t.context_class_loader {
-            facts.push(format!("context loader {l}"));
-        }
-        let name = t.name.as_deref().map(|n| format!("\"{}\"", printable(n))).unwrap_or_else(|| "(no name)".into());
-        let _ = writeln!(out, "{name}  {} @ {}  {}", printable(&t.class_name), t.address, facts.join(", "));
-        if !t.has_stack {
-            out.push_str("    no stack recorded\n");
-        } else if t.frames.is_empty() {
-            out.push_str("    (the stack recorded has no frames)\n");
-        }
-        for f in &t.frames {
-            let _ = writeln!(out, "    {}", printable(&f.frame));
-            for o in &f.locals {
-                local_line(&mut out, &printable_ref(o));
-            }
-        }
-        if !t.other_locals.is_empty() {
-            out.push_str(if t.has_stack {
-                "    locals outside the recorded frames:\n"
-            } else {
-                "    locals (frames unknown):\n"
-            });
-            for o in &t.other_locals {
-                local_line(&mut out, &printable_ref(o));
-            }
-        }
-        out.push('\n');
-    }
-    out
-}
-
-/// `s` with control characters escaped (a name from the dump cannot move the cursor).
-fn printable(s: &str) -> String {
-    crate::error::one_line(s)
-}
-
-fn printable_ref(o: &ObjectRef) -> ObjectRef {
-    ObjectRef { class_name: printable(&o.class_name), ..o.clone() }
-}
-
-/// The thread overview as blocks of the report document (Markdown and HTML): a table of
-/// all threads, then each thread's stack with the objects its frames hold.
-pub fn document_blocks(threads: &[ThreadInfo]) -> Vec<crate::report::document::Block> {
-    use crate::report::document::{Align::*, Block, Inline};
-    let mut blocks = vec![Block::Heading(2, "Threads".into())];
-    if threads.is_empty() {
-        blocks.push(Block::Paragraph(vec![Inline::Text("No thread objects in this dump.".into())]));
-        return blocks;
-    }
-    let cols = |spec: &[(&str, crate::report::document::Align)]| {
-        spec.iter().map(|&(n, a)| (n.to_string(), a)).collect::<Vec<_>>()
-    };
-    let name_of = |t: &ThreadInfo| t.name.clone().unwrap_or_else(|| "(no name)".into());
-    let yes_no = |d: Option<bool>| d.map(|d| if d { "yes" } else { "no" }).unwrap_or("").to_string();
-    blocks.push(Block::Table {
-        columns: cols(&[
-            ("Thread", Left),
-            ("Name", Left),
-            ("Daemon", Left),
-            ("Priority", Right),
-            ("Frames", Right),
-            ("Shallow Heap", Right),
-            ("Retained Heap", Right),
-        ]),
-        rows: threads
-            .iter()
-            .map(|t| {
-                vec![
-                    format!("{} @ {}", t.class_name, t.address),
-                    name_of(t),
-                    yes_no(t.daemon),
-                    t.priority.map(|p| p.to_string()).unwrap_or_default(),
-                    if t.has_stack { t.frames.len().to_string() } else { "no stack recorded".into() },
-                    format_bytes(t.shallow_bytes),
-                    format_bytes(t.retained_bytes),
-                ]
-            })
-            .collect(),
-    });
-    let local_row = |o: &ObjectRef| {
-        vec![
-            format!("↳ {} @ {}", o.class_name, o.address),
-            format_bytes(o.shallow_bytes),
-            format_bytes(o.retained_bytes),
-        ]
-    };
-    for t in threads {
-        if t.frames.is_empty() && t.other_locals.is_empty() {
-            continue;
-        }
-        blocks.push(Block::Heading(3, format!("{} ({} @ {})", name_of(t), t.class_name, t.address)));
-        let mut rows = Vec::new();
-        for f in &t.frames {
-            rows.push(vec![f.frame.clone(), String::new(), String::new()]);
-            rows.extend(f.locals.iter().map(local_row));
-        }
-        if !t.other_locals.is_empty() {
-            rows.push(vec![
-                if t.has_stack { "locals outside the recorded frames" } else { "no stack recorded; locals" }.into(),
-                String::new(),
-                String::new(),
-            ]);
-            rows.extend(t.other_locals.iter().map(local_row));
-        }
-        blocks.push(Block::Table {
-            columns: cols(&[("Stack frame / local", Left), ("Shallow Heap", Right), ("Retained Heap", Right)]),
-            rows,
-        });
-    }
-    blocks
 }

@@ -29,13 +29,14 @@
 //! Cost: linear in `customers × rounds` (71 objects and about 3.3 KB of dump per
 //! customer); the memory of one round, freed before the next.
 
-use crate::analysis::{self, Options, Progress, ProgressInfo};
+use crate::analysis::{Options, Progress, ProgressInfo};
 use crate::error::Result;
 use crate::records::basic_type::{
     BYTE as T_BYTE, DOUBLE as T_DOUBLE, INT as T_INT, LONG as T_LONG, OBJECT as T_OBJECT,
 };
 use crate::records::tag::{HEAP_DUMP_END, HEAP_DUMP_SEGMENT, LOAD_CLASS, STRING};
 use crate::report::SourceInfo;
+use crate::session::Session;
 use crate::source::MemorySource;
 
 /// The classes the dump defines (their class objects are objects of the dump too).
@@ -281,10 +282,8 @@ pub fn warm_up(customers: u32, rounds: u32) -> Result<u64> {
     let mut objects = 0;
     for _ in 0..rounds {
         let source = Box::new(MemorySource::new(dump.clone()));
-        let mut analysis = analysis::analyze(source, &Options::default(), &mut Silent)?;
-        let info = SourceInfo::default();
-        let report = crate::compare::keys::annotated_report(&mut analysis, &info)?;
-        objects = report.overview.objects;
+        let mut session = Session::open(source, &Options::default(), &mut Silent, SourceInfo::default())?;
+        objects = session.report()?.overview.objects;
     }
     Ok(objects)
 }
@@ -318,9 +317,9 @@ mod tests {
     fn the_customers_dump_has_the_objects_its_construction_gives() {
         let customers = 50;
         let dump = customers_dump(customers);
-        let mut analysis =
-            analysis::analyze(Box::new(MemorySource::new(dump)), &Options::default(), &mut Silent).unwrap();
-        let report = crate::compare::keys::annotated_report(&mut analysis, &SourceInfo::default()).unwrap();
+        let source = Box::new(MemorySource::new(dump));
+        let mut session = Session::open(source, &Options::default(), &mut Silent, SourceInfo::default()).unwrap();
+        let report = session.report().unwrap().clone();
         let instances =
             |name: &str| report.histogram.iter().filter(|c| c.class_name == name).map(|c| c.instances).sum::<u64>();
         for (name, n) in expected(customers as u64) {

@@ -4,8 +4,6 @@
 
 mod support;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
-use heapscope::source::MemorySource;
 use support::hprof_builder::{ClassDef, Hprof, Value as V};
 
 const CHM: u64 = 0x500;
@@ -75,11 +73,12 @@ fn concurrent_hash_map_size_sums_its_counter_cells() {
     }
     seg.object_array(0x9000, 0x900, &held).root_jni_global(0x9000, 1);
     h.segment(&seg).heap_dump_end();
-    let a =
-        analyze(Box::new(MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress).expect("analysis");
+    let s = support::session_of(h.into_bytes());
+    let a = &s.analysis;
 
     let shallow = |id: u64| a.shallow(a.object_at(id).unwrap());
-    let row = a
+    let row = s
+        .features()
         .waste
         .empty_collections
         .iter()

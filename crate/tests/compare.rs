@@ -11,8 +11,9 @@ use std::process::Command;
 
 use heapscope::analysis::{NoProgress, Options as AnalysisOptions};
 use heapscope::compare::model::*;
-use heapscope::compare::{self, input, loaders, Options};
+use heapscope::compare::{self, loaders, Options};
 use heapscope::report::{self, Report};
+use heapscope::session::input;
 use serde_json::Value;
 
 /// The corpus, or None outside CI (in CI a missing corpus fails the test).
@@ -376,10 +377,8 @@ fn plugin_dump(first_a: u64, second_a: u64, moved: bool) -> Report {
         }
     }
     h.segment(&seg).heap_dump_end();
-    let src = Box::new(heapscope::source::MemorySource::new(h.into_bytes()));
-    let a = heapscope::analysis::analyze(src, &AnalysisOptions::default(), &mut NoProgress)
-        .expect("the test dump analyzes");
-    report::build(&a, &report::SourceInfo::default())
+    let s = support::session_of(h.into_bytes());
+    support::built_report(&s, &report::SourceInfo::default())
 }
 
 /// The same class name in two loaders is two rows, matched across dumps although every
@@ -476,5 +475,5 @@ fn reports_keep_growth_points_with_element_counts() {
     assert_eq!(point.accumulation_point.address, suspect["accumulation_point"]["object"].as_str().unwrap());
     assert_eq!(point.accumulation_point.class_name, "java.util.HashMap$Node[]");
     assert_eq!(point.elements, Some(512));
-    assert!(r.growth_points.len() <= heapscope::compare::keys::GROWTH_POINTS);
+    assert!(r.growth_points.len() <= heapscope::report::annotate::GROWTH_POINTS);
 }

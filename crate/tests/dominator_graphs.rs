@@ -5,7 +5,7 @@
 
 mod support;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
+use heapscope::analysis::Options;
 use heapscope::dominators::Graph;
 
 type EdgeList = Vec<(u32, u32)>;
@@ -27,7 +27,7 @@ fn whole_scan_matches_per_node_successors_on_every_corpus_dump() {
     let dumps = support::corpus_dumps(&corpus);
     let mut special = 0;
     for dump in &dumps {
-        let a = analyze(support::open_dump(dump), &Options::default(), &mut NoProgress).unwrap();
+        let a = support::core(support::open_dump(dump), &Options::default()).unwrap();
         let (whole, by_node) = edges_both_ways(&a.dominator_graph());
         assert!(whole == by_node, "{}: MAT's graph", dump.display());
         let (whole, by_node) = edges_both_ways(&a.strength_graph());

@@ -5,19 +5,18 @@
 
 mod support;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::query::{self, Answer, ArrayGroupMembers, Query};
-use heapscope::source::MemorySource;
+use heapscope::session::{Answer, Query, Session};
+use heapscope::waste::members::ArrayGroupMembers;
 use support::hprof_builder::{ClassDef, Hprof, Value as V};
 
 fn members(
-    a: &mut Analysis,
+    s: &mut Session,
     object: &str,
     offset: u32,
     limit: u32,
     holders: u32,
 ) -> heapscope::error::Result<ArrayGroupMembers> {
-    match query::answer(a, &Query::DuplicateArrayMembers { object: object.into(), offset, limit, holders })? {
+    match s.answer(&Query::DuplicateArrayMembers { object: object.into(), offset, limit, holders })? {
         Answer::DuplicateArrayMembers(m) => Ok(m),
         other => panic!("unexpected answer {other:?}"),
     }
@@ -46,7 +45,7 @@ mod id {
     pub const STRING: u64 = 0x3000;
 }
 
-fn built() -> Analysis {
+fn built() -> Session {
     let mut h = Hprof::new(8);
     for (i, name) in [
         "java/lang/Object",
@@ -91,7 +90,7 @@ fn built() -> Analysis {
     let held = [id::HOLDER, id::SAME[1], id::SAME[2], id::SAME[3], id::OTHER, id::BYTES[0], id::BYTES[1], id::STRING];
     seg.object_array(id::ROOT_ARRAY, 0x400, &held).root_jni_global(id::ROOT_ARRAY, 1);
     h.segment(&seg).heap_dump_end();
-    analyze(Box::new(MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress).expect("analysis")
+    support::session_of(h.into_bytes())
 }
 
 fn hex(id: u64) -> String {
@@ -141,6 +140,7 @@ fn built_dump_groups_are_the_constructed_ones() {
     }
     // The report's groups agree (pass 2's hashes).
     let report: Vec<(String, u64, u64, String)> = a
+        .features()
         .waste
         .duplicate_arrays
         .groups
@@ -156,8 +156,8 @@ fn built_dump_groups_are_the_constructed_ones() {
 fn s09_array_groups_match_the_report() {
     let Some(corpus) = support::corpus_dir() else { return };
     let bytes = support::gunzip(&corpus.join("dumps/s09_duplicate_strings_serial.hprof.gz"));
-    let mut a = analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis");
-    let groups = a.waste.duplicate_arrays.groups.clone();
+    let mut a = support::session_of(bytes);
+    let groups = a.features().waste.duplicate_arrays.groups.clone();
     assert!(groups.len() >= 5, "s09 has duplicate arrays: {}", groups.len());
     for g in groups.iter().take(10) {
         let m = members(&mut a, &g.sample.last().unwrap().address, 0, 3, 2).expect("members");

@@ -11,16 +11,17 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::query::{self, Answer, Query};
-use heapscope::source::MemorySource;
-use heapscope::waste::strings::mat_text;
+use heapscope::readback::locate::ArrayData;
+use heapscope::readback::object::object_details;
+use heapscope::readback::strings::mat_value;
+use heapscope::records::basic_type;
+use heapscope::rules::strings::reading;
+use heapscope::session::{Answer, Query, Session};
+use heapscope::waste::members::GroupMembers;
 use serde_json::Value;
 
-fn members(a: &mut Analysis, object: &str, offset: u32, limit: u32, holders: u32) -> query::GroupMembers {
-    match query::answer(a, &Query::DuplicateStringMembers { object: object.into(), offset, limit, holders })
-        .expect("answer")
-    {
+fn members(s: &mut Session, object: &str, offset: u32, limit: u32, holders: u32) -> GroupMembers {
+    match s.answer(&Query::DuplicateStringMembers { object: object.into(), offset, limit, holders }).expect("answer") {
         Answer::DuplicateStringMembers(m) => m,
         other => panic!("unexpected answer {other:?}"),
     }
@@ -34,7 +35,8 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
         serde_json::from_slice(&std::fs::read(corpus.join("expected/s09_duplicate_strings_serial.json")).unwrap())
             .unwrap();
     let bytes = support::gunzip(&corpus.join("dumps/s09_duplicate_strings_serial.hprof.gz"));
-    let mut a = analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis");
+    let mut session = support::session_of(bytes);
+    let a = &mut session.analysis;
 
     // The independent reading: every kept String's text through the inspector, as MAT shows it.
     let string_class: Vec<u32> =
@@ -44,10 +46,9 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
     assert!(strings.len() > 40_000, "s09 keeps over 41,000 strings: {}", strings.len());
     let mut by_text: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     for &s in &strings {
-        let d = query::object::object_details(&mut a, s).expect("string read back");
+        let d = object_details(a, s).expect("string read back");
         let Some(text) = d.text else { continue };
-        let units: Vec<u16> = text.encode_utf16().collect();
-        by_text.entry(mat_text(units.iter().copied(), units.len())).or_default().push(s);
+        by_text.entry(mat_text(&text)).or_default().push(s);
     }
 
     let top = expected["duplicate_strings"]["top"].as_array().unwrap();
@@ -56,7 +57,8 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
         let value = g["value"].as_str().unwrap();
         let count = g["count"].as_u64().unwrap();
         // The group as the report names it: its sample's first string.
-        let group = a
+        let group = session
+            .features()
             .waste
             .duplicate_strings
             .groups
@@ -65,7 +67,8 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
             .unwrap_or_else(|| panic!("group {value:?} in the report"));
         let first = group.sample[0].address.clone();
         assert_eq!(first, g["first_object"].as_str().unwrap(), "{value:?}: the lowest-address member");
-        let m = members(&mut a, &first, 0, 50, 5);
+        let m = members(&mut session, &first, 0, 50, 5);
+        let a = &session.analysis;
         assert_eq!(m.value, value);
         assert_eq!(m.total, count, "{value:?}: members, MAT's count");
         let scanned = &by_text[value];
@@ -75,7 +78,8 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
         assert_eq!(got, want, "{value:?}: the first 50 members by address");
         // A later page, from any member of the group.
         if count > 60 {
-            let later = members(&mut a, &got[7], 50, 10, 0);
+            let later = members(&mut session, &got[7], 50, 10, 0);
+            let a = &session.analysis;
             let want: Vec<String> =
                 scanned.iter().skip(50).take(10).map(|&s| format!("0x{:x}", a.address(s))).collect();
             assert_eq!(
@@ -86,6 +90,7 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
             assert!(later.members.iter().all(|x| x.holders.is_empty()));
         }
         // Holders: every object with a reference to the member, by a scan of all references.
+        let a = &session.analysis;
         for member in m.members.iter().take(3) {
             let s =
                 a.object_at(u64::from_str_radix(member.object.address.trim_start_matches("0x"), 16).unwrap()).unwrap();
@@ -118,14 +123,21 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
     }
     assert_eq!(checked, 8);
     // MANIFEST: the 20,000 ALPHA strings are held by STRINGS' array, one slot each.
-    let alpha = a.waste.duplicate_strings.groups[0].sample[1].address.clone();
-    let m = members(&mut a, &alpha, 0, 3, 5);
+    let alpha = session.features().waste.duplicate_strings.groups[0].sample[1].address.clone();
+    let m = members(&mut session, &alpha, 0, 3, 5);
     let h = &m.members[1].holders[0];
     assert_eq!(h.object.class_name, "java.lang.Object[]");
     assert!(h.via[0].starts_with('['), "an array slot: {:?}", h.via);
 
     // Not a string: an error saying so, not a panic.
     let q = Query::DuplicateStringMembers { object: h.object.address.clone(), offset: 0, limit: 5, holders: 0 };
-    let e = query::answer(&mut a, &q).expect_err("an Object[] has no duplicate group");
+    let e = session.answer(&q).expect_err("an Object[] has no duplicate group");
     assert!(e.to_string().contains("not a kept java.lang.String"), "{e}");
+}
+
+/// `text` as MAT shows a String's value (the units of a `char[]` holding it).
+fn mat_text(text: &str) -> String {
+    let data: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+    let array = ArrayData { ty: basic_type::CHAR, len: (data.len() / 2) as u32, data };
+    mat_value(&array, reading::NO_CODER)
 }

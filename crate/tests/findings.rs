@@ -7,9 +7,10 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::query::{answer, Answer, Query};
-use heapscope::report::{model::SuspectKind, Report, SourceInfo};
+use heapscope::analysis::Options;
+use heapscope::model::SuspectKind;
+use heapscope::report::Report;
+use heapscope::session::{Answer, Query, Session};
 
 struct MatObject {
     address: String,
@@ -51,16 +52,15 @@ fn mat_groups<'m>(objects: impl Iterator<Item = &'m MatObject>) -> BTreeMap<Stri
     out
 }
 
-fn report_of(name: &str) -> Option<(Analysis, Report)> {
+fn report_of(name: &str) -> Option<(Session, Report)> {
     let corpus = support::corpus_dir()?;
-    let mut a = analyze(
+    let mut s = support::session(
         support::open_dump(&corpus.join("dumps").join(format!("{name}.hprof.gz"))),
         &Options::default(),
-        &mut NoProgress,
     )
     .unwrap();
-    let r = heapscope::compare::keys::annotated_report(&mut a, &SourceInfo::default()).unwrap();
-    Some((a, r))
+    let r = s.report().unwrap().clone();
+    Some((s, r))
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn dominator_tree_grouped_by_class_matches_mats_table() {
         let mut level: Vec<&MatObject> = mat.iter().filter(|o| o.dominator == "root").collect();
         for depth in 0..3 {
             let Answer::DominatorGroups(g) =
-                answer(&mut a, &Query::DominatorGroups { path: path.clone(), limit: 10_000 }).unwrap()
+                a.answer(&Query::DominatorGroups { path: path.clone(), limit: 10_000 }).unwrap()
             else {
                 panic!()
             };

@@ -67,15 +67,11 @@ fn dump() -> Vec<u8> {
 fn every_target_runs_on_valid_and_broken_inputs() {
     let dump = dump();
     let gz = support::gzip_stored(&dump);
-    let a = heapscope::analysis::analyze(
-        Box::new(heapscope::source::MemorySource::new(dump.clone())),
-        &heapscope::analysis::Options::default(),
-        &mut heapscope::analysis::NoProgress,
-    )
-    .expect("the dump analyzes");
+    let s = support::session_of(dump.clone());
+    let a = &s.analysis;
     // MAT's model (DESIGN.md §3) adds the bootstrap loader's pseudo object.
     assert_eq!(a.object_count(), 8, "4 class objects, the array, 2 Nodes, the bootstrap loader");
-    let json = heapscope::report::to_json(&heapscope::report::build(&a, &heapscope::report::SourceInfo::default()));
+    let json = heapscope::report::to_json(&support::built_report(&s, &heapscope::report::SourceInfo::default()));
     let inputs: [&[u8]; 6] = [
         &dump,
         &dump[..dump.len() * 2 / 3],

@@ -5,14 +5,16 @@
 
 mod support;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
-use heapscope::report::{self, model::HeapCount, Report};
+use heapscope::analysis::Options;
+use heapscope::model::HeapCount;
+use heapscope::render::markdown;
+use heapscope::report::{self, Report};
 
 fn report_of(rel: &str, keep_unreachable: bool) -> Option<Report> {
     let path = support::corpus_dir()?.join(rel);
     let options = Options { keep_unreachable, ..Options::default() };
-    let a = analyze(support::open_dump(&path), &options, &mut NoProgress).unwrap();
-    Some(report::build(&a, &report::SourceInfo::default()))
+    let s = support::session(support::open_dump(&path), &options).unwrap();
+    Some(support::built_report(&s, &report::SourceInfo::default()))
 }
 
 fn heap<'a>(heaps: &'a [HeapCount], name: &str) -> &'a HeapCount {
@@ -68,7 +70,7 @@ fn leakcanary_default_counts_reachable_objects() {
     let objects: u64 = r.overview.heaps.iter().map(|h| h.objects).sum();
     assert_eq!(objects, r.overview.objects - 1);
     consistent(&r);
-    let md = report::markdown::render(&r);
+    let md = markdown::render(&r);
     assert!(md.contains("| Heaps | zygote: ") && md.contains("; app: "), "{md}");
 }
 

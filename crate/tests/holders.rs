@@ -8,15 +8,25 @@ mod support;
 
 use std::collections::HashSet;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::holders::{self, Tree};
-use heapscope::query::holders::{classes_up, paths, DEFAULT_MAX_PATHS, WHOLE_HEAP_NAME};
-use heapscope::query::{answer, Answer, Query};
+use heapscope::analysis::{Analysis, Options};
+use heapscope::holders::referrer_index::ReferrerIndex;
+use heapscope::holders::Cache;
+use heapscope::model::Reading;
+use heapscope::query::holders::{classes_up, paths, ClassRow, DEFAULT_MAX_PATHS, WHOLE_HEAP_NAME};
+use heapscope::render::holders::render_paths;
+use heapscope::session::{Answer, Query, Session};
 
 fn analysis_of(name: &str) -> Option<Analysis> {
     let corpus = support::corpus_dir()?;
     let path = corpus.join("dumps").join(format!("{name}.hprof.gz"));
-    Some(analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).unwrap())
+    Some(support::core(support::open_dump(&path), &Options::default()).unwrap())
+}
+
+/// A session (the analysis with its features) over the corpus dump `name`.
+fn session_of(name: &str) -> Option<Session> {
+    let corpus = support::corpus_dir()?;
+    let path = corpus.join("dumps").join(format!("{name}.hprof.gz"));
+    Some(support::session(support::open_dump(&path), &Options::default()).unwrap())
 }
 
 fn addr(a: &Analysis, v: u32) -> String {
@@ -50,8 +60,9 @@ fn reachable_without(a: &Analysis, obj: u32, removed: u32) -> bool {
 
 /// The trace is a real path from a GC root, and each step is marked exactly when
 /// removing it cuts the object off.
-fn check_trace(a: &mut Analysis, obj: u32) -> heapscope::query::holders::Paths {
-    let p = paths(a, Tree::Mat, obj, DEFAULT_MAX_PATHS as usize).unwrap();
+fn check_trace(a: &mut Analysis, index: &ReferrerIndex, obj: u32) -> heapscope::query::holders::Paths {
+    assert_eq!(a.reading, Reading::Mat);
+    let p = paths(a, index, obj, DEFAULT_MAX_PATHS as usize).unwrap();
     assert_eq!(p.elided_steps, 0);
     assert!(!p.trace[0].gc_root.is_empty(), "the trace starts at a GC root");
     assert_eq!(p.trace.last().unwrap().object.address, addr(a, obj));
@@ -76,8 +87,11 @@ fn check_trace(a: &mut Analysis, obj: u32) -> heapscope::query::holders::Paths {
 #[test]
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
-    let Some(mut a) = analysis_of("s07_wide_array_serial") else { return };
-    let owners: Vec<u32> = kept_of_class(&a, "corpus.S07WideArray$Owner").collect();
+    let Some(mut session) = session_of("s07_wide_array_serial") else { return };
+    let mut cache = Cache::default();
+    let index = cache.index(&session.analysis, Reading::Mat).unwrap();
+    let a = &mut session.analysis;
+    let owners: Vec<u32> = kept_of_class(a, "corpus.S07WideArray$Owner").collect();
     assert_eq!(owners.len(), 2);
     let mut lists = HashSet::new();
     for &o in &owners {
@@ -89,57 +103,58 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
     }
     assert_eq!(lists.len(), 1, "both owners hold one list");
     let list = *lists.iter().next().unwrap();
-    let p = check_trace(&mut a, list);
+    let p = check_trace(a, index, list);
     assert!(p.trace.iter().all(|s| !s.dominates), "nothing in particular holds the shared list");
     assert_eq!(p.stretches.len(), 1);
     let s = &p.stretches[0];
     assert!(s.from.is_none(), "the stretch hangs off the GC roots");
-    assert_eq!(s.to.address, addr(&a, list));
+    assert_eq!(s.to.address, addr(a, list));
     assert_eq!(s.paths.len(), 2, "{:#?}", s.paths);
     assert!(!s.has_more);
     let holders: HashSet<String> = s.paths.iter().map(|p| p[p.len() - 2].object.address.clone()).collect();
-    assert_eq!(holders, owners.iter().map(|&o| addr(&a, o)).collect::<HashSet<_>>());
+    assert_eq!(holders, owners.iter().map(|&o| addr(a, o)).collect::<HashSet<_>>());
     for p in &s.paths {
         assert_eq!(p[p.len() - 2].via, ["shared"]);
         assert!(!p[0].gc_root.is_empty(), "each way starts at a GC root");
     }
     // The CLI's text names both ways and the whole heap dump.
-    let text = holders::text::render_paths(&p, "mat");
+    let text = render_paths(&p, "mat");
     assert!(text.contains("the whole heap dump") && text.contains("2 independent paths"), "{text}");
     // The query through the one entry point answers the same; max 0: no search.
-    let list_addr = addr(&a, list);
+    let list_addr = addr(a, list);
     let Answer::Paths(q) =
-        answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 10 }).unwrap()
+        session.answer(&Query::Paths { object: list_addr.clone(), tree: Some(Reading::Mat), max: 10 }).unwrap()
     else {
         panic!()
     };
     assert_eq!(q, p);
     let Answer::Paths(q) =
-        answer(&mut a, &Query::Paths { object: list_addr.clone(), tree: Some(Tree::Mat), max: 0 }).unwrap()
+        session.answer(&Query::Paths { object: list_addr.clone(), tree: Some(Reading::Mat), max: 0 }).unwrap()
     else {
         panic!()
     };
     assert!(q.stretches[0].paths.is_empty() && q.stretches[0].has_more);
-    let Answer::HeldHowElse(h) =
-        answer(&mut a, &Query::HeldHowElse { from: None, to: list_addr.clone(), tree: Some(Tree::Mat), max: 1 })
-            .unwrap()
+    let Answer::HeldHowElse(h) = session
+        .answer(&Query::HeldHowElse { from: None, to: list_addr.clone(), tree: Some(Reading::Mat), max: 1 })
+        .unwrap()
     else {
         panic!()
     };
     assert_eq!((h.paths.len(), h.has_more), (1, true));
 
     // Classes up: above the 500,000 Small is one Object[] (WIDE) holding all of them.
+    let a = &session.analysis;
     let small = a.heap.index.classes.classes.iter().position(|c| c.name == "corpus.S07WideArray$Small").unwrap() as u32;
-    let small_shallow: u64 = kept_of_class(&a, "corpus.S07WideArray$Small").map(|v| a.shallow(v)).sum();
-    let up = classes_up(&a, Tree::Mat, &[small], 0, 100).unwrap();
+    let small_shallow: u64 = kept_of_class(a, "corpus.S07WideArray$Small").map(|v| a.shallow(v)).sum();
+    let up = classes_up(a, Reading::Mat, &[small], 0, 100).unwrap();
     assert_eq!(up.rows.len(), 1);
     assert_eq!(
         (up.rows[0].class_name.as_str(), up.rows[0].objects, up.rows[0].weight_bytes),
         ("java.lang.Object[]", 1, small_shallow)
     );
-    assert_eq!(small_shallow, 500_000 * a.shallow(kept_of_class(&a, "corpus.S07WideArray$Small").next().unwrap()));
+    assert_eq!(small_shallow, 500_000 * a.shallow(kept_of_class(a, "corpus.S07WideArray$Small").next().unwrap()));
     // Above the shared list's ArrayList row: the whole heap dump holds it (and others).
-    let by_class = classes_up(&a, Tree::Mat, &[], 1, usize::MAX).unwrap();
+    let by_class = classes_up(a, Reading::Mat, &[], 1, usize::MAX).unwrap();
     let al = by_class.rows.iter().find(|r| r.class_name == "java.util.ArrayList").unwrap();
     assert!(al.above.iter().any(|r| r.class_name == WHOLE_HEAP_NAME && r.class_address.is_none()));
 }
@@ -148,9 +163,11 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s02_cache_value_is_held_along_one_chain() {
     let Some(mut a) = analysis_of("s02_static_map_leak_serial") else { return };
+    let mut cache = Cache::default();
+    let index = cache.index(&a, Reading::Mat).unwrap();
     // A byte[100,000] value of CACHE.
     let value = kept_of_class(&a, "byte[]").find(|&v| (100_000..100_032).contains(&a.shallow(v))).unwrap();
-    let p = check_trace(&mut a, value);
+    let p = check_trace(&mut a, index, value);
     let dominator = p.trace.iter().rev().find(|s| s.dominates).unwrap();
     assert_eq!(Some(dominator.object.address.clone()), a.immediate_dominator(value).flatten().map(|d| addr(&a, d)));
     let vias: Vec<&str> = p.trace.iter().flat_map(|s| s.via.iter().map(String::as_str)).collect();
@@ -169,8 +186,10 @@ fn s02_cache_value_is_held_along_one_chain() {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s03_thread_local_value_is_held_by_its_thread() {
     let Some(mut a) = analysis_of("s03_threadlocal_leak_serial") else { return };
+    let mut cache = Cache::default();
+    let index = cache.index(&a, Reading::Mat).unwrap();
     let value = kept_of_class(&a, "byte[]").find(|&v| (6_291_456..6_291_488).contains(&a.shallow(v))).unwrap();
-    let p = check_trace(&mut a, value);
+    let p = check_trace(&mut a, index, value);
     assert_eq!(p.trace[0].object.class_name, "java.lang.Thread");
     assert!(p.trace[0].dominates, "the thread holds it");
     let vias: Vec<&str> = p.trace.iter().flat_map(|s| s.via.iter().map(String::as_str)).collect();
@@ -196,7 +215,9 @@ fn s06_million_deep_chain_is_traced_without_recursion() {
             !next
         })
         .unwrap();
-    let p = paths(&mut a, Tree::Mat, tail, 10).unwrap();
+    let mut cache = Cache::default();
+    let index = cache.index(&a, Reading::Mat).unwrap();
+    let p = paths(&mut a, index, tail, 10).unwrap();
     let nodes_shown = p.trace.iter().filter(|s| s.object.class_name == node_class).count() as u64;
     assert_eq!(
         p.trace.len() as u64 + p.elided_steps - (p.trace.len() as u64 - nodes_shown),
@@ -211,7 +232,7 @@ fn s06_million_deep_chain_is_traced_without_recursion() {
     // Classes up from the nodes: each node's dominator is the node before it (or the
     // class holding HEAD): 999,999 above on the node row.
     let node = a.heap.index.classes.classes.iter().position(|c| c.name == node_class).unwrap() as u32;
-    let up = classes_up(&a, Tree::Mat, &[node], 0, 10).unwrap();
+    let up = classes_up(&a, Reading::Mat, &[node], 0, 10).unwrap();
     let row = up.rows.iter().find(|r| r.class_name == node_class).unwrap();
     assert_eq!(row.objects, 999_999);
 }
@@ -219,7 +240,7 @@ fn s06_million_deep_chain_is_traced_without_recursion() {
 #[test]
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn referrer_index_lists_what_a_scan_finds() {
-    let Some(mut a) = analysis_of("s02_static_map_leak_serial") else { return };
+    let Some(a) = analysis_of("s02_static_map_leak_serial") else { return };
     let n = a.object_count();
     let mut expected: Vec<Vec<u32>> = vec![Vec::new(); n];
     for v in 0..n as u32 {
@@ -231,7 +252,8 @@ fn referrer_index_lists_what_a_scan_finds() {
             });
         }
     }
-    let index = holders::index(&mut a, Tree::Mat).unwrap();
+    let mut cache = Cache::default();
+    let index = cache.index(&a, Reading::Mat).unwrap();
     for t in 0..n as u32 {
         let mut got = Vec::new();
         index.for_each_referrer(t, |v| got.push(v));
@@ -244,11 +266,11 @@ fn referrer_index_lists_what_a_scan_finds() {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn classes_up_rows_weigh_what_the_root_retains() {
     let Some(a) = analysis_of("s02_static_map_leak_serial") else { return };
-    let up = classes_up(&a, Tree::Mat, &[], 2, usize::MAX).unwrap();
+    let up = classes_up(&a, Reading::Mat, &[], 2, usize::MAX).unwrap();
     let root = a.retained(a.tree.root());
     assert_eq!(up.rows.iter().map(|r| r.weight_bytes).sum::<u64>(), root);
     assert_eq!(root, a.used_heap);
-    let mut stack: Vec<(&heapscope::query::ClassRow, usize)> = up.rows.iter().map(|r| (r, 0)).collect();
+    let mut stack: Vec<(&ClassRow, usize)> = up.rows.iter().map(|r| (r, 0)).collect();
     let mut checked = 0;
     while let Some((r, level)) = stack.pop() {
         if level < 2 && r.class_address.is_some() {

@@ -14,7 +14,8 @@ use heapscope::dominators::{semi_nca, CsrGraph, Graph, UNREACHABLE, VIRTUAL_ROOT
 use heapscope::holders::classes_up::{Columns, Row, WHOLE_HEAP};
 use heapscope::holders::referrer_index::ReferrerIndex;
 use heapscope::holders::ways::{independent_paths, stretches, trace};
-use heapscope::holders::{Tree, TreeView};
+use heapscope::holders::TreeView;
+use heapscope::model::Reading;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -65,7 +66,7 @@ fn setup(s: &Spec) -> (CsrGraph, Vec<u32>) {
 }
 
 fn build(g: &CsrGraph, idom: &Vec<u32>) -> ReferrerIndex {
-    let view = TreeView { tree: Tree::Mat, graph: g.clone(), idom, avoid: |_: u32, _: u32| false };
+    let view = TreeView { tree: Reading::Mat, graph: g.clone(), idom, avoid: |_: u32, _: u32| false };
     ReferrerIndex::build(&view).unwrap()
 }
 

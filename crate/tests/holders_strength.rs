@@ -10,13 +10,15 @@ mod support;
 
 use std::collections::HashSet;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options, Reading};
+use heapscope::analysis::{Analysis, Options, Reading};
 use heapscope::graph::NO_CLASS;
-use heapscope::holders::Tree;
+use heapscope::holders::Cache;
 use heapscope::query::holders::{classes_up, paths, Paths};
 use heapscope::query::referrers::referrers;
-use heapscope::query::{answer, Answer, Query};
-use heapscope::strength::{root_strength, STRENGTH_MASK, UNREACHABLE};
+use heapscope::rules::edges::STRENGTH_MASK;
+use heapscope::rules::roots::root_strength;
+use heapscope::rules::strength::UNREACHABLE;
+use heapscope::session::{Answer, Query, Session};
 
 fn corpus() -> Option<std::path::PathBuf> {
     let dir = support::corpus_dir();
@@ -28,7 +30,13 @@ fn corpus() -> Option<std::path::PathBuf> {
 
 fn open(name: &str, tree: Reading) -> Option<Analysis> {
     let path = corpus()?.join("dumps").join(format!("{name}.hprof.gz"));
-    Some(analyze(support::open_dump(&path), &Options { tree, ..Options::default() }, &mut NoProgress).unwrap())
+    Some(support::core(support::open_dump(&path), &Options { tree, ..Options::default() }).unwrap())
+}
+
+/// A session (the analysis with its features) over the corpus dump `name`, in `tree`.
+fn open_session(name: &str, tree: Reading) -> Option<Session> {
+    let path = corpus()?.join("dumps").join(format!("{name}.hprof.gz"));
+    Some(support::session(support::open_dump(&path), &Options { tree, ..Options::default() }).unwrap())
 }
 
 fn objects_of_class(a: &Analysis, name: &str) -> Vec<u32> {
@@ -115,7 +123,10 @@ fn check_marks(a: &Analysis, obj: u32, p: &Paths) {
 #[test]
 fn s04_holders_read_the_strength_aware_edges() {
     let Some(mut a) = open("s04_references_serial_all", Reading::Strength) else { return };
-    let Some(mut mat) = open("s04_references_serial_all", Reading::Mat) else { return };
+    let Some(mat) = open("s04_references_serial_all", Reading::Mat) else { return };
+    let (mut strength_cache, mut mat_cache) = (Cache::default(), Cache::default());
+    let strength_index = strength_cache.index(&a, Reading::Strength).unwrap();
+    let mat_index = mat_cache.index(&mat, Reading::Mat).unwrap();
     // byte[N] is 16 + N bytes here (compressed oops); its only referrer is its Payload.
     let payload = |a: &Analysis, n: u64| {
         let data = the_object(a, "byte[]", 16 + n);
@@ -138,15 +149,15 @@ fn s04_holders_read_the_strength_aware_edges() {
     ];
     for &(n, strongly_held, reference) in &cases {
         let p = payload(&a, n);
-        let trace = paths(&mut a, Tree::Strength, p, 10).unwrap();
+        let trace = paths(&mut a, strength_index, p, 10).unwrap();
         check_marks(&a, p, &trace);
         let classes: Vec<&str> = trace.trace.iter().map(|s| s.object.class_name.as_str()).collect();
         let lowest = trace.trace.iter().rev().find(|s| s.dominates).expect("a dominator on the trace");
         let held_by: HashSet<String> =
-            referrers(&mut a, Tree::Strength, p, 100).unwrap().largest.into_iter().map(|r| r.class_name).collect();
+            referrers(&a, strength_index, p, 100).largest.into_iter().map(|r| r.class_name).collect();
         let pm = payload(&mat, n);
         let held_by_mat: HashSet<String> =
-            referrers(&mut mat, Tree::Mat, pm, 100).unwrap().largest.into_iter().map(|r| r.class_name).collect();
+            referrers(&mat, mat_index, pm, 100).largest.into_iter().map(|r| r.class_name).collect();
         // MAT counts every reference: the list's array (when the list holds it) and the
         // reference.
         let mut in_mat = HashSet::from([reference.to_string()]);
@@ -176,13 +187,13 @@ fn s04_holders_read_the_strength_aware_edges() {
     .unwrap();
     let total = e["total_shallow_heap"].as_u64().unwrap() + e["unreachable"]["shallow_heap"].as_u64().unwrap();
     let objects = e["total_objects"].as_u64().unwrap() + e["unreachable"]["objects"].as_u64().unwrap();
-    let up = classes_up(&a, Tree::Strength, &[], 1, usize::MAX).unwrap();
+    let up = classes_up(&a, Reading::Strength, &[], 1, usize::MAX).unwrap();
     assert_eq!(up.rows.iter().map(|r| r.weight_bytes).sum::<u64>(), total);
     assert_eq!(up.rows.iter().map(|r| r.objects).sum::<u64>(), objects);
     for r in &up.rows {
         assert_eq!(r.above.iter().map(|x| x.weight_bytes).sum::<u64>(), r.weight_bytes, "{}", r.class_name);
     }
-    let mat_up = classes_up(&mat, Tree::Mat, &[], 0, usize::MAX).unwrap();
+    let mat_up = classes_up(&mat, Reading::Mat, &[], 0, usize::MAX).unwrap();
     assert_eq!(mat_up.rows.iter().map(|r| r.weight_bytes).sum::<u64>(), e["total_shallow_heap"].as_u64().unwrap());
 }
 
@@ -190,22 +201,22 @@ fn s04_holders_read_the_strength_aware_edges() {
 /// so when asked about the other one.
 #[test]
 fn queries_answer_in_the_tree_in_use() {
-    let Some(mut a) = open("s04_references_serial_all", Reading::Mat) else { return };
-    let weak_only = the_object(&a, "byte[]", 16 + 1_100_000);
-    let object = format!("0x{:x}", a.address(weak_only));
-    let ask = |a: &mut Analysis, tree| answer(a, &Query::Paths { object: object.clone(), tree, max: 1 });
+    let Some(mut a) = open_session("s04_references_serial_all", Reading::Mat) else { return };
+    let weak_only = the_object(&a.analysis, "byte[]", 16 + 1_100_000);
+    let object = format!("0x{:x}", a.analysis.address(weak_only));
+    let ask = |a: &mut Session, tree| a.answer(&Query::Paths { object: object.clone(), tree, max: 1 });
     let Answer::Paths(in_mat) = ask(&mut a, None).unwrap() else { panic!() };
-    assert!(ask(&mut a, Some(Tree::Strength)).is_err());
+    assert!(ask(&mut a, Some(Reading::Strength)).is_err());
     a.set_reading(Reading::Strength).unwrap();
     let Answer::Paths(in_strength) = ask(&mut a, None).unwrap() else { panic!() };
-    let Answer::Paths(named) = ask(&mut a, Some(Tree::Strength)).unwrap() else { panic!() };
+    let Answer::Paths(named) = ask(&mut a, Some(Reading::Strength)).unwrap() else { panic!() };
     assert_eq!(in_strength, named);
-    assert!(ask(&mut a, Some(Tree::Mat)).is_err());
+    assert!(ask(&mut a, Some(Reading::Mat)).is_err());
     // The weak-only payload's byte[]: MAT's tree gives it to the reference through its
     // payload as well, but the retained sizes on the steps are each tree's own.
     assert_eq!(in_mat.object.address, in_strength.object.address);
     a.set_reading(Reading::Mat).unwrap();
-    let Answer::Paths(again) = ask(&mut a, Some(Tree::Mat)).unwrap() else { panic!() };
+    let Answer::Paths(again) = ask(&mut a, Some(Reading::Mat)).unwrap() else { panic!() };
     assert_eq!(again, in_mat);
 }
 
@@ -216,7 +227,9 @@ fn s10_garbage_is_traced_from_its_entry_point() {
     let Some(mut a) = open("s10_garbage_cycles_serial_all", Reading::Strength) else { return };
     let selfref = objects_of_class(&a, "corpus.S10GarbageCycles$SelfRef")[0];
     let data = the_object(&a, "byte[]", 300_016);
-    let p = paths(&mut a, Tree::Strength, data, 10).unwrap();
+    let mut cache = Cache::default();
+    let index = cache.index(&a, Reading::Strength).unwrap();
+    let p = paths(&mut a, index, data, 10).unwrap();
     let classes: Vec<&str> = p.trace.iter().map(|s| s.object.class_name.as_str()).collect();
     assert_eq!(classes, ["corpus.S10GarbageCycles$SelfRef", "byte[]"]);
     assert_eq!(p.trace[0].object.address, format!("0x{:x}", a.address(selfref)));
@@ -257,33 +270,25 @@ fn cli_paths_and_classes_up_in_the_strength_tree() {
 /// duplicate strings included.
 #[test]
 fn switching_trees_gives_the_report_of_that_tree() {
-    use heapscope::compare::keys::annotated_report;
-    use heapscope::report::{to_json, SourceInfo};
-    let info = SourceInfo::default();
-    let Some(mut mat) = open("s04_references_serial_all", Reading::Mat) else { return };
-    let mut strength = open("s04_references_serial_all", Reading::Strength).unwrap();
-    let in_mat = to_json(&annotated_report(&mut mat, &info).unwrap());
-    let in_strength = to_json(&annotated_report(&mut strength, &info).unwrap());
+    use heapscope::report::to_json;
+    let Some(mut mat) = open_session("s04_references_serial_all", Reading::Mat) else { return };
+    let mut strength = open_session("s04_references_serial_all", Reading::Strength).unwrap();
+    let in_mat = to_json(mat.report().unwrap());
+    let in_strength = to_json(strength.report().unwrap());
     assert_ne!(in_mat, in_strength);
     mat.set_reading(Reading::Strength).unwrap();
-    assert!(
-        to_json(&annotated_report(&mut mat, &info).unwrap()) == in_strength,
-        "MAT switched to the strength-aware tree"
-    );
+    assert!(to_json(mat.report().unwrap()) == in_strength, "MAT switched to the strength-aware tree");
     strength.set_reading(Reading::Mat).unwrap();
     // Back in MAT's tree with the strength-aware one computed, each thread also carries
     // its retained size in that tree: the strength-aware analysis's own figure.
-    let mut expected = annotated_report(&mut open("s04_references_serial_all", Reading::Mat).unwrap(), &info).unwrap();
+    let mut expected = open_session("s04_references_serial_all", Reading::Mat).unwrap().report().unwrap().clone();
     let strength_report =
-        annotated_report(&mut open("s04_references_serial_all", Reading::Strength).unwrap(), &info).unwrap();
+        open_session("s04_references_serial_all", Reading::Strength).unwrap().report().unwrap().clone();
     assert!(!expected.threads.is_empty());
     for t in &mut expected.threads {
         let other =
             strength_report.threads.iter().find(|s| s.address == t.address).expect("the same threads in both trees");
         t.strength_retained_bytes = Some(other.retained_bytes);
     }
-    assert!(
-        to_json(&annotated_report(&mut strength, &info).unwrap()) == to_json(&expected),
-        "the strength-aware tree switched to MAT's"
-    );
+    assert!(to_json(strength.report().unwrap()) == to_json(&expected), "the strength-aware tree switched to MAT's");
 }

@@ -10,11 +10,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::mapping::{apply, Mapping};
-use heapscope::query::object::object_details;
+use heapscope::analysis::{Analysis, Options};
+use heapscope::mapping::Mapping;
 use heapscope::query::paths::via;
+use heapscope::readback::object::object_details;
+use heapscope::render::markdown;
 use heapscope::report;
+use heapscope::session::Session;
 
 const DUMP: &str = "android/ahat_test_dump_8e3b7d7.hprof.gz";
 const MAP: &str = "android/ahat_test_dump_8e3b7d7.map";
@@ -45,8 +47,8 @@ fn read_map(text: &str) -> BTreeMap<String, (String, BTreeMap<String, String>)> 
     out
 }
 
-fn analysis(dir: &std::path::Path) -> Analysis {
-    analyze(support::open_dump(&dir.join(DUMP)), &Options::default(), &mut NoProgress).unwrap()
+fn session(dir: &std::path::Path) -> Session {
+    support::session(support::open_dump(&dir.join(DUMP)), &Options::default()).unwrap()
 }
 
 fn base(name: &str) -> (&str, usize) {
@@ -60,11 +62,11 @@ fn histogram_has_the_original_names() {
     let Some(dir) = corpus() else { return };
     let text = std::fs::read_to_string(dir.join(MAP)).unwrap();
     let map = read_map(&text);
-    let plain = analysis(&dir);
-    let mut mapped = analysis(&dir);
-    let renamed = apply(&mut mapped, &Mapping::parse_str(&text).unwrap());
+    let plain = session(&dir);
+    let mut mapped = session(&dir);
+    let renamed = mapped.apply_mapping(&Mapping::parse_str(&text).unwrap());
     let info = report::SourceInfo { file_name: None, file_bytes: 0, gzip: true };
-    let (before, after) = (report::build(&plain, &info), report::build(&mapped, &info));
+    let (before, after) = (support::built_report(&plain, &info), support::built_report(&mapped, &info));
     assert_eq!(before.histogram.len(), after.histogram.len());
     let after_by_address: BTreeMap<_, _> = after.histogram.iter().map(|r| (r.class_address.as_str(), r)).collect();
     let mut seen = 0u64;
@@ -91,7 +93,7 @@ fn histogram_has_the_original_names() {
     assert!(!after.histogram.iter().any(|r| r.class_name == "o"));
     assert!(after.histogram.iter().any(|r| r.class_name == "DumpedStuff"));
     // The report's renderings carry the names too.
-    assert!(report::markdown::render(&after).contains("DumpedStuff\\$StackSmasher"));
+    assert!(markdown::render(&after).contains("DumpedStuff\\$StackSmasher"));
 }
 
 #[test]
@@ -100,18 +102,19 @@ fn inspector_fields_and_path_names_are_original() {
     let Some(dir) = corpus() else { return };
     let text = std::fs::read_to_string(dir.join(MAP)).unwrap();
     let map = read_map(&text);
-    let mut a = analysis(&dir);
-    apply(&mut a, &Mapping::parse_str(&text).unwrap());
+    let mut s = session(&dir);
+    s.apply_mapping(&Mapping::parse_str(&text).unwrap());
+    let a = &mut s.analysis;
     let stuff_fields = &map["DumpedStuff"].1;
     let stuff = (0..a.object_count() as u32)
         .find(|&o| a.is_kept(o) && a.class_name(a.class_of(o)) == "DumpedStuff")
         .expect("a DumpedStuff instance");
-    let details = object_details(&mut a, stuff).unwrap();
+    let details = object_details(a, stuff).unwrap();
     let names: Vec<&str> = details.fields.iter().map(|f| f.name.as_str()).collect();
     // Every field DumpedStuff declares in the map shows under its original name: instance
     // fields on the instance, static fields on the class object.
     let class_object = a.class_object(a.class_of(stuff)).unwrap();
-    let statics = object_details(&mut a, class_object).unwrap().fields;
+    let statics = object_details(a, class_object).unwrap().fields;
     for original in stuff_fields.values() {
         assert!(
             names.contains(&original.as_str()) || statics.iter().any(|f| f.is_static && &f.name == original),
@@ -124,14 +127,14 @@ fn inspector_fields_and_path_names_are_original() {
         a.object_at(u64::from_str_radix(r.address.trim_start_matches("0x"), 16).unwrap()).unwrap()
     };
     assert_eq!(stuff_fields["d"], "basicString");
-    let basic = object_of(&a, "basicString");
-    assert_eq!(object_details(&mut a, basic).unwrap().text.as_deref(), Some("hello, world"));
+    let basic = object_of(a, "basicString");
+    assert_eq!(object_details(a, basic).unwrap().text.as_deref(), Some("hello, world"));
     // A path step names the field by its original name: DumpedStuff.stackSmasher (`I`),
     // StackSmasher.child (`o.a`).
     assert_eq!((stuff_fields["I"].as_str(), map["o"].1["a"].as_str()), ("stackSmasher", "child"));
-    let smasher = object_of(&a, "stackSmasher");
-    assert!(via(&mut a, stuff, smasher).unwrap().contains(&"stackSmasher".to_string()));
-    let child = object_details(&mut a, smasher)
+    let smasher = object_of(a, "stackSmasher");
+    assert!(via(a, stuff, smasher).unwrap().contains(&"stackSmasher".to_string()));
+    let child = object_details(a, smasher)
         .unwrap()
         .fields
         .iter()
@@ -139,7 +142,7 @@ fn inspector_fields_and_path_names_are_original() {
         .and_then(|f| f.reference.clone())
         .expect("child");
     let child = a.object_at(u64::from_str_radix(child.address.trim_start_matches("0x"), 16).unwrap()).unwrap();
-    assert_eq!(via(&mut a, smasher, child).unwrap(), vec!["child".to_string()]);
+    assert_eq!(via(a, smasher, child).unwrap(), vec!["child".to_string()]);
 }
 
 #[test]

@@ -14,7 +14,7 @@
 mod counting_alloc;
 mod support;
 
-use heapscope::analysis::{analyze, NoProgress, Options, PEAK_BYTES_PER_OBJECT};
+use heapscope::analysis::{Options, PEAK_BYTES_PER_OBJECT};
 use heapscope::source::MemorySource;
 use support::hprof_builder::{ClassDef, Hprof, Value as V};
 
@@ -192,13 +192,15 @@ fn measured_peak(customers: u64) -> (u64, u64) {
     let (bytes, objects) = dump(customers);
     let before = counting_alloc::live();
     counting_alloc::reset_peak();
-    let a = analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis");
+    // A session: the analysis with its features, as the page and the command line run it.
+    let s = support::session(Box::new(MemorySource::new(bytes)), &Options::default()).expect("analysis");
     let peak = counting_alloc::peak() - before;
+    let a = &s.analysis;
     assert_eq!(a.object_count() as u64, objects, "every object of the dump is indexed");
     // All but MAT's pseudo object 0x0, which has a class only when the dump defines
     // java.lang.ClassLoader (this one does not).
     assert_eq!(a.kept_objects, objects - 1, "every object of the heap is reachable");
-    drop(a);
+    drop(s);
     (peak as u64, objects)
 }
 

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
+use heapscope::analysis::Options;
 use heapscope::report::parity;
 use serde_json::Value;
 use support::corpus_dir;
@@ -190,14 +190,15 @@ fn compare_objects(expected_gz: &Path, actual_tsv: &str, out: &mut Vec<String>) 
 fn run_case(case: &Case) -> Result<usize, String> {
     let src = support::open_dump(&case.dump);
     let options = Options { keep_unreachable: case.keep, ..Options::default() };
-    let analysis = analyze(src, &options, &mut NoProgress).map_err(|e| format!("analysis failed: {e}"))?;
-    let actual = parity::json(&analysis);
+    let session = support::session(src, &options).map_err(|e| format!("analysis failed: {e}"))?;
+    let analysis = &session.analysis;
+    let actual = parity::json(analysis);
     let expected: Value = serde_json::from_slice(&std::fs::read(&case.expected).unwrap()).unwrap();
     let mut mismatches = Vec::new();
     let mut compared = compare(&expected, &actual, &mut mismatches);
     if let (Some(objects), false) = (&case.objects, case.keep) {
         let mut tsv = Vec::new();
-        parity::write_objects_tsv(&analysis, &mut tsv).unwrap();
+        parity::write_objects_tsv(analysis, &mut tsv).unwrap();
         compared += compare_objects(objects, &String::from_utf8(tsv).unwrap(), &mut mismatches);
     }
     if mismatches.is_empty() {
@@ -292,9 +293,10 @@ fn comparison_catches_a_one_byte_difference() {
     let Some(corpus) = corpus_dir() else { return };
     let case = cases(&corpus).into_iter().find(|c| c.name == "s02_static_map_leak_serial").expect("s02 in corpus");
     let src = support::open_dump(&case.dump);
-    let analysis = analyze(src, &Options::default(), &mut NoProgress).unwrap();
+    let session = support::session(src, &Options::default()).unwrap();
+    let analysis = &session.analysis;
     let expected: Value = serde_json::from_slice(&std::fs::read(&case.expected).unwrap()).unwrap();
-    let good = parity::json(&analysis);
+    let good = parity::json(analysis);
     let mut none = Vec::new();
     compare(&expected, &good, &mut none);
     assert!(none.is_empty(), "{none:?}");
@@ -338,7 +340,7 @@ fn semi_nca_and_cooper_harvey_kennedy_agree_on_every_corpus_dump() {
     for dump in &dumps {
         for keep in [false, true] {
             let options = Options { keep_unreachable: keep, ..Options::default() };
-            let a = analyze(support::open_dump(dump), &options, &mut NoProgress).unwrap();
+            let a = support::core(support::open_dump(dump), &options).unwrap();
             let Some(chk) = cooper_harvey_kennedy_bounded(&a.dominator_graph(), CHK_STEP_LIMIT).unwrap() else {
                 too_slow.push(format!("{} (keep={keep})", dump.display()));
                 continue;
@@ -372,8 +374,8 @@ fn analysis_with_cooper_harvey_kennedy_matches_mat() {
     for name in ["s03_threadlocal_leak_serial", "s06_linked_list_1m_serial"] {
         let dump = corpus.join("dumps").join(format!("{name}.hprof.gz"));
         let options = Options { dominators: DominatorAlgorithm::CooperHarveyKennedy, ..Options::default() };
-        let a = analyze(support::open_dump(&dump), &options, &mut NoProgress).unwrap();
-        let actual = parity::json(&a);
+        let s = support::session(support::open_dump(&dump), &options).unwrap();
+        let actual = parity::json(&s.analysis);
         let expected: Value =
             serde_json::from_slice(&std::fs::read(corpus.join("expected").join(format!("{name}.json"))).unwrap())
                 .unwrap();
@@ -395,9 +397,10 @@ fn core_only_analysis_matches_mat() {
     for name in ["s02_static_map_leak_serial", "s04_references_serial_all", "s09_duplicate_strings_serial"] {
         let dump = corpus.join("dumps").join(format!("{name}.hprof.gz"));
         let options = Options { core_only: true, ..Options::default() };
-        let a = analyze(support::open_dump(&dump), &options, &mut NoProgress).unwrap();
-        assert_eq!(a.waste.duplicate_strings.strings, 0, "{name}: the waste report was collected");
-        let actual = parity::json(&a);
+        let s = support::session(support::open_dump(&dump), &options).unwrap();
+        assert_eq!(s.features().waste.duplicate_strings.strings, 0, "{name}: the waste report was collected");
+        let a = &s.analysis;
+        let actual = parity::json(a);
         let mut expected: Value =
             serde_json::from_slice(&std::fs::read(corpus.join("expected").join(format!("{name}.json"))).unwrap())
                 .unwrap();
@@ -407,7 +410,7 @@ fn core_only_analysis_matches_mat() {
         let mut compared = compare(&expected, &actual, &mut out);
         let objects = corpus.join("expected").join(format!("{name}.objects.tsv.gz"));
         let mut tsv = Vec::new();
-        parity::write_objects_tsv(&a, &mut tsv).unwrap();
+        parity::write_objects_tsv(a, &mut tsv).unwrap();
         compared += compare_objects(&objects, &String::from_utf8(tsv).unwrap(), &mut out);
         assert!(compared > 1000, "{name}: only {compared} values compared");
         assert!(out.is_empty(), "{name} core-only: {} mismatches, first: {:?}", out.len(), out.first());

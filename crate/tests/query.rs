@@ -5,14 +5,22 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
+use heapscope::analysis::{loader_label, Analysis, Options};
+use heapscope::model::format::package_of;
 use heapscope::query::grouping::{histogram_groups, HistogramGrouping};
-use heapscope::report::build::{loader_label, package_of};
+use heapscope::session::Session;
 
 fn analysis_of(dir: &str, name: &str) -> Option<Analysis> {
     let corpus = support::corpus_dir()?;
     let path = corpus.join(dir).join(format!("{name}.hprof.gz"));
-    Some(analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).unwrap())
+    Some(support::core(support::open_dump(&path), &Options::default()).unwrap())
+}
+
+/// A session (the analysis with its features) over a corpus dump.
+fn session_of(dir: &str, name: &str) -> Option<Session> {
+    let corpus = support::corpus_dir()?;
+    let path = corpus.join(dir).join(format!("{name}.hprof.gz"));
+    Some(support::session(support::open_dump(&path), &Options::default()).unwrap())
 }
 
 /// The group's quick retained size by definition: every kept object of the group with no
@@ -113,11 +121,16 @@ fn loaders_of_the_many_classes_dump() {
 #[test]
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn referrers_are_the_objects_whose_fields_point_here() {
-    use heapscope::query::{object::object_details, referrers::referrers};
+    use heapscope::holders::Cache;
+    use heapscope::model::Reading;
+    use heapscope::query::referrers::referrers;
+    use heapscope::readback::object::object_details;
     let Some(mut a) = analysis_of("dumps", "s02_static_map_leak_serial") else { return };
+    let mut cache = Cache::default();
+    let index = cache.index(&a, Reading::Mat).unwrap();
     // The accumulation point: only the HashMap whose `table` it is.
     let table = a.object_at(0xfbda1118).unwrap();
-    let r = referrers(&mut a, heapscope::holders::Tree::Mat, table, 10).unwrap();
+    let r = referrers(&a, index, table, 10);
     assert_eq!(r.total, 1);
     assert_eq!(r.largest.iter().map(|o| o.address.as_str()).collect::<Vec<_>>(), ["0xfab19bb0"]);
     // For the 40 biggest objects: each referrer, read back from the dump, has a field
@@ -127,7 +140,7 @@ fn referrers_are_the_objects_whose_fields_point_here() {
     let mut checked = 0;
     for &x in objects.iter().take(40) {
         let address = format!("0x{:x}", a.address(x));
-        let r = referrers(&mut a, heapscope::holders::Tree::Mat, x, 1000).unwrap();
+        let r = referrers(&a, index, x, 1000);
         assert!(r.largest.len() as u64 == r.total.min(1000));
         assert!(r.largest.windows(2).all(|w| w[0].retained_bytes >= w[1].retained_bytes));
         for o in &r.largest {
@@ -146,8 +159,10 @@ fn referrers_are_the_objects_whose_fields_point_here() {
 #[test]
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn a_path_through_a_wide_array_names_the_slot() {
-    use heapscope::query::{answer, Answer, Query};
-    let Some(mut a) = analysis_of("dumps", "s07_wide_array_serial") else { return };
+    use heapscope::readback::locate::{Record, RecordHead};
+    use heapscope::session::{Answer, Query};
+    let Some(mut s) = session_of("dumps", "s07_wide_array_serial") else { return };
+    let a = &mut s.analysis;
     let wide = (0..a.object_count() as u32)
         .find(|&v| {
             a.is_kept(v) && a.class_name(a.class_of(v)) == "java.lang.Object[]" && a.dominated_count(v) == 500_000
@@ -155,16 +170,14 @@ fn a_path_through_a_wide_array_names_the_slot() {
         .expect("WIDE");
     let wide_addr = format!("0x{:x}", a.address(wide));
     // The 5,001st element, read from the array's record.
-    let Some(heapscope::records::readback::Record {
-        head: heapscope::records::readback::RecordHead::ObjectArray { len, elements_at, .. },
-        ..
-    }) = heapscope::query::object::read_record(&mut a, wide).unwrap()
+    let Some(Record { head: RecordHead::ObjectArray { len, elements_at, .. }, .. }) =
+        heapscope::readback::object::read_record(a, wide).unwrap()
     else {
         panic!("WIDE is an object array")
     };
     assert_eq!(len, 500_000);
     let mut element = 0;
-    heapscope::records::readback::array_elements(
+    heapscope::readback::fields::array_elements(
         a.source.as_deref_mut().unwrap(),
         elements_at,
         len,
@@ -176,8 +189,7 @@ fn a_path_through_a_wide_array_names_the_slot() {
         },
     )
     .unwrap();
-    let Answer::PathToRoot(path) = answer(&mut a, &Query::PathToRoot { object: format!("0x{element:x}") }).unwrap()
-    else {
+    let Answer::PathToRoot(path) = s.answer(&Query::PathToRoot { object: format!("0x{element:x}") }).unwrap() else {
         panic!()
     };
     let at = path.iter().position(|s| s.object.address == wide_addr).expect("the path goes through WIDE");
@@ -193,7 +205,7 @@ fn a_path_through_a_wide_array_names_the_slot() {
 /// decoded at the place of the one that did not fit.
 #[test]
 fn a_short_instance_record_is_reported_not_misread() {
-    use heapscope::query::{answer, Answer, Query};
+    use heapscope::session::{Answer, Query};
     use support::hprof_builder::{ClassDef, Hprof, Value};
     let (object, class, loader, top, middle, bottom) = (0x100u64, 0x110, 0x120, 0x130, 0x140, 0x150);
     let mut h = Hprof::new(8);
@@ -232,10 +244,8 @@ fn a_short_instance_record_is_reported_not_misread() {
     seg.instance_raw(0x1000, bottom, fields.len() as u32, &fields);
     seg.root_jni_global(0x1000, 0x9999);
     h.segment(&seg).heap_dump_end();
-    let mut a =
-        analyze(Box::new(heapscope::source::MemorySource::new(h.into_bytes())), &Options::default(), &mut NoProgress)
-            .unwrap();
-    let Answer::Object(details) = answer(&mut a, &Query::Object { object: "0x1000".into() }).unwrap() else { panic!() };
+    let mut s = support::session_of(h.into_bytes());
+    let Answer::Object(details) = s.answer(&Query::Object { object: "0x1000".into() }).unwrap() else { panic!() };
     let shown: Vec<(&str, &str)> = details.fields.iter().map(|f| (f.name.as_str(), f.value.as_str())).collect();
     assert_eq!(shown, [("c", "7")], "only the field that fits");
     let problem = details.problem.expect("the short record is reported");

@@ -6,8 +6,9 @@ mod support;
 
 use std::path::Path;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
-use heapscope::report::{self, html, markdown, Report, SourceInfo};
+use heapscope::analysis::Options;
+use heapscope::render::{html, markdown};
+use heapscope::report::{self, Report, SourceInfo};
 
 fn repo_file(rel: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
@@ -28,7 +29,7 @@ fn committed_report_schema_equals_the_derived_one() {
 fn committed_query_schema_equals_the_derived_one() {
     let committed = repo_file("schema/query.schema.json");
     assert!(
-        committed == heapscope::query::json_schema(),
+        committed == heapscope::session::query::json_schema(),
         "schema/query.schema.json is stale: regenerate it with `cargo run --release -- schema --queries > schema/query.schema.json`"
     );
 }
@@ -36,13 +37,13 @@ fn committed_query_schema_equals_the_derived_one() {
 fn report_of(name: &str, dir: &str) -> Option<Report> {
     let corpus = support::corpus_dir()?;
     let path = corpus.join(dir).join(format!("{name}.hprof.gz"));
-    let a = analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).unwrap();
+    let s = support::session(support::open_dump(&path), &Options::default()).unwrap();
     let info = SourceInfo {
         file_name: Some(format!("{name}.hprof.gz")),
         file_bytes: std::fs::metadata(&path).unwrap().len(),
         gzip: true,
     };
-    Some(report::build(&a, &info))
+    Some(support::built_report(&s, &info))
 }
 
 #[test]

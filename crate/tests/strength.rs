@@ -6,10 +6,10 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options, Reading};
+use heapscope::analysis::{Analysis, Options, Reading};
 use heapscope::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use heapscope::graph::NO_CLASS;
-use heapscope::strength::Strength;
+use heapscope::rules::strength::Strength;
 
 /// The corpus, or None when absent; in CI (`CI` set) a missing corpus fails the test.
 fn corpus() -> Option<PathBuf> {
@@ -21,7 +21,7 @@ fn corpus() -> Option<PathBuf> {
 }
 
 fn analysis(path: &Path) -> Analysis {
-    analyze(support::open_dump(path), &Options::default(), &mut NoProgress).unwrap()
+    support::core(support::open_dump(path), &Options::default()).unwrap()
 }
 
 fn open(dir: &str, name: &str) -> Option<Analysis> {
@@ -104,8 +104,8 @@ fn partition_adds_up_and_the_strength_tree_holds_every_object_on_every_dump() {
         assert_eq!(rows.iter().map(|r| r.shallow_bytes).sum::<u64>(), kept_bytes + gone_bytes, "{name}: bytes");
         assert_eq!((rows[8].objects, rows[8].shallow_bytes), (gone, gone_bytes), "{name}: unreachable");
         // The report carries the same rows, MAT's tree by default.
-        let report = heapscope::report::build(&a, &Default::default());
-        assert_eq!(report.tree, heapscope::report::model::TreeReading::Mat);
+        let report = support::core_report(&a);
+        assert_eq!(report.tree, Reading::Mat);
         assert_eq!(report.reachability.len(), 9);
         assert_eq!(report.reachability[8].objects, gone);
 
@@ -126,8 +126,8 @@ fn partition_adds_up_and_the_strength_tree_holds_every_object_on_every_dump() {
         let garbage: u64 =
             a.top_level().iter().filter(|&&o| a.strength(o) == Strength::Unreachable).map(|&o| a.retained(o)).sum();
         assert_eq!(garbage, gone_bytes, "{name}: the garbage forest retains the garbage");
-        let report = heapscope::report::build(&a, &Default::default());
-        assert_eq!(report.tree, heapscope::report::model::TreeReading::Strength);
+        let report = support::core_report(&a);
+        assert_eq!(report.tree, Reading::Strength);
         assert!(!report.overview.unreachable.discarded);
         // And back: MAT's numbers are untouched.
         a.set_reading(Reading::Mat).unwrap();

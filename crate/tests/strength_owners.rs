@@ -6,10 +6,10 @@
 
 mod support;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options, Reading};
+use heapscope::analysis::{Analysis, Options, Reading};
 use heapscope::dominators::{UNREACHABLE, VIRTUAL_ROOT};
+use heapscope::rules::strength::Strength;
 use heapscope::source::MemorySource;
-use heapscope::strength::Strength;
 use support::hprof_builder::{ClassDef, Hprof, Value};
 
 const OBJECT: u64 = 0x1000;
@@ -115,7 +115,7 @@ fn idom(a: &Analysis, id: u64) -> Option<u64> {
 
 #[test]
 fn owners_beat_bystanders_in_the_strength_tree_only() {
-    let mut a = analyze(Box::new(MemorySource::new(dump())), &Options::default(), &mut NoProgress).unwrap();
+    let mut a = support::core(Box::new(MemorySource::new(dump())), &Options::default()).unwrap();
     for id in [R, A, D, ARR1, C1, C2, C3, ARR2, G1, X, ARR3, Y] {
         assert_eq!(a.strength(a.object_at(id).unwrap()), Strength::Strong, "0x{id:x}");
     }

@@ -19,8 +19,9 @@ use std::collections::HashSet;
 use heapscope::dominators::{semi_nca, CsrGraph, UNREACHABLE};
 use heapscope::holders::referrer_index::ReferrerIndex;
 use heapscope::holders::ways::{independent_paths, stretches, trace};
-use heapscope::holders::{Tree, TreeView};
-use heapscope::strength::owners::OWNER;
+use heapscope::holders::TreeView;
+use heapscope::model::Reading;
+use heapscope::rules::edges::OWNER;
 use heapscope::strength::tree::{counts, root_counts, TreeGraph};
 use heapscope::strength::walk::{bit, strengths, Edges};
 use proptest::prelude::*;
@@ -254,7 +255,7 @@ proptest! {
             seen
         };
 
-        let view = TreeView { tree: Tree::Strength, graph: TreeGraph { edges: &g, strengths: &s, owned: &[], garbage: &garbage }, idom: &idom, avoid: |f: u32, t: u32| s[f as usize] > s[t as usize] };
+        let view = TreeView { tree: Reading::Strength, graph: TreeGraph { edges: &g, strengths: &s, owned: &[], garbage: &garbage }, idom: &idom, avoid: |f: u32, t: u32| s[f as usize] > s[t as usize] };
         let index = ReferrerIndex::build(&view).unwrap();
         for t in 0..spec.n as u32 {
             let mut got = Vec::new();

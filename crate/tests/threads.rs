@@ -7,7 +7,7 @@
 
 mod support;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
+use heapscope::analysis::Options;
 use serde_json::Value;
 
 fn check(what: String, e: &Value, a: &Value, out: &mut Vec<String>) {
@@ -26,8 +26,8 @@ fn every_thread_matches_mat() {
     for (expected, dump, keep, android) in &cases {
         let exp: Value = serde_json::from_slice(&std::fs::read(expected).unwrap()).unwrap();
         let options = Options { keep_unreachable: *keep, ..Options::default() };
-        let a = analyze(support::open_dump(dump), &options, &mut NoProgress).expect("analysis");
-        let act = serde_json::to_value(&a.threads).unwrap();
+        let s = support::session(support::open_dump(dump), &options).expect("analysis");
+        let act = serde_json::to_value(&s.features().threads).unwrap();
         let exp_threads = exp["threads"]["threads"].as_array().expect("threads in expected");
         let act_threads = act.as_array().unwrap();
         let name = expected.file_name().unwrap().to_string_lossy().to_string();
@@ -136,16 +136,17 @@ fn threads_carry_the_strength_tree_retained_size() {
     use heapscope::analysis::Reading;
     let Some(corpus) = support::corpus_dir() else { return };
     let path = corpus.join("dumps/s03_threadlocal_leak_serial.hprof.gz");
-    let mut a = analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).expect("analysis");
-    let mat: Vec<(String, u64)> = a.threads.iter().map(|t| (t.address.clone(), t.retained_bytes)).collect();
-    assert!(a.threads.iter().all(|t| t.strength_retained_bytes.is_none()), "no strength tree computed yet");
+    let mut s = support::session(support::open_dump(&path), &Options::default()).expect("analysis");
+    let mat: Vec<(String, u64)> = s.features().threads.iter().map(|t| (t.address.clone(), t.retained_bytes)).collect();
+    assert!(s.features().threads.iter().all(|t| t.strength_retained_bytes.is_none()), "no strength tree computed yet");
     let strength =
-        analyze(support::open_dump(&path), &Options { tree: Reading::Strength, ..Options::default() }, &mut NoProgress)
+        support::session(support::open_dump(&path), &Options { tree: Reading::Strength, ..Options::default() })
             .expect("analysis");
-    a.set_reading(Reading::Strength).unwrap();
-    a.set_reading(Reading::Mat).unwrap();
-    assert_eq!(a.threads.len(), mat.len());
-    for t in &a.threads {
+    let strength = &strength.analysis;
+    s.set_reading(Reading::Strength).unwrap();
+    s.set_reading(Reading::Mat).unwrap();
+    assert_eq!(s.features().threads.len(), mat.len());
+    for t in &s.features().threads {
         let id = u64::from_str_radix(t.address.trim_start_matches("0x"), 16).unwrap();
         let obj = strength.object_at(id).expect("thread in the other analysis");
         assert_eq!(t.strength_retained_bytes, Some(strength.retained(obj)), "thread {}", t.address);

@@ -8,40 +8,41 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::query::{answer, Answer, EntriesKind, Query};
-use heapscope::source::MemorySource;
+use heapscope::analysis::{Analysis, Options};
+use heapscope::model::format::parse_address;
+use heapscope::session::{Answer, Query, Session};
+use heapscope::values::entries::{Entries, EntriesKind};
 use support::hprof_builder::{ClassDef, Hprof, Segment, Value as V};
 
-fn corpus(dir: &str, name: &str) -> Option<Analysis> {
+fn corpus(dir: &str, name: &str) -> Option<Session> {
     let path = support::corpus_dir()?.join(dir).join(format!("{name}.hprof.gz"));
-    Some(analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).unwrap())
+    Some(support::session(support::open_dump(&path), &Options::default()).unwrap())
 }
 
-fn ask(a: &mut Analysis, q: Query) -> Answer {
-    answer(a, &q).unwrap()
+fn ask(a: &mut Session, q: Query) -> Answer {
+    a.answer(&q).unwrap()
 }
 
-fn texts(a: &mut Analysis, ids: &[String]) -> Vec<Option<String>> {
+fn texts(a: &mut Session, ids: &[String]) -> Vec<Option<String>> {
     let Answer::Values(v) = ask(a, Query::Values { objects: ids.to_vec() }) else { panic!() };
     assert_eq!(v.len(), ids.len());
     v.into_iter().map(|v| v.text).collect()
 }
 
-fn entries(a: &mut Analysis, o: &str, offset: u32, limit: u32) -> heapscope::query::Entries {
+fn entries(a: &mut Session, o: &str, offset: u32, limit: u32) -> Entries {
     let Answer::Entries(e) = ask(a, Query::Entries { object: o.into(), offset, limit }) else { panic!() };
     e
 }
 
 /// The address held by static field `field` of the class named `class`.
-fn static_ref(a: &mut Analysis, class: &str, field: &str) -> String {
-    let c = (0..a.class_count() as u32).find(|&c| a.class_name(c) == class).expect("class");
-    let co = format!("0x{:x}", a.address(a.class_object(c).unwrap()));
+fn static_ref(a: &mut Session, class: &str, field: &str) -> String {
+    let co = class_object(a, class);
     let Answer::Object(d) = ask(a, Query::Object { object: co }) else { panic!() };
     d.fields.iter().find(|f| f.name == field).and_then(|f| f.reference.as_ref()).expect("field").address.clone()
 }
 
-fn class_object(a: &Analysis, class: &str) -> String {
+fn class_object(s: &Session, class: &str) -> String {
+    let a = &s.analysis;
     let c = (0..a.class_count() as u32).find(|&c| a.class_name(c) == class).expect("class");
     format!("0x{:x}", a.address(a.class_object(c).unwrap()))
 }
@@ -165,11 +166,12 @@ fn s07_merged_paths_match_the_construction_and_the_definition() {
     assert_eq!(owner.count, 1000);
     assert!(list.via.iter().any(|v| v == "shared"), "{:?}", list.via);
     // Counts by definition, node by node.
-    let c = (0..a.class_count() as u32).find(|&c| a.class_name(c) == "corpus.S07WideArray$Shared").unwrap();
-    let targets: Vec<u32> = (0..a.object_count() as u32).filter(|&o| a.class_of(o) == c && a.is_kept(o)).collect();
-    let def = merged_by_definition(&a, &targets);
+    let an = &a.analysis;
+    let c = (0..an.class_count() as u32).find(|&c| an.class_name(c) == "corpus.S07WideArray$Shared").unwrap();
+    let targets: Vec<u32> = (0..an.object_count() as u32).filter(|&o| an.class_of(o) == c && an.is_kept(o)).collect();
+    let def = merged_by_definition(an, &targets);
     for x in &m.nodes {
-        let o = a.object_at(heapscope::query::parse_address(&x.object.address).unwrap()).unwrap();
+        let o = an.object_at(parse_address(&x.object.address).unwrap()).unwrap();
         assert_eq!(Some(&x.count), def.get(&o), "{}", x.object.address);
     }
     // The two owners: two paths, two objects.
@@ -297,14 +299,13 @@ impl Dump {
     fn root(&mut self, id: u64) {
         self.roots.push(id);
     }
-    fn analyze(mut self) -> Analysis {
+    fn analyze(mut self) -> Session {
         for (i, r) in self.roots.clone().into_iter().enumerate() {
             self.seg.root_jni_global(r, 0x7000 + i as u64);
         }
         let seg = std::mem::replace(&mut self.seg, self.h.segment_builder());
         self.h.segment(&seg).heap_dump_end();
-        analyze(Box::new(MemorySource::new(self.h.into_bytes())), &Options::default(), &mut NoProgress)
-            .expect("analysis")
+        support::session_of(self.h.into_bytes())
     }
 }
 
@@ -599,13 +600,13 @@ fn collections_read_as_their_entries() {
             d.root(r);
         }
         let mut a = d.analyze();
-        let keys = |e: &heapscope::query::Entries| {
+        let keys = |e: &Entries| {
             e.entries
                 .iter()
                 .map(|x| x.key.as_ref().and_then(|k| k.text.clone()).unwrap_or_default())
                 .collect::<Vec<_>>()
         };
-        let values = |e: &heapscope::query::Entries| {
+        let values = |e: &Entries| {
             e.entries
                 .iter()
                 .map(|x| x.value.as_ref().and_then(|k| k.text.clone()).unwrap_or_default())

@@ -6,8 +6,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::{analyze, NoProgress, Options};
-use heapscope::source::MemorySource;
+use heapscope::analysis::Options;
 use heapscope::waste::TOP_STRING_GROUPS;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -24,8 +23,9 @@ fn duplicate_strings_match_mat() {
         let exp: Value = serde_json::from_slice(&std::fs::read(expected).unwrap()).unwrap();
         let exp = &exp["duplicate_strings"];
         let options = Options { keep_unreachable: *keep, ..Options::default() };
-        let a = analyze(support::open_dump(dump), &options, &mut NoProgress).expect("analysis");
-        let act = serde_json::to_value(&a.waste.duplicate_strings).unwrap();
+        let s = support::session(support::open_dump(dump), &options).expect("analysis");
+        let a = &s.analysis;
+        let act = serde_json::to_value(&s.features().waste.duplicate_strings).unwrap();
         let mut out = Vec::new();
         // The waste report counts the objects the reachability walk keeps, before the tree
         // exists: they must be the tree's kept objects.
@@ -224,7 +224,8 @@ fn mat_value(units: &[u16]) -> String {
 
 fn check_against_brute_force(specs: &[Spec], jdk8: bool, descending: bool) -> Result<(), TestCaseError> {
     let (bytes, strings, arrays) = dump(specs, jdk8, descending);
-    let a = analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis");
+    let s = support::session_of(bytes);
+    let a = &s.analysis;
     let texts = texts();
     // Brute force: kept strings grouped by MAT's text.
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -253,7 +254,7 @@ fn check_against_brute_force(specs: &[Spec], jdk8: bool, descending: bool) -> Re
             [members.len() as u64, wasted, strings_shallow, arrays_shallow, distinct.len() as u64],
         );
     }
-    let d = &a.waste.duplicate_strings;
+    let d = &s.features().waste.duplicate_strings;
     let actual: BTreeMap<String, [u64; 5]> = d
         .groups
         .iter()

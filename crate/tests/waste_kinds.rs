@@ -7,9 +7,10 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::report::document::Block;
-use heapscope::source::MemorySource;
+use heapscope::analysis::Options;
+use heapscope::model::document::Block;
+use heapscope::render::{document, html, markdown};
+use heapscope::session::Session;
 use proptest::prelude::*;
 use support::hprof_builder::{ClassDef, Hprof, Segment, Value as V};
 
@@ -221,8 +222,8 @@ fn dump(arrays: &[ArraySpec], boxes: &[BoxSpec], colls: &[CollSpec], android: bo
     (h.into_bytes(), ids)
 }
 
-fn run(bytes: Vec<u8>) -> Analysis {
-    analyze(Box::new(MemorySource::new(bytes)), &Options::default(), &mut NoProgress).expect("analysis")
+fn run(bytes: Vec<u8>) -> Session {
+    support::session_of(bytes)
 }
 
 fn check(
@@ -233,10 +234,11 @@ fn check(
     scrambled: bool,
 ) -> Result<(), TestCaseError> {
     let (bytes, ids) = dump(arrays, boxes, colls, android, scrambled);
-    let a = run(bytes);
+    let s = run(bytes);
+    let a = &s.analysis;
     let obj = |id: u64| a.object_at(id).expect("object");
     let shallow = |id: u64| a.shallow(obj(id));
-    let w = &a.waste;
+    let w = &s.features().waste;
 
     // Duplicate arrays: kept arrays no String holds, by (type, length, bytes).
     let mut groups: BTreeMap<(usize, u32, Vec<u8>), Vec<u64>> = BTreeMap::new();
@@ -390,12 +392,12 @@ fn check(
     prop_assert_eq!(actual_rows, expected_rows);
     let coll_wasted: u64 = w.empty_collections.iter().map(|r| r.wasted_bytes).sum();
     prop_assert_eq!(w.total_wasted_bytes, w.duplicate_strings.wasted_bytes + wasted + boxed_wasted + coll_wasted);
-    prop_assert!(!a_sites_recorded(&a));
+    prop_assert!(!a_sites_recorded(&s));
     Ok(())
 }
 
-fn a_sites_recorded(a: &Analysis) -> bool {
-    a.allocation_sites.recorded
+fn a_sites_recorded(s: &Session) -> bool {
+    s.features().allocation_sites.recorded
 }
 
 fn arrays_strategy() -> impl Strategy<Value = Vec<ArraySpec>> {
@@ -495,8 +497,9 @@ fn allocation_sites_by_stack() {
     let held: Vec<u64> = objects.iter().filter(|o| o.3).map(|o| o.0).collect();
     seg.object_array(0x9000, 0x400, &held).root_jni_global(0x9000, 1);
     h.segment(&seg).heap_dump_end();
-    let a = run(h.into_bytes());
-    let s = &a.allocation_sites;
+    let session = run(h.into_bytes());
+    let a = &session.analysis;
+    let s = &session.features().allocation_sites;
     let shallow = |id: u64| a.shallow(a.object_at(id).unwrap());
     assert!(s.recorded);
     // Kept objects at serial 7: two instances and the byte[]; at 8: one instance.
@@ -523,10 +526,7 @@ fn allocation_sites_by_stack() {
     assert_eq!(s.objects_without_site, a.kept_objects - 4);
 
     // The same objects without stacks with frames: nothing recorded, and the report says so.
-    let md = heapscope::report::markdown::render(&heapscope::report::build::build(
-        &run(hotspot_like()),
-        &Default::default(),
-    ));
+    let md = markdown::render(&support::built_report(&run(hotspot_like()), &Default::default()));
     assert!(md.contains("This dump recorded no allocation sites"), "{md}");
 }
 
@@ -555,18 +555,18 @@ fn waste_sections_escape_dump_text() {
     let at = bytes.windows(13).position(|w| w == b"corpus/MyList").expect("name present");
     let mut bytes = bytes;
     bytes[at..at + 13].copy_from_slice(b"<i>x</i>&MyL*");
-    let a = run(bytes);
-    let r = heapscope::report::build::build(&a, &Default::default());
+    let s = run(bytes);
+    let r = support::built_report(&s, &Default::default());
     let row = r.waste.empty_collections.iter().find(|c| c.kind == "ArrayList").expect("the subclass's row");
     assert_eq!((row.class_name.as_str(), row.empty), ("<i>x<.i>&MyL*", 1));
-    let doc = heapscope::report::document::document(&r);
+    let doc = document::document(&r);
     let has = |b: &Block, s: &str| matches!(b, Block::Heading(_, h) if h == s);
     assert!(doc.blocks.iter().any(|b| has(b, "Wasted Memory")));
     assert!(doc.blocks.iter().any(|b| has(b, "Allocation Sites")));
-    let html = heapscope::report::html::render(&r);
+    let html = html::render(&r);
     assert!(!html.contains("<i>x"), "markup from the dump reached the HTML");
     assert!(html.contains("&lt;i&gt;x&lt;.i&gt;&amp;MyL"), "escaped name missing");
-    let md = heapscope::report::markdown::render(&r);
+    let md = markdown::render(&r);
     assert!(!md.contains("<i>x"), "markup from the dump reached the Markdown");
 }
 
@@ -583,10 +583,9 @@ fn corpus_dump(name: &str) -> Option<std::path::PathBuf> {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s05_filled_arrays_group_by_seed() {
     let Some(path) = corpus_dump("s05_finalizer_serial_all.hprof.gz") else { return };
-    let a =
-        analyze(support::open_dump(&path), &Options { keep_unreachable: true, ..Options::default() }, &mut NoProgress)
-            .expect("analysis");
-    let d = &a.waste.duplicate_arrays;
+    let s = support::session(support::open_dump(&path), &Options { keep_unreachable: true, ..Options::default() })
+        .expect("analysis");
+    let d = &s.features().waste.duplicate_arrays;
     for (len, objects) in [(1_000u64, 1_000u64), (2_000, 500)] {
         for r in 0..26u64 {
             let count = (0..objects).filter(|id| id % 26 == r).count() as u64;
@@ -611,8 +610,8 @@ fn s05_filled_arrays_group_by_seed() {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s03_buffers_are_not_duplicates() {
     let Some(path) = corpus_dump("s03_threadlocal_leak_serial.hprof.gz") else { return };
-    let a = analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).expect("analysis");
-    let d = &a.waste.duplicate_arrays;
+    let s = support::session(support::open_dump(&path), &Options::default()).expect("analysis");
+    let d = &s.features().waste.duplicate_arrays;
     assert!(d.arrays >= 17);
     assert!(!d.groups.iter().any(|g| g.length == 512 * 1024 || g.length == 6 * 1024 * 1024), "{:?}", d.groups);
 }
@@ -624,14 +623,20 @@ fn s03_buffers_are_not_duplicates() {
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn s11_hoard_chunks_are_distinct() {
     let Some(path) = corpus_dump("s11_oom_serial.hprof.gz") else { return };
-    let a = analyze(support::open_dump(&path), &Options::default(), &mut NoProgress).expect("analysis");
-    let d = &a.waste.duplicate_arrays;
+    let s = support::session(support::open_dump(&path), &Options::default()).expect("analysis");
+    let d = &s.features().waste.duplicate_arrays;
     assert!(!d.groups.iter().any(|g| g.class_name == "long[]" && g.length == 16_384), "{:?}", d.groups);
     // Chunk 0 is all zero: 131,088 bytes (16 + 16,384 × 8) among the all-zero arrays.
     assert!(d.all_zero_arrays >= 1 && d.all_zero_bytes >= 131_088);
-    let list = a.waste.empty_collections.iter().find(|r| r.class_name == "java.util.ArrayList").expect("ArrayList row");
+    let list = s
+        .features()
+        .waste
+        .empty_collections
+        .iter()
+        .find(|r| r.class_name == "java.util.ArrayList")
+        .expect("ArrayList row");
     assert!(list.non_empty >= 1);
     // 489 / 549 = 89%: band 80–100%.
     assert!(list.fill_ratio_histogram[4] >= 1);
-    assert!(!a.allocation_sites.recorded, "HotSpot dumps record no allocation sites");
+    assert!(!s.features().allocation_sites.recorded, "HotSpot dumps record no allocation sites");
 }

@@ -1,12 +1,13 @@
 //! The comparison as a short growth report for people — totals, growth leaders, leak
-//! suspects, then the classes that changed — as a [document](crate::report::document)
+//! suspects, then the classes that changed — as a [document](crate::model::document)
 //! that the report's Markdown and HTML renderers write out (and escape: every name comes
 //! from a dump).
 
 use super::model::*;
-use crate::report::build::{format_bp, format_bytes};
-use crate::report::document::{binary_units, Align, Block, Document, Inline};
-use crate::report::model::PathKey;
+use crate::model::document::{Align, Block, Document, Inline};
+use crate::model::format::binary_units;
+use crate::model::format::{format_bp, format_bytes};
+use crate::model::PathKey;
 
 /// Class rows shown when `--top` does not say.
 pub const DEFAULT_CLASS_ROWS: usize = 50;
@@ -306,10 +307,10 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
 
 /// The comparison as Markdown.
 pub fn markdown(c: &Comparison, class_rows: Option<usize>) -> String {
-    crate::report::markdown::render_document(&document(c, class_rows))
+    crate::render::markdown::render_document(&document(c, class_rows))
 }
 
 /// The comparison as a self-contained HTML file.
 pub fn html(c: &Comparison, class_rows: Option<usize>) -> String {
-    crate::report::html::render_document(&document(c, class_rows))
+    crate::render::html::render_document(&document(c, class_rows))
 }

@@ -22,8 +22,8 @@
 use std::collections::BTreeMap;
 
 use super::model::{Change, ChangeKind, ChangeSide, ChangeStatus};
-use crate::report::build::basis_points;
-use crate::report::model::{ObjectRef, PathKey, Report, Suspect, SuspectKind};
+use crate::model::format::basis_points;
+use crate::model::{ObjectRef, PathKey, Report, Suspect, SuspectKind};
 
 pub const MAX_LEADERS: usize = 10;
 pub const LEADER_SHARE_PERCENT: u128 = 80;

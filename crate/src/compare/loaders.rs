@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::report::model::HistogramRow;
+use crate::model::HistogramRow;
 
 /// The bootstrap loader's name in reports.
 pub const SYSTEM_LOADER: &str = "<system class loader>";

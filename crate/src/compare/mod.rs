@@ -4,7 +4,7 @@
 //! (`heapscope analyze --format json`) are interchangeable inputs and give the same
 //! comparison by construction. What the class-level comparison needs is all in a
 //! report; the dump-only extras (a single suspect's reference path from its GC root, the
-//! element count of an accumulation point) are added to a report by [`keys::annotate`]
+//! element count of an accumulation point) are added to a report by [`crate::report::annotate`]
 //! when it is built from a dump, and saved with it.
 //!
 //! Terms:
@@ -17,9 +17,6 @@
 //! data at all; comparing never needs either dump's graph.
 
 pub mod document;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod input;
-pub mod keys;
 pub mod leaders;
 pub mod loaders;
 pub mod model;
@@ -27,7 +24,7 @@ pub mod model;
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind};
-use crate::report::model::{HistogramRow, Report};
+use crate::model::{HistogramRow, Report};
 use model::*;
 pub use model::{Comparison, SortKey, SCHEMA_VERSION};
 
@@ -186,8 +183,7 @@ fn warnings(baseline: &Report, current: &Report) -> Vec<String> {
                 inc.message, inc.offset
             ));
         }
-        let singles =
-            r.leak_suspects.suspects.iter().filter(|s| s.kind == crate::report::model::SuspectKind::SingleObject);
+        let singles = r.leak_suspects.suspects.iter().filter(|s| s.kind == crate::model::SuspectKind::SingleObject);
         if singles.clone().any(|s| s.reference_path.is_none()) {
             w.push(format!(
                 "The {name} report has no reference paths for its suspects: single suspects are matched by class only."

@@ -8,7 +8,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::report::model::PathKey;
+use crate::model::PathKey;
 
 /// Version of the comparison's own schema (independent of the report's).
 pub const SCHEMA_VERSION: u32 = 1;

@@ -36,7 +36,7 @@
 //! Implementing [`Graph`]: `for_each_successor` must give the same successors on every
 //! call (the algorithms scan the graph more than once), and the optional
 //! [`Graph::prefetch_successors`] hint is worth implementing for a large CSR graph (see
-//! [`prefetch`]). [`CsrGraph`] is a plain implementation for tests and small callers.
+//! [`crate::alloc::prefetch`]). [`CsrGraph`] is a plain implementation for tests and small callers.
 //!
 //! Limits: `node_count()` must be below 2³¹ − 64 (preorder numbers carry a flag bit).
 
@@ -180,22 +180,8 @@ impl Graph for CsrGraph {
     }
     #[inline]
     fn prefetch_successors(&self, v: u32) {
-        prefetch(self.offsets.as_ptr().wrapping_add(v as usize));
+        crate::alloc::prefetch(self.offsets.as_ptr().wrapping_add(v as usize));
     }
-}
-
-/// Asks the CPU to bring the cache line holding `*p` closer; a no-op where there is no
-/// stable prefetch instruction (e.g. wasm32). `p` need not be valid: a prefetch never
-/// faults.
-#[inline(always)]
-pub fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it never faults and reads nothing observable.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// Largest `node_count()` the algorithms accept: preorder and postorder numbers up to

@@ -171,9 +171,9 @@ impl ClassColumn {
     #[inline(always)]
     pub fn prefetch(&self, obj: u32) {
         match self {
-            ClassColumn::Palette(p) => crate::dominators::prefetch(p.codes.as_ptr().wrapping_add(obj as usize)),
-            ClassColumn::Narrow(v) => crate::dominators::prefetch(v.as_ptr().wrapping_add(obj as usize)),
-            ClassColumn::Wide(v) => crate::dominators::prefetch(v.as_ptr().wrapping_add(obj as usize)),
+            ClassColumn::Palette(p) => crate::alloc::prefetch(p.codes.as_ptr().wrapping_add(obj as usize)),
+            ClassColumn::Narrow(v) => crate::alloc::prefetch(v.as_ptr().wrapping_add(obj as usize)),
+            ClassColumn::Wide(v) => crate::alloc::prefetch(v.as_ptr().wrapping_add(obj as usize)),
         }
     }
 

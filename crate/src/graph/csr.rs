@@ -470,11 +470,11 @@ impl Csr {
     }
 
     /// A hint that `node`'s references will be read soon (see
-    /// [`crate::dominators::prefetch`]).
+    /// [`crate::alloc::prefetch`]).
     #[inline]
     pub fn prefetch(&self, node: u32) {
-        crate::dominators::prefetch(self.lens.as_ptr().wrapping_add(node as usize));
-        crate::dominators::prefetch(self.blocks.as_ptr().wrapping_add(node as usize / BLOCK));
+        crate::alloc::prefetch(self.lens.as_ptr().wrapping_add(node as usize));
+        crate::alloc::prefetch(self.blocks.as_ptr().wrapping_add(node as usize / BLOCK));
     }
 
     pub fn memory_bytes(&self) -> usize {

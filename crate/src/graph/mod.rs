@@ -11,6 +11,7 @@
 pub mod columns;
 pub mod csr;
 pub mod roots;
+pub mod sink;
 pub mod sparse;
 
 use std::collections::HashMap;
@@ -27,8 +28,9 @@ use csr::{Csr, CsrBuilder};
 use roots::GcRoots;
 use sparse::{ShallowSizes, SizeBuilder};
 
-use crate::strength::owners::{Owners, ViewChildren, OWNER};
-use crate::strength::{Strength, MAT_EXCLUDED, STRENGTH_MASK, STRONG};
+use crate::rules::edges::{MAT_EXCLUDED, OWNER, STRENGTH_MASK};
+use crate::rules::strength::{Strength, STRONG};
+pub use sink::Pass2Sink;
 
 const LOCAL: u8 = Strength::Local as u8;
 
@@ -55,21 +57,15 @@ pub struct Heap {
     pub class_object: Vec<u32>,
     pub roots: GcRoots,
     /// The references that are not plain strong ones, ascending by (source, target): the
-    /// reference's flags are its [`crate::strength::Strength`] (the firmest of the fields
-    /// and stack slots holding it) plus [`crate::strength::MAT_EXCLUDED`] when only fields
-    /// leak-suspect paths skip hold it. Every reference not listed is strong.
+    /// reference's flags are its [`Strength`] (the firmest of the fields and stack slots
+    /// holding it) plus [`MAT_EXCLUDED`] when only fields leak-suspect paths skip hold it.
+    /// Every reference not listed is strong.
     pub special_edges: Vec<(u32, u32, u8)>,
-    /// One bit per object: it is a source in `special_edges` or in `owners`' virtual
-    /// references.
+    /// One bit per object: it is a source in `special_edges` (or, once the strength-aware
+    /// reading's owner rules marked them, of a virtual reference).
     pub has_special: Vec<u64>,
-    /// The owner rules' data (Android views and activities; empty elsewhere).
-    pub owners: Owners,
     pub missing_refs: u64,
     pub warnings: Vec<String>,
-    /// The heap of each object, for dumps that name their heaps (Android).
-    pub heaps: crate::heaps::Heaps,
-    /// Strings and their value arrays' hashes, for the waste report (taken once used).
-    pub waste: crate::waste::collect::Collected,
 }
 
 impl Heap {
@@ -164,7 +160,7 @@ impl Heap {
     }
 }
 
-struct Pass2<'a> {
+struct Pass2<'a, S: Pass2Sink> {
     index: &'a Index,
     ids: usize,
     classes: ClassColumn,
@@ -180,20 +176,18 @@ struct Pass2<'a> {
     /// are few, so a bit test spares the search for all the others.
     has_locals: Vec<u64>,
     special_edges: Vec<(u32, u32, u8)>,
-    views: Option<ViewChildren>,
     class_object: Vec<u32>,
     missing_refs: u64,
     duplicates: u64,
     /// One bit per object: its record was seen (see `claim`).
     claimed: Vec<u64>,
     unknown_class: HashMap<u64, u64>,
-    heaps: crate::heaps::HeapTracker,
     tick: Tick<'a>,
     objects: u64,
-    waste: crate::waste::collect::Collector,
+    sink: &'a mut S,
 }
 
-impl Pass2<'_> {
+impl<S: Pass2Sink> Pass2<'_, S> {
     /// Claims `id` for a record; None (and a warning later) for a second definition.
     ///
     /// A bit per object, not `class_of`, says whether it was defined: an object can be
@@ -202,18 +196,17 @@ impl Pass2<'_> {
     #[inline(always)]
     fn claim(&mut self, id: u64) -> Option<u32> {
         let Some(obj) = self.index.ids.index_of(id) else {
-            self.waste.allocated(u32::MAX);
+            self.sink.object(None);
             return None;
         };
         let (word, bit) = (obj as usize / 64, 1u64 << (obj % 64));
         if self.claimed[word] & bit != 0 {
-            self.waste.allocated(u32::MAX);
+            self.sink.object(None);
             self.duplicates += 1;
             return None;
         }
         self.claimed[word] |= bit;
-        self.heaps.object(obj);
-        self.waste.allocated(obj);
+        self.sink.object(Some(obj));
         Some(obj)
     }
 
@@ -265,7 +258,7 @@ impl Pass2<'_> {
     }
 
     /// Records the special references of `obj` (see
-    /// [`crate::index::classes::ClassTable::mark_special_fields`]) from every reference it
+    /// [`ClassTable::mark_special_fields`](crate::index::classes::ClassTable::mark_special_fields)) from every reference it
     /// holds, as (target id, flags): per target, the firmest strength of its holders, and
     /// [`MAT_EXCLUDED`] only when every holder is excluded.
     ///
@@ -307,16 +300,16 @@ impl Pass2<'_> {
     }
 }
 
-impl Visitor for Pass2<'_> {
+impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
     const INSTANCE_FIELDS: bool = true;
     const ARRAY_ELEMENTS: bool = true;
-    // Pass 1 hashed the primitive arrays' bodies (see `waste::prehash`): skipped here.
+    // Whoever needs the primitive arrays' bodies reads them in pass 1: skipped here.
     const PRIMITIVE_DATA: bool = false;
-    const ALLOCATION_SERIALS: bool = true;
+    const ALLOCATION_SERIALS: bool = S::ALLOCATION_SERIALS;
 
     #[inline]
     fn allocation_serial(&mut self, serial: u32) {
-        self.waste.allocation_serial(serial);
+        self.sink.allocation_serial(serial);
     }
 
     fn heap_dump(&mut self, snapshot: u32) -> bool {
@@ -328,7 +321,7 @@ impl Visitor for Pass2<'_> {
     }
 
     fn heap_info(&mut self, heap_id: u32, name_id: u64) -> Result<()> {
-        self.heaps.heap_info(heap_id, name_id, self.index.ids.len())
+        self.sink.heap_info(self.index, heap_id, name_id)
     }
 
     fn class_dump(&mut self, c: &ClassDump, _offset: u64) -> Result<()> {
@@ -402,17 +395,8 @@ impl Visitor for Pass2<'_> {
                 self.target(t);
             }
         }
-        if self.waste.wants(ci) {
-            self.waste.instance(obj, ci, fields, &self.index.ids, &self.targets)?;
-        }
-        if let Some(v) = &mut self.views {
-            v.instance(
-                obj,
-                ci,
-                &fields[..(n as usize).min(fields.len())],
-                &table.ref_offsets[a as usize..b as usize],
-                ids,
-            );
+        if self.sink.wants_instance(ci) {
+            self.sink.instance(self.index, obj, ci, fields, &self.targets)?;
         }
         if !info.special_refs.is_empty() {
             let read = |k: u32| {
@@ -442,20 +426,15 @@ impl Visitor for Pass2<'_> {
         };
         self.classes.set(obj, ci)?;
         self.sizes.set(obj, self.index.layout.object_array_size(len as u64))?;
-        self.waste.object_array(obj, ci, len)?;
+        self.sink.object_array(obj, ci, len)?;
         self.array = Some(obj);
-        if let Some(v) = &mut self.views {
-            v.array(obj, ci);
-        }
         self.count_object()
     }
 
     fn object_array_elements(&mut self, bytes: &[u8]) -> Result<()> {
         let Some(obj) = self.array else { return Ok(()) };
         let ids = self.ids;
-        if let Some(v) = &mut self.views {
-            v.elements(bytes, ids);
-        }
+        self.sink.object_array_elements(bytes, ids);
         let mut at = 0;
         while at + ids <= bytes.len() {
             let t = be_id(bytes, at, ids);
@@ -479,7 +458,7 @@ impl Visitor for Pass2<'_> {
     #[inline(always)]
     fn primitive_array(&mut self, id: u64, ty: u8, len: u32, has_data: bool, _offset: u64) -> Result<()> {
         let claimed = self.claim(id);
-        self.waste.array(claimed, has_data)?;
+        self.sink.primitive_array(claimed, has_data)?;
         let Some(obj) = claimed else { return Ok(()) };
         let Some(ci) = self.index.primitive_array_class[ty as usize] else {
             *self.unknown_class.entry(ty as u64).or_default() += 1;
@@ -492,12 +471,12 @@ impl Visitor for Pass2<'_> {
     }
 }
 
-/// Runs pass 2 over `c` (rewound to offset 0) and builds the heap graph.
+/// Runs pass 2 over `c` (rewound to offset 0) and builds the heap graph, telling `sink`
+/// what it wants to know.
 // Never inlined: in wasm a long loop runs optimized only in a function of its own that V8
 // has tiered up (scripts/build-wasm.sh, -ocimfs).
 #[inline(never)]
-pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
-    let array_hashes = std::mem::take(&mut index.array_hashes);
+pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut S) -> Result<Heap> {
     let n = index.ids.len();
     // The largest arrays first: they take the space pass 1's freed temporaries left (wasm
     // memory never shrinks; an array that does not fit there grows it).
@@ -520,6 +499,8 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
 
     let class_object: Vec<u32> =
         index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
+    let claimed = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the object marks")?;
+    sink.start(&index)?;
     let mut p = Pass2 {
         index: &index,
         ids: index.header.id_size as usize,
@@ -531,16 +512,14 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         locals,
         has_locals,
         special_edges: Vec::new(),
-        views: ViewChildren::new(&index),
         class_object,
         missing_refs: 0,
         duplicates: 0,
-        claimed: crate::alloc::try_filled(n.div_ceil(64), 0u64, "the object marks")?,
+        claimed,
         unknown_class: HashMap::new(),
-        heaps: Default::default(),
         tick,
         objects: 0,
-        waste: crate::waste::collect::Collector::new(&index, array_hashes, index.waste)?,
+        sink,
     };
     c.rewind()?;
     crate::records::Header::read(c)?;
@@ -563,10 +542,8 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         unknown_class,
         locals,
         mut special_edges,
-        views,
         class_object,
-        heaps,
-        waste,
+        sink,
         ..
     } = p;
     // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader
@@ -579,13 +556,10 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         }
     }
     classes.finish();
-    let owners = views.map(|v| v.finish(&index)).unwrap_or_default();
-    let heaps = heaps.finish(&index.strings);
-    // First, while the arrays' hashes are held (the peak of pass 2): only the strings'
-    // keys stay.
-    let waste = waste.finish(&index.ids)?;
-    // Compacted after the hashes are freed (its result is allocated beside it) and before
-    // the references' final copy.
+    // While pass 2's temporaries are held (its peak): what the sink keeps is placed first.
+    sink.walk_done(&index)?;
+    // Compacted after the sink's temporaries are freed (its result is allocated beside
+    // them) and before the references' final copy.
     let instance_size: Vec<u64> = index.classes.classes.iter().map(|c| c.instance_size).collect();
     let sizes = sizes.finish(&instance_size, |v| classes.get(v))?;
     // Thread objects whose record never came still get their locals.
@@ -599,7 +573,7 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
     }
     special_edges.sort_unstable();
     let mut has_special = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the special-reference marks")?;
-    for s in special_edges.iter().map(|e| e.0).chain(owners.virtual_edges.iter().map(|e| e.0)) {
+    for s in special_edges.iter().map(|e| e.0) {
         has_special[s as usize / 64] |= 1 << (s % 64);
     }
     let refs = builder.finish()?;
@@ -621,19 +595,5 @@ pub fn pass2(c: &mut Cursor, mut index: Index, tick: Tick) -> Result<Heap> {
         ));
     }
 
-    Ok(Heap {
-        index,
-        classes,
-        sizes,
-        refs,
-        class_object,
-        roots,
-        special_edges,
-        has_special,
-        owners,
-        missing_refs,
-        warnings,
-        heaps,
-        waste,
-    })
+    Ok(Heap { index, classes, sizes, refs, class_object, roots, special_edges, has_special, missing_refs, warnings })
 }

@@ -23,72 +23,23 @@
 
 pub mod classes_up;
 pub mod referrer_index;
-pub mod text;
 pub mod ways;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::analysis::{Analysis, Reading};
+use crate::analysis::Analysis;
 use crate::dominators::Graph;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::model::Reading;
 use crate::retained::IdomRead;
 use referrer_index::ReferrerIndex;
-
-/// Which dominator tree a question is about.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Tree {
-    /// Eclipse MAT's: every reference counts (`Reference.referent` too).
-    #[default]
-    Mat,
-    /// The strength-aware one ([`crate::strength`]): a reference weaker than strong counts
-    /// only when nothing holds its target more firmly, and garbage hangs under the root.
-    Strength,
-}
-
-impl Tree {
-    /// The name on the command line and in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tree::Mat => "mat",
-            Tree::Strength => "strength",
-        }
-    }
-
-    /// The tree named `s` (`mat`, `strength`).
-    pub fn parse(s: &str) -> Option<Tree> {
-        match s {
-            "mat" => Some(Tree::Mat),
-            "strength" => Some(Tree::Strength),
-            _ => None,
-        }
-    }
-
-    /// The tree of a reading.
-    pub fn of(reading: Reading) -> Tree {
-        match reading {
-            Reading::Mat => Tree::Mat,
-            Reading::Strength => Tree::Strength,
-        }
-    }
-
-    pub fn reading(self) -> Reading {
-        match self {
-            Tree::Mat => Reading::Mat,
-            Tree::Strength => Reading::Strength,
-        }
-    }
-}
 
 /// `asked` (None: the one in use), checked to be the tree `a` reads now: the objects named
 /// in an answer carry that tree's retained sizes and GC roots, so a question about the
 /// other tree is an error saying to switch first (the page and the CLI always ask in the
 /// tree they show).
-pub fn resolve(a: &Analysis, asked: Option<Tree>) -> Result<Tree> {
-    let current = Tree::of(a.reading);
+pub fn resolve(a: &Analysis, asked: Option<Reading>) -> Result<Reading> {
+    let current = a.reading;
     match asked {
-        Some(t) if t != current => Err(crate::error::Error::io(format!(
+        Some(t) if t != current => Err(Error::query(format!(
             "this session reads the {} dominator tree; switch to the {} tree before asking about it",
             current.name(),
             t.name()
@@ -105,7 +56,7 @@ pub fn resolve(a: &Analysis, asked: Option<Tree>) -> Result<Tree> {
 /// than the one it references (so the trace follows a firmest path: no step of it is
 /// held less firmly than the object).
 pub struct TreeView<'a, G: Graph, A: Fn(u32, u32) -> bool> {
-    pub tree: Tree,
+    pub tree: Reading,
     pub graph: G,
     pub idom: &'a dyn IdomRead,
     pub avoid: A,
@@ -165,10 +116,10 @@ impl<M: Graph, S: Graph> Graph for EitherGraph<M, S> {
 
 /// The view of the tree `a` reads now (`tree`, checked by [`resolve`] where asked).
 #[allow(clippy::type_complexity)]
-pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, Box<dyn Fn(u32, u32) -> bool + '_>> {
-    debug_assert_eq!(tree, Tree::of(a.reading), "a view of the tree in use");
+pub fn view(a: &Analysis, tree: Reading) -> TreeView<'_, impl Graph + '_, Box<dyn Fn(u32, u32) -> bool + '_>> {
+    debug_assert_eq!(tree, a.reading, "a view of the tree in use");
     match tree {
-        Tree::Mat => TreeView {
+        Reading::Mat => TreeView {
             tree,
             graph: EitherGraph::Mat(a.dominator_graph()),
             idom: &a.idom,
@@ -176,7 +127,7 @@ pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, Box<dyn F
                 a.has_path_excluded_references(from) && a.is_path_excluded_reference(from, to)
             }),
         },
-        Tree::Strength => {
+        Reading::Strength => {
             let s = &a.strengths;
             TreeView {
                 tree,
@@ -188,33 +139,27 @@ pub fn view(a: &Analysis, tree: Tree) -> TreeView<'_, impl Graph + '_, Box<dyn F
     }
 }
 
-/// What an analysis keeps for these questions between them: the referrer index of each
+/// What a session keeps for these questions between them: the referrer index of each
 /// tree asked about.
 #[derive(Default)]
 pub struct Cache {
-    indexes: Vec<(Tree, ReferrerIndex)>,
+    indexes: Vec<(Reading, ReferrerIndex)>,
 }
 
 impl Cache {
     /// The referrer index of `tree`, if built.
-    pub fn get(&self, tree: Tree) -> Option<&ReferrerIndex> {
+    pub fn get(&self, tree: Reading) -> Option<&ReferrerIndex> {
         self.indexes.iter().find(|(t, _)| *t == tree).map(|(_, i)| i)
     }
-}
 
-/// Builds the referrer index of `tree` (the tree in use) unless it exists (the first
-/// question that needs it pays for it, once per session and tree).
-pub fn ensure_index(a: &mut Analysis, tree: Tree) -> Result<()> {
-    let tree = resolve(a, Some(tree))?;
-    if a.holders.get(tree).is_none() {
-        let index = ReferrerIndex::build(&view(a, tree))?;
-        a.holders.indexes.push((tree, index));
+    /// The referrer index of `tree` (the tree `a` reads now), built on the first question
+    /// that needs it (once per session and tree).
+    pub fn index(&mut self, a: &Analysis, tree: Reading) -> Result<&ReferrerIndex> {
+        let tree = resolve(a, Some(tree))?;
+        if self.get(tree).is_none() {
+            let index = ReferrerIndex::build(&view(a, tree))?;
+            self.indexes.push((tree, index));
+        }
+        Ok(self.get(tree).expect("just built"))
     }
-    Ok(())
-}
-
-/// The referrer index of `tree`, built on first use.
-pub fn index(a: &mut Analysis, tree: Tree) -> Result<&ReferrerIndex> {
-    ensure_index(a, tree)?;
-    Ok(a.holders.get(tree).expect("just built"))
 }

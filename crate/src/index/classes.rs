@@ -30,7 +30,7 @@ pub struct ClassInfo {
     pub refs: (u32, u32),
     /// Positions within `refs` (and, for the class object, indices of `statics`) of the
     /// fields that are not plain strong references, with their flags: the
-    /// [`crate::strength::Strength`] they hold at, plus [`crate::strength::MAT_EXCLUDED`]
+    /// [`crate::rules::strength::Strength`] they hold at, plus [`crate::rules::edges::MAT_EXCLUDED`]
     /// when leak-suspect paths do not follow them (`Reference.referent`, ...).
     pub special_refs: Vec<(u32, u8)>,
     pub special_statics: Vec<(u32, u8)>,
@@ -249,18 +249,14 @@ impl ClassTable {
     /// - the fields MAT's leak-suspect paths skip: `java.lang.ref.Reference.referent`,
     ///   `java.lang.ref.Finalizer.unfinalized`, `java.lang.Runtime.<Unfinalized>`. As in MAT
     ///   a more specific entry replaces a general one (a Finalizer skips only `unfinalized`);
-    /// - the strength of every reference field by [`crate::strength`]'s rules.
+    /// - the strength of every reference field by [`crate::rules::strength`]'s rules.
     ///
     /// Both recognise classes by their super class chain, supers first (linear; `extends`
     /// per class and entry would be quadratic on deep chains).
     pub fn mark_special_fields(&mut self, name_of: impl Fn(u64) -> String) {
-        use crate::strength::owners::{OWNER, OWNER_FIELDS};
-        use crate::strength::{CACHE_FIELDS, FIELD_RULES, MAT_EXCLUDED, STATIC_RULES, STRONG};
-        const EXCLUDES: [(&str, &str); 3] = [
-            ("java.lang.ref.Reference", "referent"),
-            ("java.lang.ref.Finalizer", "unfinalized"),
-            ("java.lang.Runtime", "<Unfinalized>"),
-        ];
+        use crate::rules::edges::{MAT_EXCLUDED, MAT_EXCLUDED_FIELDS as EXCLUDES, OWNER};
+        use crate::rules::owners::OWNER_FIELDS;
+        use crate::rules::strength::{CACHE_FIELDS, FIELD_RULES, STATIC_RULES, STRONG};
         let order = supers_first(&self.classes).unwrap_or_default();
         // Which EXCLUDES classes each class is or extends, one bit each.
         let mut matched = vec![0u8; self.classes.len()];

@@ -101,6 +101,20 @@ impl ClassTable {
 }
 
 impl Index {
+    /// The name of field `name_id` declared by class `class` (a class index): the dump's,
+    /// or the one a mapping gave it ([`Index::field_renames`]).
+    pub fn field_name(&self, class: Option<u32>, name_id: u64) -> String {
+        if let Some(name) = class.and_then(|c| self.field_renames.get(&(c, name_id))) {
+            return name.clone();
+        }
+        self.strings.name(name_id)
+    }
+
+    /// The class that declares the fields at `depth` of `class`'s chain (0: `class` itself).
+    pub fn declaring_class(&self, class: Option<u32>, depth: usize) -> Option<u32> {
+        self.classes.chain(class).nth(depth)
+    }
+
     /// Whether `f` has type `ty` and one of `names` (a name that is not valid UTF-8 is none).
     pub fn field_is(&self, f: &FieldDecl, ty: u8, names: &[&str]) -> bool {
         f.ty == ty && names.contains(&self.strings.get(f.name_id).unwrap_or(""))

@@ -13,10 +13,11 @@ pub mod classes;
 pub mod ids;
 pub mod layout;
 pub mod locate;
+pub mod sink;
 pub mod stacks;
 pub mod u64map;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::error::{Error, Result};
 use crate::records::heap::{ClassDump, RootKind, Visitor, WalkEnd};
@@ -24,6 +25,7 @@ use crate::records::{Cursor, Header};
 use classes::{ClassInfo, ClassTable, Layout};
 use ids::{IdCollector, IdMap};
 use locate::Locator;
+pub use sink::Pass1Sink;
 use stacks::Stacks;
 use u64map::U64Map;
 
@@ -76,16 +78,13 @@ pub struct Index {
     pub snapshots: u32,
     /// The snapshot indexed (1-based), or None: every heap record.
     pub snapshot: Option<u32>,
-    /// The hash of every primitive array record, for the waste report (taken by pass 2,
-    /// which then skips the arrays' bodies).
-    pub array_hashes: crate::waste::prehash::ArrayHashes,
-    /// Whether the waste report is collected (pass 1 hashed the arrays): false in a
-    /// core-only analysis ([`crate::analysis::Options::core_only`]).
-    pub waste: bool,
     /// Estimated objects per class (by class index), from a sample of pass 1's records:
     /// pass 2 picks the classes its class column stores in one byte from it
     /// ([`crate::graph::columns::ClassColumn::new`]); only memory depends on it.
     pub class_weights: Vec<u64>,
+    /// Field names shown instead of the dump's: (declaring class index, name string id) →
+    /// name. Empty unless a deobfuscation mapping was applied (`crate::mapping`).
+    pub field_renames: BTreeMap<(u32, u64), String>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -132,7 +131,7 @@ impl Strings {
     }
 }
 
-struct Pass1<'a> {
+struct Pass1<'a, S: Pass1Sink> {
     id_size: u32,
     strings: Strings,
     class_names: HashMap<u64, u64>,
@@ -155,9 +154,9 @@ struct Pass1<'a> {
     snapshot: Option<u32>,
     /// Heap-dump snapshots met so far.
     snapshots: u32,
-    hasher: crate::waste::prehash::ArrayHasher,
-    /// Whether arrays are hashed (see [`Index::waste`]).
-    waste: bool,
+    sink: &'a mut S,
+    /// Whether the sink wants the primitive arrays' bodies.
+    primitive_data: bool,
     /// Class id → sampled instances and object arrays (one record in [`SAMPLE`] of each).
     class_sample: HashMap<u64, u64>,
     /// Primitive arrays per basic type (exact: no lookup needed).
@@ -168,7 +167,7 @@ struct Pass1<'a> {
 /// column's palette, at a 16th of the lookups.
 const SAMPLE: u64 = 16;
 
-impl Pass1<'_> {
+impl<S: Pass1Sink> Pass1<'_, S> {
     #[inline]
     fn object(&mut self, id: u64, offset: u64) -> Result<()> {
         self.locator.object(id, offset);
@@ -176,22 +175,22 @@ impl Pass1<'_> {
     }
 }
 
-impl Visitor for Pass1<'_> {
+impl<S: Pass1Sink> Visitor for Pass1<'_, S> {
     const INSTANCE_FIELDS: bool = false;
     const ARRAY_ELEMENTS: bool = false;
-    // The bytes go by anyway: hashed here, pass 2 skips them.
+    // The bytes go by anyway: a sink may read them (then pass 2 need not).
     const PRIMITIVE_DATA: bool = true;
 
-    // Without the waste report, nothing reads the bodies: skipped in place.
+    // Without a sink that wants them, nothing reads the bodies: skipped in place.
     #[inline(always)]
     fn primitive_data(&self) -> bool {
-        self.waste
+        self.primitive_data
     }
 
-    // Called only with the waste report on (see `primitive_data`).
+    // Called only when the sink wants the bodies (see `primitive_data`).
     #[inline]
     fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
-        self.hasher.data(data);
+        self.sink.primitive_array_data(data);
         Ok(())
     }
 
@@ -322,17 +321,16 @@ impl Visitor for Pass1<'_> {
         if let Some(k) = self.primitive_arrays.get_mut(ty as usize) {
             *k += 1;
         }
-        if self.waste {
-            self.hasher.array(ty)?;
+        if self.primitive_data {
+            self.sink.primitive_array(ty)?;
         }
         self.object(id, offset)
     }
 }
 
 /// Runs pass 1 over `c` (positioned at offset 0), indexing the heap records of
-/// `snapshot` only (1-based; None: all of them). `waste`: hash the primitive arrays for
-/// the waste report (see [`Index::waste`]).
-pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, waste: bool) -> Result<Index> {
+/// `snapshot` only (1-based; None: all of them), telling `sink` what it wants to know.
+pub fn pass1<S: Pass1Sink>(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, sink: &mut S) -> Result<Index> {
     let header = Header::read(c)?;
     let mut p = Pass1 {
         id_size: header.id_size,
@@ -353,8 +351,8 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, waste: bool) -> 
         locator: Locator::default(),
         snapshot,
         snapshots: 0,
-        hasher: Default::default(),
-        waste,
+        primitive_data: sink.wants_primitive_data(),
+        sink,
         class_sample: HashMap::new(),
         primitive_arrays: [0; 12],
     };
@@ -392,14 +390,13 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, waste: bool) -> 
         warnings,
         locator,
         snapshots,
-        hasher,
-        waste,
+        sink,
         class_sample,
         primitive_arrays,
         ..
     } = p;
-    // Before the ids' chunks are freed (see `ArrayHashes`).
-    let array_hashes = hasher.finish()?;
+    // Before the ids' chunks are freed (what the sink keeps is placed first).
+    sink.walk_done()?;
 
     // Names.
     for c in classes.iter_mut() {
@@ -467,9 +464,8 @@ pub fn pass1(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, waste: bool) -> 
         locator,
         snapshots,
         snapshot,
-        array_hashes,
-        waste,
         class_weights,
+        field_renames: BTreeMap::new(),
     })
 }
 

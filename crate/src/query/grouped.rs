@@ -16,10 +16,10 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::object_ref;
 use crate::analysis::Analysis;
 use crate::error::Result;
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
+use crate::model::ObjectRef;
 
 /// Objects listed per group.
 pub const GROUP_OBJECTS: usize = 20;

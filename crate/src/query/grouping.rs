@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::alloc::{try_filled, try_push};
 use crate::analysis::Analysis;
+use crate::analysis::{loader_label, object_ref};
 use crate::error::Result;
-use crate::report::build::{loader_label, object_ref, package_of};
-use crate::report::model::ObjectRef;
+use crate::model::format::package_of;
+use crate::model::ObjectRef;
 
 /// What the histogram's classes are grouped by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

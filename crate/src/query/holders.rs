@@ -5,14 +5,14 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::object::root_kinds;
 use super::paths::via;
-use crate::analysis::Analysis;
+use crate::analysis::{object_ref, Analysis};
 use crate::error::{Error, Result};
 use crate::holders::classes_up::{Columns, Row, WHOLE_HEAP};
-use crate::holders::{self, ways, Tree};
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
+use crate::holders::referrer_index::ReferrerIndex;
+use crate::holders::{self, ways};
+use crate::model::{ObjectRef, Reading};
+use crate::readback::object::root_kinds;
 
 /// Independent paths listed per stretch unless asked otherwise.
 pub const DEFAULT_MAX_PATHS: u32 = 10;
@@ -86,15 +86,15 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// The leak trace of `obj` in `tree` and, for each stretch, at most `max` independent
-/// paths (`max` 0: the stretches only, each with `has_more`).
-pub fn paths(a: &mut Analysis, tree: Tree, obj: u32, max: usize) -> Result<Paths> {
-    holders::ensure_index(a, tree)?;
+/// The leak trace of `obj` in the tree in use (`index` is its referrer index) and, for
+/// each stretch, at most `max` independent paths (`max` 0: the stretches only, each with
+/// `has_more`).
+pub fn paths(a: &mut Analysis, index: &ReferrerIndex, obj: u32, max: usize) -> Result<Paths> {
+    let tree = a.reading;
     let (trace, marks, found) = {
         let view = holders::view(a, tree);
-        let index = a.holders.get(tree).expect("built above");
         let trace = ways::trace(index, &view.avoid, obj)?.ok_or_else(|| {
-            Error::io(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name()))
+            Error::query(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name()))
         })?;
         let marks = ways::marks(view.idom, &trace);
         let mut found = Vec::new();
@@ -149,8 +149,14 @@ pub fn paths(a: &mut Analysis, tree: Tree, obj: u32, max: usize) -> Result<Paths
 
 /// The independent paths from `from` (None: the GC roots) to `to` in `tree`, at most
 /// `max` (one stretch, asked for when a person opens it).
-pub fn held_how_else(a: &mut Analysis, tree: Tree, from: Option<u32>, to: u32, max: usize) -> Result<Stretch> {
-    let w = ways::independent_paths(holders::index(a, tree)?, from, to, max)?;
+pub fn held_how_else(
+    a: &mut Analysis,
+    index: &ReferrerIndex,
+    from: Option<u32>,
+    to: u32,
+    max: usize,
+) -> Result<Stretch> {
+    let w = ways::independent_paths(index, from, to, max)?;
     let mut budget = MAX_NAMED_STEPS;
     let mut named = Vec::with_capacity(w.paths.len());
     for p in &w.paths {
@@ -202,13 +208,13 @@ pub struct ClassesUp {
 /// The name of the row of the dominator tree's root.
 pub const WHOLE_HEAP_NAME: &str = "the whole heap dump";
 
-fn columns(a: &Analysis, tree: Tree) -> Columns<'_, impl Fn(u32) -> u32 + '_, impl Fn(u32) -> u64 + '_> {
+fn columns(a: &Analysis, tree: Reading) -> Columns<'_, impl Fn(u32) -> u32 + '_, impl Fn(u32) -> u64 + '_> {
     Columns { idom: holders::view(a, tree).idom, class_of: move |v| a.class_of(v), shallow: move |v| a.shallow(v) }
 }
 
 /// The class rows (`path` empty) or the rows directly above the row named by `path`
 /// (class indices from the bottom up), `limit` heaviest, each with `depth` levels above.
-pub fn classes_up(a: &Analysis, tree: Tree, path: &[u32], depth: usize, limit: usize) -> Result<ClassesUp> {
+pub fn classes_up(a: &Analysis, tree: Reading, path: &[u32], depth: usize, limit: usize) -> Result<ClassesUp> {
     let tree = holders::resolve(a, Some(tree))?;
     let cols = columns(a, tree);
     let mut rows = if path.is_empty() {
@@ -232,7 +238,7 @@ pub fn classes_up(a: &Analysis, tree: Tree, path: &[u32], depth: usize, limit: u
 
 /// The class rows of the classes named `class_name` (several loaders: several rows),
 /// each with `depth` levels above.
-pub fn classes_up_from(a: &Analysis, tree: Tree, class_name: &str, depth: usize) -> Result<ClassesUp> {
+pub fn classes_up_from(a: &Analysis, tree: Reading, class_name: &str, depth: usize) -> Result<ClassesUp> {
     let tree = holders::resolve(a, Some(tree))?;
     let cols = columns(a, tree);
     let mut rows: Vec<Row> =

@@ -21,13 +21,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::levels::{Levels, Refs, ROOT};
-use super::object::root_kinds;
 use super::paths::via;
 use crate::alloc::try_filled;
+use crate::analysis::object_ref;
 use crate::analysis::Analysis;
 use crate::error::Result;
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
+use crate::model::ObjectRef;
+use crate::readback::object::root_kinds;
 
 /// Objects whose paths are merged at most.
 pub const MAX_OBJECTS: usize = 100_000;

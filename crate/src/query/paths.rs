@@ -6,14 +6,13 @@ use std::ops::ControlFlow;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::object::{field_chain, read_record, root_kinds};
-use crate::analysis::Analysis;
+use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
 use crate::graph::NO_CLASS;
-use crate::mapping;
-use crate::records::readback::{self, RecordHead, Value};
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
+use crate::model::ObjectRef;
+use crate::readback::fields::{array_elements, instance_fields, Value};
+use crate::readback::locate::RecordHead;
+use crate::readback::object::{field_chain, read_record, root_kinds};
 
 /// One step of a reference path from a GC root.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -38,7 +37,7 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
         out.push("<local variable>".into());
     }
     // The strength-aware tree's virtual reference from a ViewGroup to a child it counts.
-    if a.heap.owners.virtual_children(from).iter().any(|&(_, c)| c == to) {
+    if a.owners.virtual_children(from).iter().any(|&(_, c)| c == to) {
         out.push("<child view>".into());
     }
     let target = a.address(to);
@@ -47,7 +46,7 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
         Some(RecordHead::Instance { class_id, fields }) => {
             let class = a.heap.index.class_by_id.get(class_id);
             let mut names = Vec::new();
-            readback::instance_fields(&fields, field_chain(a, class), id_size, |f| {
+            instance_fields(&fields, field_chain(a, class), id_size, |f| {
                 if f.value == Value::Reference(target) {
                     names.push((f.depth, f.decl.name_id));
                 }
@@ -56,12 +55,12 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
             out.extend(
                 names
                     .into_iter()
-                    .map(|(depth, n)| mapping::field_name(a, mapping::declaring_class(a, class, depth), n)),
+                    .map(|(depth, n)| a.heap.index.field_name(a.heap.index.declaring_class(class, depth), n)),
             );
         }
         Some(RecordHead::ObjectArray { len, elements_at, .. }) => {
             if let Some(source) = a.source.as_deref_mut() {
-                readback::array_elements(source, elements_at, len, id_size, 0, |i, id| {
+                array_elements(source, elements_at, len, id_size, 0, |i, id| {
                     if id == target {
                         out.push(format!("[{i}]"));
                     }
@@ -84,7 +83,7 @@ pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
             }
             for s in &c.statics {
                 if s.ty == crate::records::basic_type::OBJECT && s.value == target {
-                    out.push(mapping::field_name(a, a.class_represented_by(from), s.name_id));
+                    out.push(a.heap.index.field_name(a.class_represented_by(from), s.name_id));
                 }
             }
         }

@@ -8,11 +8,9 @@ use std::collections::BinaryHeap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Analysis;
-use crate::error::Result;
-use crate::holders::{self, Tree};
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
+use crate::analysis::{object_ref, Analysis};
+use crate::holders::referrer_index::ReferrerIndex;
+use crate::model::ObjectRef;
 
 /// The objects that reference one object ("incoming references").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -23,12 +21,10 @@ pub struct Referrers {
     pub largest: Vec<ObjectRef>,
 }
 
-/// The kept objects that reference `obj`, by the references `tree` counts (fields, array
-/// elements, statics, and MAT's object → class → loader edges): how many, and the
-/// `limit` retaining the most.
-pub fn referrers(a: &mut Analysis, tree: Tree, obj: u32, limit: usize) -> Result<Referrers> {
-    holders::ensure_index(a, tree)?;
-    let index = a.holders.get(tree).expect("built above");
+/// The kept objects that reference `obj`, by the references the tree of `index` counts
+/// (fields, array elements, statics, and MAT's object → class → loader edges): how many,
+/// and the `limit` retaining the most.
+pub fn referrers(a: &Analysis, index: &ReferrerIndex, obj: u32, limit: usize) -> Referrers {
     let mut total = 0u64;
     // The `limit` largest (retained, object) so far, smallest on top: a referrer is
     // looked at twice only when it beats the smallest kept (an object's referrers can be
@@ -51,5 +47,5 @@ pub fn referrers(a: &mut Analysis, tree: Tree, obj: u32, limit: usize) -> Result
     let mut best: Vec<(u64, Reverse<u32>)> = best.into_iter().map(|Reverse(k)| k).collect();
     best.sort_unstable_by(|x, y| y.cmp(x));
     let best: Vec<(u64, u32)> = best.into_iter().map(|(r, Reverse(v))| (r, v)).collect();
-    Ok(Referrers { total, largest: best.into_iter().map(|(_, v)| object_ref(a, v)).collect() })
+    Referrers { total, largest: best.into_iter().map(|(_, v)| object_ref(a, v)).collect() }
 }

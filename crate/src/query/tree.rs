@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
+use crate::analysis::{object_ref, strength_name};
 use crate::error::Result;
-use crate::report::build::{object_ref, strength_name};
-use crate::report::model::{ObjectRef, StrengthName};
+use crate::model::{ObjectRef, StrengthName};
 
 /// One node of the dominator tree.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -28,7 +28,6 @@
 pub mod cursor;
 pub mod header;
 pub mod heap;
-pub mod readback;
 
 pub use cursor::Cursor;
 pub use header::{Header, HprofVersion};

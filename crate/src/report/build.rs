@@ -1,12 +1,16 @@
-//! Builds the [`Report`] from an [`Analysis`].
+//! Builds the [`Report`] from an [`Analysis`] and the sections its features computed.
 
 use std::collections::BTreeMap;
 
-use super::model::*;
 use super::suspects::{self, SuspectKind as Kind};
-use crate::analysis::{Analysis, Reading};
-use crate::graph::roots::{mat_name, name as root_name, ALL_KINDS};
+use crate::analysis::{loader_label, object_ref, strength_name, Analysis};
+use crate::heaps;
+use crate::model::format::{basis_points, format_bp, format_bytes, package_of};
+use crate::model::threads::ThreadInfo;
+use crate::model::waste::{AllocationSites, Waste};
+use crate::model::*;
 use crate::records::HprofVersion;
+use crate::rules::roots::{mat_name, name as root_name, ALL_KINDS};
 
 const MAX_WARNINGS: usize = 50;
 const MAX_TOP_DOMINATORS: usize = 100;
@@ -25,40 +29,20 @@ pub struct SourceInfo {
     pub gzip: bool,
 }
 
-/// Basis points of `part` in `whole` (100 bp = 1%), rounded to nearest (half up).
-pub fn basis_points(part: u64, whole: u64) -> u32 {
-    if whole == 0 {
-        0
-    } else {
-        ((part as u128 * 20_000 + whole as u128) / (2 * whole as u128)) as u32
-    }
+/// What the features computed for the report, beside the analysis (see
+/// [`crate::session`]).
+#[derive(Clone, Copy)]
+pub struct Sections<'a> {
+    pub threads: &'a [ThreadInfo],
+    pub waste: &'a Waste,
+    pub allocation_sites: &'a AllocationSites,
+    /// The Android heaps' counts (None: the dump names no heaps).
+    pub heaps: Option<&'a heaps::Summary>,
 }
 
-pub fn object_ref(a: &Analysis, obj: u32) -> ObjectRef {
-    ObjectRef {
-        address: format!("0x{:x}", a.address(obj)),
-        class_name: a.class_name(a.class_of(obj)).to_string(),
-        class_of_object: a.class_represented_by(obj).map(|c| a.class_name(c).to_string()),
-        shallow_bytes: a.shallow(obj),
-        retained_bytes: a.retained(obj),
-        retained_bp: basis_points(a.retained(obj), a.used_heap),
-    }
-}
-
-/// `<system class loader>` or `ClassName @ 0x…` for the loader of class `class`.
-pub fn loader_label(a: &Analysis, class: u32) -> String {
-    let Some(info) = a.heap.index.classes.classes.get(class as usize) else { return String::new() };
-    loader_label_of(a, info.loader_id)
-}
-
-fn loader_label_of(a: &Analysis, loader_id: u64) -> String {
-    match a.object_at(loader_id) {
-        Some(o) if loader_id != 0 => format!("{} @ 0x{:x}", a.class_name(a.class_of(o)), loader_id),
-        _ => "<system class loader>".to_string(),
-    }
-}
-
-pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
+/// The report of `a` with its features' `sections` (without what [`super::annotate`] adds
+/// from the dump).
+pub fn build(a: &Analysis, sections: &Sections, source: &SourceInfo) -> Report {
     let header = &a.heap.index.header;
     let layout = &a.heap.index.layout;
     let used = a.used_heap;
@@ -101,13 +85,12 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
 
     let kept_classes: Vec<u32> =
         (0..a.class_count() as u32).filter(|&c| a.class_object(c).is_some_and(|o| a.is_kept(o))).collect();
-    let heaps = crate::heaps::summarize(a);
-    let heap_counts =
-        |list: &[(usize, crate::heaps::Count)], names: &[(String, crate::heaps::Count)]| -> Vec<HeapCount> {
-            list.iter()
-                .map(|&(k, c)| HeapCount { name: names[k].0.clone(), objects: c.objects, shallow_bytes: c.shallow })
-                .collect()
-        };
+    let heaps = sections.heaps;
+    let heap_counts = |list: &[(usize, heaps::Count)], names: &[(String, heaps::Count)]| -> Vec<HeapCount> {
+        list.iter()
+            .map(|&(k, c)| HeapCount { name: names[k].0.clone(), objects: c.objects, shallow_bytes: c.shallow })
+            .collect()
+    };
     let mut histogram: Vec<HistogramRow> = kept_classes
         .iter()
         .map(|&c| {
@@ -194,18 +177,15 @@ pub fn build(a: &Analysis, source: &SourceInfo) -> Report {
             .map(|e| Incomplete { offset: e.offset.unwrap_or(0), message: e.message.clone() }),
         warnings,
         overview,
-        tree: match a.reading {
-            Reading::Mat => TreeReading::Mat,
-            Reading::Strength => TreeReading::Strength,
-        },
+        tree: a.reading,
         reachability: reachability(a),
         histogram,
         top_dominators,
-        leak_suspects: leak_suspects(a),
+        leak_suspects: leak_suspects(a, sections.threads),
         top_consumers: top_consumers(a),
-        threads: a.threads.clone(),
-        waste: a.waste.clone(),
-        allocation_sites: a.allocation_sites.clone(),
+        threads: sections.threads.to_vec(),
+        waste: sections.waste.clone(),
+        allocation_sites: sections.allocation_sites.clone(),
         growth_points: Vec::new(),
     }
 }
@@ -222,22 +202,6 @@ pub fn reachability(a: &Analysis) -> Vec<ReachabilityRow> {
         .collect()
 }
 
-/// A strength as the report names it.
-pub fn strength_name(s: crate::strength::Strength) -> StrengthName {
-    use crate::strength::Strength as S;
-    match s {
-        S::Strong => StrengthName::Strong,
-        S::Cache => StrengthName::Cache,
-        S::ThreadLocal => StrengthName::ThreadLocal,
-        S::Local => StrengthName::Local,
-        S::Soft => StrengthName::Soft,
-        S::Weak => StrengthName::Weak,
-        S::Finalizer => StrengthName::Finalizer,
-        S::Phantom => StrengthName::Phantom,
-        S::Unreachable => StrengthName::Unreachable,
-    }
-}
-
 fn chain_refs(a: &Analysis, chain: &[u32]) -> (Vec<ObjectRef>, u64) {
     if chain.len() <= CHAIN_HEAD + CHAIN_TAIL {
         return (chain.iter().map(|&v| object_ref(a, v)).collect(), 0);
@@ -247,23 +211,7 @@ fn chain_refs(a: &Analysis, chain: &[u32]) -> (Vec<ObjectRef>, u64) {
     (out, (chain.len() - CHAIN_HEAD - CHAIN_TAIL) as u64)
 }
 
-pub fn format_bytes(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-pub fn format_bp(bp: u32) -> String {
-    format!("{}.{:02}%", bp / 100, bp % 100)
-}
-
-fn leak_suspects(a: &Analysis) -> LeakSuspects {
+fn leak_suspects(a: &Analysis, threads: &[ThreadInfo]) -> LeakSuspects {
     let used = a.used_heap;
     let suspects = suspects::find(a)
         .into_iter()
@@ -318,7 +266,7 @@ fn leak_suspects(a: &Analysis) -> LeakSuspects {
                 Kind::Group { .. } => (None, None),
             };
             let biggest_members = match &s.kind {
-                Kind::Group { members, .. } => super::findings::biggest_members(a, members),
+                Kind::Group { members, .. } => super::findings::biggest_members(a, threads, members),
                 Kind::Single { .. } => Vec::new(),
             };
             Suspect {
@@ -360,16 +308,6 @@ fn consumers(map: BTreeMap<String, (u64, u64)>, threshold: u64, used: u64) -> Ve
     v.sort_by(|x, y| y.retained_bytes.cmp(&x.retained_bytes).then(x.name.cmp(&y.name)));
     v.truncate(MAX_CONSUMERS);
     v
-}
-
-/// Package of a class name: up to the last dot; arrays count as their element class;
-/// primitive arrays and classes without a package have "" (the default package).
-pub fn package_of(class_name: &str) -> &str {
-    let base = class_name.trim_end_matches("[]");
-    match base.rfind('.') {
-        Some(i) => &base[..i],
-        None => "",
-    }
 }
 
 fn top_consumers(a: &Analysis) -> TopConsumers {

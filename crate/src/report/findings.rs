@@ -19,10 +19,11 @@
 
 use std::collections::BTreeMap;
 
-use super::build::{loader_label, object_ref};
-use super::model::{Member, MemberGroup, Report, Suspect};
-use crate::analysis::Analysis;
+use crate::analysis::{loader_label, object_ref, Analysis};
 use crate::error::Result;
+use crate::model::format::parse_address;
+use crate::model::threads::ThreadInfo;
+use crate::model::{Member, MemberGroup, Report, Suspect};
 use crate::query::{self, paths};
 
 /// Groups of accumulated objects kept per suspect (the largest).
@@ -66,13 +67,13 @@ pub fn accumulated(a: &Analysis, ap: u32) -> Vec<MemberGroup> {
 }
 
 /// The biggest `members` (already largest retained first), threads with their names.
-pub fn biggest_members(a: &Analysis, members: &[u32]) -> Vec<Member> {
+pub fn biggest_members(a: &Analysis, threads: &[ThreadInfo], members: &[u32]) -> Vec<Member> {
     members
         .iter()
         .take(MAX_MEMBERS)
         .map(|&m| {
             let object = object_ref(a, m);
-            let name = a.threads.iter().find(|t| t.address == object.address).and_then(|t| t.name.clone());
+            let name = threads.iter().find(|t| t.address == object.address).and_then(|t| t.name.clone());
             Member { object, name }
         })
         .collect()
@@ -94,21 +95,21 @@ fn simple(name: &str) -> &str {
 
 /// The first step's name: the class for a class object (its statics), else the object's
 /// class, a thread with its name.
-fn head(a: &Analysis, obj: u32) -> String {
+fn head(a: &Analysis, threads: &[ThreadInfo], obj: u32) -> String {
     if let Some(c) = a.class_represented_by(obj) {
         return simple(a.class_name(c)).to_string();
     }
     let address = format!("0x{:x}", a.address(obj));
-    match a.threads.iter().find(|t| t.address == address).and_then(|t| t.name.as_deref()) {
+    match threads.iter().find(|t| t.address == address).and_then(|t| t.name.as_deref()) {
         Some(name) => format!("{}(\"{}\")", simple(a.class_name(a.class_of(obj))), name),
         None => simple(a.class_name(a.class_of(obj))).to_string(),
     }
 }
 
 /// The chain named by its fields: `Head.field.field[3].field`.
-pub fn held_in(a: &mut Analysis, chain: &[u32]) -> Result<Option<String>> {
+pub fn held_in(a: &mut Analysis, threads: &[ThreadInfo], chain: &[u32]) -> Result<Option<String>> {
     let Some(&first) = chain.first() else { return Ok(None) };
-    let mut out = head(a, first);
+    let mut out = head(a, threads, first);
     for w in chain.windows(2) {
         let fields = paths::via(a, w[0], w[1])?;
         match fields.iter().find(|f| !f.starts_with('<')) {
@@ -125,82 +126,24 @@ pub fn held_in(a: &mut Analysis, chain: &[u32]) -> Result<Option<String>> {
 
 /// Fills in `held_in` of each suspect of a report built from `a` (reading the dump back).
 pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
-    for s in &mut report.leak_suspects.suspects {
-        s.held_in = held_in_of(a, s)?;
+    for k in 0..report.leak_suspects.suspects.len() {
+        let held_in = held_in_of(a, &report.threads, &report.leak_suspects.suspects[k])?;
+        report.leak_suspects.suspects[k].held_in = held_in;
     }
     Ok(())
 }
 
-fn held_in_of(a: &mut Analysis, s: &Suspect) -> Result<Option<String>> {
+fn held_in_of(a: &mut Analysis, threads: &[ThreadInfo], s: &Suspect) -> Result<Option<String>> {
     // With steps left out in the middle the chain cannot be named field by field.
     if s.chain_omitted > 0 {
         return Ok(None);
     }
     let mut chain = Vec::with_capacity(s.chain.len());
     for o in &s.chain {
-        match query::parse_address(&o.address).and_then(|x| query::find(a, x)) {
+        match parse_address(&o.address).and_then(|x| query::find(a, x)) {
             Some(v) => chain.push(v),
             None => return Ok(None),
         }
     }
-    held_in(a, &chain)
-}
-
-/// The suspect's accumulated objects and biggest members, as tables of the report for
-/// people.
-pub(super) fn document(blocks: &mut Vec<super::document::Block>, s: &Suspect) {
-    use super::build::format_bytes;
-    use super::document::{columns, object_label, Align::*, Block, Inline};
-    if !s.accumulated.is_empty() {
-        blocks.push(Block::Paragraph(vec![Inline::Text("Accumulated objects by class in the dominator tree:".into())]));
-        blocks.push(Block::Table {
-            columns: columns(&[
-                ("Class Name", Left),
-                ("Objects", Right),
-                ("Shallow Heap", Right),
-                ("Retained Heap", Right),
-            ]),
-            rows: s
-                .accumulated
-                .iter()
-                .map(|g| {
-                    vec![
-                        g.class_name.clone(),
-                        format_bytes(g.objects),
-                        format_bytes(g.shallow_bytes),
-                        format_bytes(g.retained_bytes),
-                    ]
-                })
-                .collect(),
-        });
-    }
-    if !s.biggest_members.is_empty() {
-        blocks.push(Block::Paragraph(vec![Inline::Text(format!(
-            "Biggest members ({} of {}):",
-            s.biggest_members.len(),
-            format_bytes(s.instances)
-        ))]));
-        // The name column only when some member has one (threads).
-        let named = s.biggest_members.iter().any(|m| m.name.is_some());
-        let mut cols = vec![("Object", Left)];
-        if named {
-            cols.push(("Name", Left));
-        }
-        cols.push(("Retained Heap", Right));
-        blocks.push(Block::Table {
-            columns: columns(&cols),
-            rows: s
-                .biggest_members
-                .iter()
-                .map(|m| {
-                    let mut row = vec![object_label(&m.object)];
-                    if named {
-                        row.push(m.name.clone().unwrap_or_default());
-                    }
-                    row.push(format_bytes(m.object.retained_bytes));
-                    row
-                })
-                .collect(),
-        });
-    }
+    held_in(a, threads, &chain)
 }

@@ -1,18 +1,21 @@
-//! What the analysis says, in the forms people and tools read: the [`model::Report`]
-//! (JSON, with a JSON Schema), the document for people rendered as Markdown or HTML, and
-//! the MAT-parity output.
+//! What the analysis says, as the [`Report`] (JSON, with a JSON Schema; rendered for
+//! people by [`crate::render`]), and the MAT-parity output.
+//!
+//! - [`build`]: the report from an analysis and its features' sections;
+//! - [`suspects`], [`findings`]: MAT's leak suspects, and what each suspect holds;
+//! - [`annotate`]: what a report built from a dump adds for comparisons (reference paths,
+//!   element counts, growth points);
+//! - [`parity`]: the numbers Eclipse MAT computes, as JSON, for comparing with MAT.
 
+pub mod annotate;
 pub mod build;
-pub mod document;
 pub mod findings;
-pub mod html;
-pub mod markdown;
-pub mod model;
 pub mod parity;
 pub mod suspects;
 
-pub use build::{build, SourceInfo};
-pub use model::{Report, SCHEMA_VERSION};
+pub use crate::model::{Report, SCHEMA_VERSION};
+pub use annotate::annotated_report;
+pub use build::{build, Sections, SourceInfo};
 
 /// The JSON Schema of [`Report`], as committed at `schema/report.schema.json`.
 pub fn json_schema() -> String {

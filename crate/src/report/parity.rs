@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use super::suspects::{self, SuspectKind};
 use crate::analysis::Analysis;
-use crate::graph::roots::mat_name;
+use crate::rules::roots::mat_name;
 
 fn hex(a: &Analysis, obj: u32) -> String {
     format!("0x{:x}", a.address(obj))

@@ -20,22 +20,12 @@
 //! collected in pass 2 ([`ViewChildren`]): the `View[]` arrays' elements in slot order
 //! (only those arrays are kept), and per view group its array and child count.
 
+use crate::error::Result;
+use crate::graph::Pass2Sink;
 use crate::index::Index;
 use crate::records::basic_type;
 use crate::records::cursor::be_id;
-
-/// Flag bit of an edge's flags (beside the strength): the reference owns its target.
-pub const OWNER: u8 = 0x40;
-
-/// The classes whose instances have owners (and their subclasses).
-pub const OWNED_CLASSES: [&str; 2] = ["android.view.View", "android.app.Activity"];
-
-/// The fields that own what they reference (class and subclasses, the field of that name).
-pub const OWNER_FIELDS: [(&str, &str); 3] = [
-    ("android.app.Activity", "mDecor"),
-    ("android.app.Dialog", "mDecor"),
-    ("android.app.ActivityThread$ActivityClientRecord", "activity"),
-];
+use crate::rules::owners::OWNED_CLASSES;
 
 /// The owner-rule data the walk and the tree read: which classes need an owner, and the
 /// view groups' virtual child references.
@@ -62,7 +52,8 @@ impl Owners {
     }
 }
 
-/// Collects a view group's children in pass 2.
+/// Collects a view group's children in pass 2 (a [`Pass2Sink`]).
+#[derive(Default)]
 pub struct ViewChildren {
     /// Per class: for view groups, the position of `mChildren` among its reference fields
     /// and the byte offset of the int `mChildrenCount` in its instance data.
@@ -75,6 +66,8 @@ pub struct ViewChildren {
     /// (array, element ids in slot order).
     arrays: Vec<(u32, Vec<u64>)>,
     collecting: bool,
+    /// What [`Pass2Sink::walk_done`] made of it.
+    owners: Owners,
 }
 
 impl ViewChildren {
@@ -103,12 +96,17 @@ impl ViewChildren {
             })
             .collect();
         let view_array = table.classes.iter().map(|c| c.name == "android.view.View[]").collect();
-        Some(ViewChildren { groups, view_array, owned_class, found: Vec::new(), arrays: Vec::new(), collecting: false })
+        Some(ViewChildren { groups, view_array, owned_class, ..ViewChildren::default() })
+    }
+
+    /// The owner data collected (see [`Pass2Sink::walk_done`]).
+    pub fn into_owners(self) -> Owners {
+        self.owners
     }
 
     /// An instance of class `class` with field bytes `fields`; `ref_offsets` are its
     /// reference fields' byte offsets.
-    pub fn instance(&mut self, obj: u32, class: u32, fields: &[u8], ref_offsets: &[u32], id_size: usize) {
+    fn view_group(&mut self, obj: u32, class: u32, fields: &[u8], ref_offsets: &[u32], id_size: usize) {
         let Some(Some((children, count_at))) = self.groups.get(class as usize) else { return };
         let (off, count_at) =
             (ref_offsets.get(*children as usize).copied().unwrap_or(u32::MAX) as usize, *count_at as usize);
@@ -127,7 +125,7 @@ impl ViewChildren {
     }
 
     /// An object array starts: its elements are kept if it is a `View[]`.
-    pub fn array(&mut self, obj: u32, class: u32) {
+    fn array(&mut self, obj: u32, class: u32) {
         self.collecting = self.view_array.get(class as usize).copied().unwrap_or(false);
         if self.collecting {
             self.arrays.push((obj, Vec::new()));
@@ -135,7 +133,7 @@ impl ViewChildren {
     }
 
     /// More elements of the current array (ids, `id_size` bytes each).
-    pub fn elements(&mut self, bytes: &[u8], id_size: usize) {
+    fn elements(&mut self, bytes: &[u8], id_size: usize) {
         if let (true, Some(last)) = (self.collecting, self.arrays.last_mut()) {
             last.1.extend(bytes.chunks_exact(id_size).map(|c| be_id(c, 0, id_size)));
         }
@@ -143,7 +141,7 @@ impl ViewChildren {
 
     /// The owner data: each group's first `mChildrenCount` slots become its virtual
     /// children.
-    pub fn finish(mut self, index: &Index) -> Owners {
+    fn finish(&mut self, index: &Index) -> Owners {
         self.arrays.sort_unstable_by_key(|a| a.0);
         let mut virtual_edges = Vec::new();
         for &(group, array, count) in &self.found {
@@ -157,6 +155,41 @@ impl ViewChildren {
         }
         virtual_edges.sort_unstable();
         virtual_edges.dedup();
-        Owners { owned_class: self.owned_class, virtual_edges }
+        Owners { owned_class: std::mem::take(&mut self.owned_class), virtual_edges }
+    }
+}
+
+impl Pass2Sink for ViewChildren {
+    #[inline(always)]
+    fn wants_instance(&self, class: u32) -> bool {
+        matches!(self.groups.get(class as usize), Some(Some(_)))
+    }
+
+    fn instance(&mut self, index: &Index, obj: u32, class: u32, fields: &[u8], _targets: &[u32]) -> Result<()> {
+        let (a, b) = index.classes.classes[class as usize].refs;
+        let offsets = &index.classes.ref_offsets[a as usize..b as usize];
+        self.view_group(obj, class, fields, offsets, index.header.id_size as usize);
+        Ok(())
+    }
+
+    fn object_array(&mut self, obj: u32, class: u32, _len: u32) -> Result<()> {
+        self.array(obj, class);
+        Ok(())
+    }
+
+    fn object_array_elements(&mut self, bytes: &[u8], id_size: usize) {
+        self.elements(bytes, id_size);
+    }
+
+    fn walk_done(&mut self, index: &Index) -> Result<()> {
+        self.owners = self.finish(index);
+        Ok(())
+    }
+}
+
+/// Marks in `has_special` (a bit per object) the objects with virtual references.
+pub fn mark_sources(owners: &Owners, has_special: &mut [u64]) {
+    for &(s, _) in &owners.virtual_edges {
+        has_special[s as usize / 64] |= 1 << (s % 64);
     }
 }

@@ -1,4 +1,4 @@
-//! Every object's [`super::Strength`], kept for the session in about 0.2 byte per object
+//! Every object's [`Strength`](crate::rules::strength::Strength), kept for the session in about 0.2 byte per object
 //! instead of one.
 //!
 //! Nearly every object is held strongly (all but 1,120 of the 22.1 M objects of the 1 GB
@@ -6,9 +6,9 @@
 //! per byte (a strength fits in 4 bits). At most 0.69 byte per object when none is strong.
 //! Reading one is O(1): a block of the bits, a popcount, a nibble.
 
-use super::STRONG;
 use crate::error::Result;
 use crate::graph::sparse::RankBits;
+use crate::rules::strength::STRONG;
 
 pub struct Strengths {
     /// Set for the objects not held strongly.

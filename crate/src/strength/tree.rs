@@ -7,10 +7,10 @@
 //! a node's firmest path is no weaker than that node), and every unreachable node is
 //! reached from the garbage entry points.
 
-use super::owners::OWNER;
 use super::walk::{bit, Edges};
-use super::{STRENGTH_MASK, STRONG, UNREACHABLE};
 use crate::dominators::Graph;
+use crate::rules::edges::{OWNER, STRENGTH_MASK};
+use crate::rules::strength::{STRONG, UNREACHABLE};
 use std::ops::Index;
 
 /// Whether the reference `v → t` of strength `edge` counts in the strength-aware tree,

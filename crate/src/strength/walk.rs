@@ -2,11 +2,13 @@
 
 use std::collections::VecDeque;
 
-use super::owners::OWNER;
-use super::{root_strength, Strength, ALL, STRENGTH_MASK, STRONG, UNREACHABLE};
+use super::owners::Owners;
 use crate::alloc::{try_filled, try_push};
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
+use crate::rules::edges::{OWNER, STRENGTH_MASK};
+use crate::rules::roots::root_strength;
+use crate::rules::strength::{Strength, ALL, STRONG, UNREACHABLE};
 
 /// A graph whose roots and edges carry a strength byte (a [`Strength`] as `u8`).
 pub trait Edges {
@@ -84,13 +86,15 @@ impl<E: Edges> Edges for &E {
 /// the dominator tree.
 pub struct HeapEdges<'a> {
     pub heap: &'a Heap,
+    /// The owner rules' data (empty on dumps without Android views and activities).
+    pub owners: &'a Owners,
     /// Whether some objects have no class (then edges to them are skipped).
     pub filter: bool,
 }
 
 impl<'a> HeapEdges<'a> {
-    pub fn new(heap: &'a Heap) -> HeapEdges<'a> {
-        HeapEdges { heap, filter: heap.classes.any_missing() }
+    pub fn new(heap: &'a Heap, owners: &'a Owners) -> HeapEdges<'a> {
+        HeapEdges { heap, owners, filter: heap.classes.any_missing() }
     }
 
     #[inline]
@@ -122,7 +126,7 @@ impl Edges for HeapEdges<'_> {
                     f(t, flags & (STRENGTH_MASK | OWNER));
                 }
             });
-            for &(_, child) in self.heap.owners.virtual_children(v) {
+            for &(_, child) in self.owners.virtual_children(v) {
                 if self.live(child) {
                     f(child, STRONG | OWNER);
                 }
@@ -178,13 +182,13 @@ impl Edges for HeapEdges<'_> {
 
     #[inline]
     fn has_owner_rules(&self) -> bool {
-        self.heap.owners.any()
+        self.owners.any()
     }
 
     #[inline]
     fn needs_owner(&self, v: u32) -> bool {
         let c = self.heap.class_of(v);
-        c != NO_CLASS && self.heap.owners.owned_class.get(c as usize).copied().unwrap_or(false)
+        c != NO_CLASS && self.owners.owned_class.get(c as usize).copied().unwrap_or(false)
     }
 }
 

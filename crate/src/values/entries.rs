@@ -25,14 +25,12 @@ use std::ops::ControlFlow;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Analysis;
-use crate::error::Result;
-use crate::query::object::primitive_text;
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
-
-use super::read::{class_chain, is_a, FieldVal, Instance, Obj, Reader};
 use super::text;
+use crate::analysis::{object_ref, Analysis};
+use crate::error::Result;
+use crate::model::ObjectRef;
+use crate::readback::object::primitive_text;
+use crate::readback::reader::{class_chain, is_a, FieldVal, Instance, Obj, Reader};
 
 /// Entries collected at most per question.
 pub const MAX_WALK: usize = 100_000;

@@ -10,7 +10,6 @@
 //! is kept per object.
 
 pub mod entries;
-pub mod read;
 pub mod text;
 
 use schemars::JsonSchema;
@@ -44,7 +43,7 @@ pub fn values(a: &mut Analysis, addresses: &[u64]) -> Result<Vec<ObjectValue>> {
 
 /// The texts of the objects at `ids` (addresses), read together.
 pub fn texts_of(a: &mut Analysis, ids: &[u64]) -> Result<Vec<Option<String>>> {
-    let mut reader = read::Reader::new(RECORDS_PER_VALUE * ids.len() + 16);
+    let mut reader = crate::readback::reader::Reader::new(RECORDS_PER_VALUE * ids.len() + 16);
     text::texts(a, &mut reader, ids)
 }
 
@@ -52,7 +51,7 @@ pub fn texts_of(a: &mut Analysis, ids: &[u64]) -> Result<Vec<Option<String>>> {
 /// `value_text` on each field whose reference has one (the first [`MAX_VALUES`]).
 pub fn annotate_inspect(a: &mut Analysis, json: &mut serde_json::Value) -> Result<()> {
     let Some(object) = json.get_mut("object") else { return Ok(()) };
-    let parse = |v: &serde_json::Value| v.as_str().and_then(crate::query::parse_address);
+    let parse = |v: &serde_json::Value| v.as_str().and_then(crate::model::format::parse_address);
     let own = object.pointer("/object/address").and_then(parse);
     let mut ids: Vec<u64> = own.into_iter().collect();
     if let Some(fields) = object.get("fields").and_then(|f| f.as_array()) {

@@ -10,12 +10,11 @@
 
 use crate::analysis::Analysis;
 use crate::error::Result;
-use crate::query::object::primitive_text;
+use crate::readback::object::primitive_text;
+use crate::readback::reader::{class_chain, FieldVal, Instance, Obj, Reader};
+use crate::readback::strings::{window_text, Display};
 use crate::records::basic_type;
-use crate::waste::collect::{reading, ArrayData};
-use crate::waste::strings::value_text;
-
-use super::read::{class_chain, FieldVal, Instance, Obj, Reader};
+use crate::rules::strings::reading;
 
 /// Characters of a text shown at most (then "...").
 pub const MAX_CHARS: usize = 100;
@@ -80,7 +79,8 @@ fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8) -> Step {
     match reader.get(id) {
         Some(Obj::Instance(inst)) => instance_text(a, reader, inst, nesting),
         Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => Done(Some(
-            chars(basic_type::CHAR, reading::NO_CODER, *len as u64, 0, *len as u64, data).unwrap_or_default(),
+            window_text(basic_type::CHAR, reading::NO_CODER, *len as u64, data, None, Display::Mat, MAX_CHARS)
+                .unwrap_or_default(),
         )),
         _ => Done(None),
     }
@@ -264,25 +264,5 @@ fn array_text(reader: &Reader, array: u64, coder: u8, window: Option<(u64, u64)>
     if ty != basic_type::CHAR && ty != basic_type::BYTE {
         return Done(None);
     }
-    let two = ty == basic_type::CHAR || coder == reading::UTF16;
-    let units = if two && ty == basic_type::BYTE { len / 2 } else { len };
-    let (from, count) = window.map_or((0, units), |(o, c)| (o.min(units), c.min(units.saturating_sub(o.min(units)))));
-    Done(chars(ty, coder, units, from, count, data))
-}
-
-/// `count` characters from `from` of an array of `units` characters whose first bytes
-/// are `data`, as MAT shows them, cut at [`MAX_CHARS`] (then "..."). None when the
-/// characters asked for are past the bytes read.
-fn chars(ty: u8, coder: u8, units: u64, from: u64, count: u64, data: &[u8]) -> Option<String> {
-    let unit = if ty == basic_type::CHAR || coder == reading::UTF16 { 2 } else { 1 };
-    let shown = count.min(MAX_CHARS as u64);
-    let start = (from.min(units) * unit) as usize;
-    let end = start + (shown * unit) as usize;
-    let bytes = data.get(start..end)?;
-    let len = if ty == basic_type::CHAR { shown } else { shown * unit };
-    let mut text = value_text(&ArrayData { ty, len: len as u32, data: bytes.to_vec() }, coder);
-    if count > shown {
-        text.push_str("...");
-    }
-    Some(text)
+    Done(window_text(ty, coder, len, data, window, Display::Mat, MAX_CHARS))
 }

@@ -10,7 +10,7 @@
 //! slice ended (a seek, a long skip) takes a slice of [`SEEK_FETCH`] bytes, and each
 //! slice that continues the one before doubles, up to `chunk_size`. A pass over the file
 //! reads 16 MiB slices after the first few; a walk that reads a span here and there
-//! (reading strings back for the waste report) no longer reads 16 MiB for each span.
+//! (reading strings back for the waste report) does not read 16 MiB for each span.
 //!
 //! Read-ahead in another thread: when the worker's global scope has a function
 //! `heapscopeReadAhead(start, end)` (set by the page's worker when the page is

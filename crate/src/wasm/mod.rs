@@ -5,15 +5,14 @@
 //! - [`JsProgress`]: throttled progress reports to a JS callback, shared by the core and
 //!   the `BlobSource` (bytes read) through a [`ProgressHandle`].
 //! - [`Session`] (exported): opens one dump in the worker and answers the page's queries.
-//!   `Session.open(file, options, onProgress)` runs `analysis::analyze` (with `JsProgress`
-//!   implementing the core's `Progress` trait and a memory limit from what the wasm memory
-//!   can still grow by) and `report::build`, and keeps the `Analysis`; each query (report
-//!   JSON, Markdown, dominator-tree children, children by class, instances, object fields,
-//!   path to a GC root) is one method returning the JSON of the core's answer type.
+//!   `Session.open(file, options, onProgress)` opens a core [`crate::session::Session`]
+//!   (with `JsProgress` implementing the core's `Progress` trait and a memory limit from
+//!   what the wasm memory can still grow by); each question (the report's JSON, its
+//!   Markdown, a typed query) is one method returning the JSON of the core's answer type.
 //!   `Session.from_report_json` opens a saved report without its dump.
 //!
 //! Everything here is compiled only for `wasm32`. Errors reach JS as plain objects
-//! `{kind: "format"|"io"|"memory"|"cancelled", offset, message, text}`.
+//! (`crate::session::protocol::AnalysisError`).
 
 mod blob_source;
 pub mod heap_stats;
@@ -23,8 +22,8 @@ mod session;
 pub use blob_source::{BlobSource, DEFAULT_CHUNK_SIZE, FETCHED, SEEK_FETCH};
 pub use progress::{JsProgress, ProgressHandle};
 pub use session::{
-    memory_bytes, memory_limit, wasm_peak_estimate, OpenOptions, Session, MEMORY_MARGIN, WASM_FIXED_BYTES,
-    WASM_MAX_MEMORY, WASM_PEAK_BYTES_PER_OBJECT,
+    memory_bytes, memory_limit, wasm_peak_estimate, Session, MEMORY_MARGIN, WASM_FIXED_BYTES, WASM_MAX_MEMORY,
+    WASM_PEAK_BYTES_PER_OBJECT,
 };
 
 use wasm_bindgen::prelude::*;

@@ -1,25 +1,28 @@
 //! The exported `Session`: one dump, analyzed once in a worker, then queried by the page.
 //!
-//! `Session.open` runs the core (`analysis::analyze` + `report::build`) and keeps the
-//! `Analysis` for the page's queries. Every answer is a JSON string of a core type: the
+//! `Session.open` opens a core [`crate::session::Session`] (the analysis, its features and
+//! the report) for the page's queries. Every answer is a JSON string of a core type: the
 //! report is exactly `report::to_json` (what `heapscope analyze --format json` writes), the
-//! queries and answers are `crate::query::{Query, Answer}` (schema/query.schema.json). Nothing here
-//! computes anything the core does not: it parses addresses, calls, serializes.
+//! queries and answers are `crate::session::{Query, Answer}` (schema/query.schema.json).
+//! Nothing here computes anything the core does not: it parses, calls, serializes.
 //!
 //! The page runs one worker per dump and one `Session` per worker; dropping the worker is
 //! how a dump is closed or a run cancelled (wasm memory never shrinks, so a fresh worker
 //! is also how the next dump starts with a clean heap).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Blob;
 
-use crate::analysis::{self, Analysis, Options};
-use crate::error::{Error, ErrorKind};
+use crate::analysis::Options;
+use crate::error::Error;
 use crate::mapping::Mapping;
-use crate::query::Query;
+use crate::model::Reading;
+use crate::render::{html, markdown};
 use crate::report::{self, Report, SourceInfo};
+use crate::session::protocol::OpenOptions;
+use crate::session::{self, Query};
 use crate::source::{auto_decompress, looks_gzipped, ByteSource};
 
 use super::blob_source::{BlobSource, DEFAULT_CHUNK_SIZE};
@@ -34,10 +37,10 @@ pub const MEMORY_MARGIN: u64 = 160 << 20;
 
 /// The page's estimate of how far an analysis grows the wasm memory:
 /// [`WASM_FIXED_BYTES`] (less the chunk buffer with read-ahead) + this per object (see
-/// [`wasm_peak_estimate`]). The core's [`analysis::PEAK_BYTES_PER_OBJECT`] is what the
+/// [`wasm_peak_estimate`]). The core's [`crate::analysis::PEAK_BYTES_PER_OBJECT`] is what the
 /// allocator holds; the linear memory also keeps the holes freed temporaries leave, since
 /// it never shrinks. Measured with `tests/bench/browser-bench.mjs` on the 1 GB benchmark
-/// dump (22.1 M objects, 2026-12-02, read ahead, so no chunk buffer): 310 MiB, reached in
+/// dump (22.1 M objects, read ahead, so no chunk buffer): 310 MiB, reached in
 /// the strengths phase; `tests/e2e/memory-estimate.test.mjs` keeps the estimate within
 /// 10% of the growth measured on mid-size dumps (1.42 M objects, read ahead: 40.4 MiB
 /// against 43.8 estimated; 0.36 M, a file too small for read-ahead: 34.8 against 37.4).
@@ -66,24 +69,6 @@ fn wasm_fixed_bytes(read_ahead: bool) -> u64 {
     WASM_FIXED_BYTES - if read_ahead { DEFAULT_CHUNK_SIZE as u64 } else { 0 }
 }
 
-/// Options the page passes to [`Session::open`] (camelCase keys; all optional).
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
-pub struct OpenOptions {
-    /// Bytes per `FileReaderSync` read (default [`DEFAULT_CHUNK_SIZE`]).
-    pub chunk_size: Option<u64>,
-    /// MAT's `keep_unreachable_objects`.
-    pub keep_unreachable: bool,
-    /// A lower memory limit than the one the wasm memory allows (bytes): lets a user (or a
-    /// test) see what a device with less memory would do. Never raises the limit.
-    pub memory_limit: Option<u64>,
-    /// The text of a ProGuard/R8 mapping file to apply (see [`crate::mapping`]).
-    pub mapping: Option<String>,
-    /// The heap-dump snapshot to analyze (1-based) when the file holds several; by
-    /// default the last.
-    pub snapshot: Option<u32>,
-}
-
 /// Linear memory the module has now (bytes). It only grows.
 pub fn memory_bytes() -> u64 {
     core::arch::wasm32::memory_size(0) as u64 * 65_536
@@ -99,9 +84,7 @@ pub fn memory_limit(requested: Option<u64>) -> u64 {
 #[wasm_bindgen]
 pub struct Session {
     /// None for a report opened from its JSON, without the dump.
-    analysis: Option<Analysis>,
-    /// What the report says about the file (to rebuild the report after a mapping).
-    info: SourceInfo,
+    session: Option<session::Session>,
     report: Report,
     report_json: String,
     /// The phases of the analysis as JSON (see [`super::progress::PhaseRecord`]).
@@ -119,7 +102,7 @@ impl Session {
         let options: OpenOptions = if options.is_undefined() || options.is_null() {
             OpenOptions::default()
         } else {
-            serde_wasm_bindgen::from_value(options).map_err(|e| Error::io(format!("invalid options: {e}")))?
+            serde_wasm_bindgen::from_value(options).map_err(|e| Error::query(format!("invalid options: {e}")))?
         };
         let chunk_size = options.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |c| c.clamp(1, 1 << 30) as usize);
         super::heap_stats::reserve_small_arena();
@@ -142,16 +125,16 @@ impl Session {
         };
         // Parsed first: a bad mapping should not cost an analysis.
         let mapping = options.mapping.as_deref().map(Mapping::parse_str).transpose()?;
-        let mut analysis = analysis::analyze(source, &core_options, &mut progress)?;
+        let info = SourceInfo { file_name, file_bytes, gzip };
+        let mut session = session::Session::open(source, &core_options, &mut progress, info)?;
         if let Some(mapping) = &mapping {
-            crate::mapping::apply(&mut analysis, mapping);
+            session.apply_mapping(mapping);
         }
         // As the CLI's report: with what a later comparison needs from the dump.
-        let info = SourceInfo { file_name, file_bytes, gzip };
-        let report = crate::compare::keys::annotated_report(&mut analysis, &info)?;
+        let report = session.report()?.clone();
         let report_json = report::to_json(&report);
         let phases = serde_json::to_string(&progress.finish()).unwrap_or_default();
-        Ok(Session { analysis: Some(analysis), info, report, report_json, phases })
+        Ok(Session { session: Some(session), report, report_json, phases })
     }
 
     /// A report saved as JSON (by the page or `heapscope analyze --format json`), opened
@@ -173,16 +156,16 @@ impl Session {
             .into());
         }
         let report_json = report::to_json(&report);
-        Ok(Session { analysis: None, info: SourceInfo::default(), report, report_json, phases: "[]".into() })
+        Ok(Session { session: None, report, report_json, phases: "[]".into() })
     }
 
     /// Applies the ProGuard/R8 mapping `text` (replacing one applied before) and returns
     /// the rebuilt report's JSON. Throws `{kind: "format", …}` naming the bad line.
     pub fn apply_mapping(&mut self, text: &str) -> Result<String, JsValue> {
         let mapping = Mapping::parse_str(text)?;
-        let a = self.analysis.as_mut().ok_or_else(no_dump)?;
-        crate::mapping::apply(a, &mapping);
-        self.report = crate::compare::keys::annotated_report(a, &self.info)?;
+        let s = self.session.as_mut().ok_or_else(no_dump)?;
+        s.apply_mapping(&mapping);
+        self.report = s.report()?.clone();
         self.report_json = report::to_json(&self.report);
         Ok(self.report_json.clone())
     }
@@ -204,7 +187,7 @@ impl Session {
             "instances" => crate::compare::SortKey::Instances,
             "shallow" => crate::compare::SortKey::Shallow,
             "retained" => crate::compare::SortKey::Retained,
-            other => return Err(Error::io(format!("cannot sort classes by {other:?}")).into()),
+            other => return Err(Error::query(format!("cannot sort classes by {other:?}")).into()),
         };
         let top = top.map(|t| t as usize);
         let comparison = crate::compare::compare(&baseline, &self.report, &crate::compare::Options { sort, top })?;
@@ -212,7 +195,7 @@ impl Session {
             "json" => Ok(crate::compare::to_json(&comparison)),
             "md" => Ok(crate::compare::document::markdown(&comparison, top)),
             "html" => Ok(crate::compare::document::html(&comparison, top)),
-            other => Err(Error::io(format!("cannot write a comparison as {other:?}")).into()),
+            other => Err(Error::query(format!("cannot write a comparison as {other:?}")).into()),
         }
     }
 
@@ -233,7 +216,7 @@ impl Session {
 
     /// Whether the dump is here (false for a report opened from JSON).
     pub fn has_dump(&self) -> bool {
-        self.analysis.is_some()
+        self.session.is_some()
     }
 
     /// What each phase of the analysis cost (JSON array: `phase`, `startMs`, `endMs`,
@@ -248,24 +231,24 @@ impl Session {
         self.report_json.clone()
     }
 
-    /// The report as Markdown (`report::markdown::render`).
+    /// The report as Markdown (`render::markdown::render`).
     pub fn markdown(&self) -> String {
-        report::markdown::render(&self.report)
+        markdown::render(&self.report)
     }
 
-    /// The report as a self-contained HTML file (`report::html::render`).
+    /// The report as a self-contained HTML file (`render::html::render`).
     pub fn html(&self) -> String {
-        report::html::render(&self.report)
+        html::render(&self.report)
     }
 
-    /// Answers a query (`crate::query::Query` as JSON: `{"query": "children", "limit": 50}`)
-    /// with its answer as JSON (`crate::query::Answer`: `{"query": "children", "answer": …}`).
-    /// Throws `{kind, message, …}` for a malformed query, an address that names no
-    /// object, or a report opened without its dump.
+    /// Answers a query (`crate::session::Query` as JSON: `{"query": "children", "limit":
+    /// 50}`) with its answer as JSON (`crate::session::Answer`: `{"query": "children",
+    /// "answer": …}`). Throws `{kind, message, …}` for a malformed query, an address that
+    /// names no object, or a report opened without its dump.
     pub fn query(&mut self, query: &str) -> Result<String, JsValue> {
-        let q: Query = serde_json::from_str(query).map_err(|e| Error::io(format!("not a heapscope query: {e}")))?;
-        let a = self.analysis.as_mut().ok_or_else(no_dump)?;
-        json(&crate::query::answer(a, &q)?)
+        let q: Query = serde_json::from_str(query).map_err(|e| Error::query(format!("not a heapscope query: {e}")))?;
+        let s = self.session.as_mut().ok_or_else(no_dump)?;
+        json(&s.answer(&q)?)
     }
 }
 
@@ -288,7 +271,7 @@ pub fn memory_limit_js(requested: Option<f64>) -> f64 {
 }
 
 fn no_dump() -> Error {
-    Error::io("this needs the heap dump: the report was opened from its JSON (drop the dump to explore it)")
+    Error::query("this needs the heap dump: the report was opened from its JSON (drop the dump to explore it)")
 }
 
 fn json<T: Serialize>(value: &T) -> Result<String, JsValue> {
@@ -296,24 +279,9 @@ fn json<T: Serialize>(value: &T) -> Result<String, JsValue> {
         .map_err(|e| JsValue::from(Error::io(format!("cannot hand the result to the page: {e}"))))
 }
 
-/// The page's view of an [`Error`]: a plain object (it crosses `postMessage` intact).
-#[derive(Serialize)]
-struct JsError<'a> {
-    kind: &'static str,
-    offset: Option<u64>,
-    message: &'a str,
-    text: String,
-}
-
 impl From<Error> for JsValue {
     fn from(e: Error) -> JsValue {
-        let kind = match e.kind {
-            ErrorKind::Format => "format",
-            ErrorKind::Io => "io",
-            ErrorKind::Memory => "memory",
-            ErrorKind::Cancelled => "cancelled",
-        };
-        let js = JsError { kind, offset: e.offset, message: &e.message, text: e.to_string() };
+        let js = crate::session::protocol::AnalysisError::from(&e);
         js.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
             .unwrap_or_else(|_| JsValue::from_str(&e.to_string()))
     }
@@ -330,10 +298,11 @@ impl Session {
     /// writes it. The strength-aware tree is computed on the first switch to it (about as
     /// long as the first tree took), then both are kept.
     pub fn set_tree(&mut self, tree: &str) -> Result<String, JsValue> {
-        let reading = crate::strength::parse_reading(Some(tree)).map_err(Error::io)?;
-        let a = self.analysis.as_mut().ok_or_else(no_dump)?;
-        a.set_reading(reading)?;
-        self.report = crate::compare::keys::annotated_report(a, &self.info)?;
+        let reading =
+            Reading::parse(tree).ok_or_else(|| Error::query(format!("--tree takes mat or strength, not {tree:?}")))?;
+        let s = self.session.as_mut().ok_or_else(no_dump)?;
+        s.set_reading(reading)?;
+        self.report = s.report()?.clone();
         self.report_json = report::to_json(&self.report);
         Ok(self.report_json.clone())
     }
@@ -341,10 +310,10 @@ impl Session {
     /// The reachability strength of the object at `address` (`strong`, `weak`, …,
     /// `unreachable`), whichever tree is in use.
     pub fn strength(&self, address: &str) -> Result<String, JsValue> {
-        let a = self.analysis.as_ref().ok_or_else(no_dump)?;
-        let obj = crate::query::parse_address(address)
+        let a = &self.session.as_ref().ok_or_else(no_dump)?.analysis;
+        let obj = crate::model::format::parse_address(address)
             .and_then(|addr| a.object_at(addr))
-            .ok_or_else(|| Error::io(format!("no object at {}", address.trim())))?;
+            .ok_or_else(|| Error::query(format!("no object at {}", address.trim())))?;
         Ok(a.strength(obj).name().to_string())
     }
 }

@@ -9,7 +9,7 @@
 //! hash ([`super::sort::by_hash`]) and walks the runs, keeping the top groups: linear
 //! plus the sort.
 
-use super::collect::ArrayData;
+use crate::readback::locate::ArrayData;
 use crate::records::basic_type;
 
 /// Duplicate array groups listed in the report.

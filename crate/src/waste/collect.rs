@@ -16,28 +16,15 @@
 //! 12-byte (hash, object) entries. A string's value array is found again later from the
 //! reference graph.
 
-use crate::error::{Error, ErrorKind, Result};
+use super::hash::{mix, StreamHash, HEAD_LONG, HEAD_SHORT};
+use crate::error::{Error, Result};
 use crate::index::ids::IdMap;
-use crate::index::locate::Span;
 use crate::index::Index;
+use crate::readback::locate::read_arrays;
 use crate::records::basic_type;
 use crate::records::cursor::be_id;
-use crate::records::heap::{walk_span, Visitor};
-use crate::records::Cursor;
+use crate::rules::strings::{reading, STRING_FIELDS};
 use crate::source::ByteSource;
-
-use super::hash::{mix, StreamHash, HEAD_LONG, HEAD_SHORT};
-
-/// How a String reads its value array (MAT's rules).
-pub mod reading {
-    /// JDK 9+ `coder` 0: one byte per character.
-    pub const LATIN1: u8 = 0;
-    /// JDK 9+ `coder` 1: two bytes per character.
-    pub const UTF16: u8 = 1;
-    /// No `coder` field: a `char[]` (JDK ≤ 8), or an Android `byte[]`, which MAT reads
-    /// two bytes per character.
-    pub const NO_CODER: u8 = 2;
-}
 
 /// A String whose value array was found: its grouping key. 12 bytes (packed): during
 /// pass 2 the key holds the value array's object index and the reading, and is replaced
@@ -108,15 +95,6 @@ pub struct Window {
     pub offset: u32,
     pub count: u32,
 }
-
-/// The fields of `java.lang.String` the waste report and the duplicates query read, for
-/// [`Index::field_offsets`]: `value`, `coder`, `offset`, `count`.
-pub(crate) const STRING_FIELDS: [(u8, &str); 4] = [
-    (basic_type::OBJECT, "value"),
-    (basic_type::BYTE, "coder"),
-    (basic_type::INT, "offset"),
-    (basic_type::INT, "count"),
-];
 
 /// Per String class: byte offsets of `value` and `coder` in an instance's field data.
 #[derive(Debug, Clone, Copy)]
@@ -533,135 +511,4 @@ pub fn resolve_windows(c: &mut Collected, index: &Index, source: Box<dyn ByteSou
         });
     }
     Ok(source)
-}
-
-/// The source given back, and the arrays read (None: not found).
-pub type ReadBack = (Box<dyn ByteSource>, Vec<Option<ArrayData>>);
-
-/// A primitive array read back from the dump.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArrayData {
-    pub ty: u8,
-    pub len: u32,
-    /// Its first bytes (at most the number asked for).
-    pub data: Vec<u8>,
-}
-
-/// Reads the primitive arrays `arrays` (ascending object indices) again, keeping at most
-/// `max_bytes` of each: one forward walk over the parts of the dump that hold them
-/// (through a gzip stream, at most one more decompression instead of one per array).
-/// Returns the source and each array's data (None when it was not found).
-pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, arrays: &[u32], max_bytes: usize) -> Result<ReadBack> {
-    let (source, found, _) = read_records::<false>(index, source, arrays, max_bytes)?;
-    Ok((source, found))
-}
-
-/// [`read_arrays`] for any objects (ascending indices): each primitive array's first
-/// `max_bytes` bytes and, when `FIELDS`, each instance's field bytes.
-#[allow(clippy::type_complexity)]
-pub fn read_records<const FIELDS: bool>(
-    index: &Index,
-    source: Box<dyn ByteSource>,
-    objects: &[u32],
-    max_bytes: usize,
-) -> Result<(Box<dyn ByteSource>, Vec<Option<ArrayData>>, Vec<Option<Vec<u8>>>)> {
-    let ids: Vec<u64> = objects.iter().map(|&a| index.ids.id(a)).collect();
-    let fields = if FIELDS { vec![None; ids.len()] } else { Vec::new() };
-    let mut sweep =
-        Sweep::<FIELDS> { ids: &ids, max_bytes, data: Vec::new(), end: 0, found: vec![None; ids.len()], fields };
-    // One span per read: a span is the unit these walks seek to.
-    let mut cursor = Cursor::with_window(source, crate::index::locate::SPAN as usize);
-    cursor.rewind()?;
-    // Two forward walks: each object's most likely span first, then the other candidates
-    // of the objects not found yet. A span holding a few far-off objects is a candidate
-    // for most addresses; walking it for every object that might be there costs a seek
-    // each (in a gzip stream, decoding again from a checkpoint).
-    let missing = |sweep: &Sweep<FIELDS>| -> Vec<u64> {
-        (0..ids.len())
-            .filter(|&k| sweep.found[k].is_none() && !(FIELDS && sweep.fields[k].is_some()))
-            .map(|k| ids[k])
-            .collect()
-    };
-    let likeliest = index.locator.likeliest_spans(ids.iter().copied());
-    for round in 0..2 {
-        let others;
-        let spans: &[Span] = if round == 0 {
-            &likeliest
-        } else {
-            others = index.locator.other_spans(missing(&sweep), &likeliest);
-            &others
-        };
-        for &span in spans {
-            if span.start >= cursor.pos() {
-                let gap = span.start - cursor.pos();
-                cursor.skip_exact(gap, "the dump read again")?;
-            } else {
-                cursor.seek(span.start)?;
-            }
-            sweep.end = span.end;
-            match walk_span(&mut cursor, index.header.id_size, span.segment_end, &mut sweep) {
-                Err(e) if e.kind != ErrorKind::Cancelled => return Err(e),
-                _ => {}
-            }
-        }
-    }
-    Ok((cursor.into_source(), sweep.found, sweep.fields))
-}
-
-struct Sweep<'a, const FIELDS: bool> {
-    /// Addresses wanted, ascending.
-    ids: &'a [u64],
-    max_bytes: usize,
-    data: Vec<u8>,
-    /// Where the span being walked ends.
-    end: u64,
-    found: Vec<Option<ArrayData>>,
-    /// Instances' field bytes (when `FIELDS`).
-    fields: Vec<Option<Vec<u8>>>,
-}
-
-impl<const FIELDS: bool> Sweep<'_, FIELDS> {
-    fn past_span(&self, offset: u64) -> Result<()> {
-        if offset > self.end {
-            return Err(Error { kind: ErrorKind::Cancelled, offset: None, message: "span read".into() });
-        }
-        Ok(())
-    }
-}
-
-impl<const FIELDS: bool> Visitor for Sweep<'_, FIELDS> {
-    const INSTANCE_FIELDS: bool = FIELDS;
-    const ARRAY_ELEMENTS: bool = false;
-    const PRIMITIVE_DATA: bool = true;
-
-    fn primitive_array_data(&mut self, data: &[u8]) -> Result<()> {
-        let room = self.max_bytes.saturating_sub(self.data.len());
-        self.data.extend_from_slice(&data[..data.len().min(room)]);
-        Ok(())
-    }
-
-    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, has_data: bool, offset: u64) -> Result<()> {
-        let data = std::mem::take(&mut self.data);
-        self.past_span(offset)?;
-        if let Ok(k) = self.ids.binary_search(&id) {
-            if has_data && self.found[k].is_none() {
-                self.found[k] = Some(ArrayData { ty, len, data });
-            }
-        }
-        Ok(())
-    }
-
-    fn instance(&mut self, id: u64, _class_id: u64, _n: u32, fields: &[u8], offset: u64) -> Result<()> {
-        self.past_span(offset)?;
-        if FIELDS {
-            if let Ok(k) = self.ids.binary_search(&id) {
-                self.fields[k].get_or_insert_with(|| fields.to_vec());
-            }
-        }
-        Ok(())
-    }
-
-    fn object_array(&mut self, _id: u64, _class_id: u64, _len: u32, offset: u64) -> Result<()> {
-        self.past_span(offset)
-    }
 }

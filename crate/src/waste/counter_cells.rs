@@ -7,10 +7,11 @@
 //! dump holding them). Dumps without such a map read nothing. Cost: a scan of the
 //! collection entries, plus the walks, proportional to the maps and cells read.
 
-use super::collect::{read_records, Collected};
+use super::collect::Collected;
 use super::collections::SIZE_UNKNOWN;
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
+use crate::readback::locate::read_fields;
 use crate::records::basic_type;
 use crate::records::cursor::be_id;
 use crate::source::ByteSource;
@@ -52,7 +53,7 @@ pub fn resolve(c: &mut Collected, heap: &Heap, source: Box<dyn ByteSource>) -> R
     let mut objs: Vec<u32> = maps.iter().map(|m| m.1).collect();
     objs.sort_unstable();
     objs.dedup();
-    let (source, _, fields) = read_records::<true>(&heap.index, source, &objs, 0)?;
+    let (source, _, fields) = read_fields(&heap.index, source, &objs, 0)?;
     let id_size = heap.index.header.id_size as usize;
     let mut pending: Vec<Pending> = Vec::new();
     for &(k, obj, base_at, cells_at) in &maps {
@@ -75,7 +76,7 @@ pub fn resolve(c: &mut Collected, heap: &Heap, source: Box<dyn ByteSource>) -> R
     let (source, values) = if cells.is_empty() {
         (source, Vec::new())
     } else {
-        let (source, _, values) = read_records::<true>(&heap.index, source, &cells, 0)?;
+        let (source, _, values) = read_fields(&heap.index, source, &cells, 0)?;
         (source, values)
     };
     for (k, base, map_cells) in pending {

@@ -21,82 +21,26 @@ pub mod boxed;
 pub mod collect;
 pub mod collections;
 pub mod counter_cells;
-pub mod document;
 pub mod hash;
-pub mod model;
+pub mod members;
 pub mod prehash;
+pub mod sink;
 pub mod sites;
 pub mod sort;
 pub mod strings;
 
-pub use model::*;
-
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::analysis::Analysis;
+use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
-use crate::report::build::object_ref;
-use crate::report::model::{ClassCount, ObjectRef};
+use crate::model::waste::*;
+use crate::model::ClassCount;
+use crate::readback::locate::read_arrays;
+use crate::readback::strings::mat_value;
+use crate::rules::strength::UNREACHABLE;
+pub use sink::WasteSink;
 
 /// Duplicate string groups listed in the report (MAT's report lists 200).
 pub const TOP_STRING_GROUPS: usize = 100;
-
-/// The waste report.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Waste {
-    /// Bytes that could be saved, all kinds together: duplicate strings and arrays (each
-    /// value held once), empty collections' backing arrays, duplicate boxed numbers.
-    pub total_wasted_bytes: u64,
-    pub duplicate_strings: DuplicateStrings,
-    #[serde(default)]
-    pub duplicate_arrays: DuplicateArrays,
-    /// One row per collection class with kept instances, by wasted bytes, then name.
-    #[serde(default)]
-    pub empty_collections: Vec<CollectionWaste>,
-    /// One row per boxed-number class with kept instances, by wasted bytes, then name.
-    #[serde(default)]
-    pub boxed: Vec<BoxedNumbers>,
-}
-
-/// Strings with equal values, grouped as MAT groups them: by the value MAT shows (at most
-/// 1024 characters), values held by two or more kept `java.lang.String` objects.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DuplicateStrings {
-    /// Kept `java.lang.String` objects.
-    pub strings: u64,
-    /// Of those, the ones whose value array is missing from the dump (not grouped).
-    pub unresolved: u64,
-    pub distinct_values: u64,
-    /// Values held by two or more strings.
-    pub duplicated_values: u64,
-    /// Bytes wasted by all duplicated values.
-    pub wasted_bytes: u64,
-    /// The values wasting the most (at most 100), by wasted bytes, then count, then value.
-    pub groups: Vec<StringGroup>,
-}
-
-/// One duplicated string value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StringGroup {
-    /// The value as MAT shows it: characters outside 32–126 as `\uXXXX`, at most 1024
-    /// characters, then "...".
-    pub value: String,
-    /// Strings holding it (an interned literal counts too).
-    pub count: u64,
-    /// All the strings and their distinct value arrays but one String and its array.
-    pub wasted_bytes: u64,
-    pub strings_shallow_bytes: u64,
-    /// Shallow sizes of the distinct value arrays (strings sharing one array add it once).
-    pub arrays_shallow_bytes: u64,
-    pub distinct_arrays: u64,
-    /// The first strings by address (at most 3); the first is the one not counted as waste.
-    pub sample: Vec<ObjectRef>,
-}
 
 /// Which objects the report counts: kept objects (with a class), known before the
 /// dominator tree from the reachability walk. One bit per object.
@@ -119,7 +63,7 @@ impl Kept {
             let base = w * 64;
             for b in 0..64.min(n - base) {
                 let v = base + b;
-                let keep = heap.class_of(v as u32) != NO_CLASS && (all || strengths[v] != crate::strength::UNREACHABLE);
+                let keep = heap.class_of(v as u32) != NO_CLASS && (all || strengths[v] != UNREACHABLE);
                 *word |= (keep as u64) << b;
             }
         }
@@ -196,7 +140,7 @@ pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)>
     arrays.dedup();
     let data = match a.source.take() {
         Some(source) => {
-            let (source, data) = collect::read_arrays(&a.heap.index, source, &arrays, 2 * strings::MAX_VALUE_CHARS)?;
+            let (source, data) = read_arrays(&a.heap.index, source, &arrays, 2 * strings::MAX_VALUE_CHARS)?;
             a.source = Some(source);
             data
         }
@@ -206,7 +150,7 @@ pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)>
     let mut out = Vec::with_capacity(groups.top.len());
     for g in &groups.top {
         out.push(StringGroup {
-            value: read(g.first_array).map(|d| strings::value_text(d, g.reading)).unwrap_or_default(),
+            value: read(g.first_array).map(|d| mat_value(d, g.reading)).unwrap_or_default(),
             count: g.count,
             wasted_bytes: g.wasted,
             strings_shallow_bytes: g.strings_shallow,

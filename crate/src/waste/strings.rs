@@ -13,11 +13,11 @@
 use crate::graph::{Heap, NO_CLASS};
 use crate::records::basic_type;
 
-use super::collect::{reading, ArrayData, Collected, LONG, SHARED};
+use super::collect::{Collected, LONG, SHARED};
 use super::Kept;
 
 /// Characters of a value MAT shows (and groups by).
-pub const MAX_VALUE_CHARS: usize = 1024;
+pub const MAX_VALUE_CHARS: usize = crate::readback::strings::MAT_MAX_CHARS;
 /// Members of a group remembered as a sample.
 pub const SAMPLE: usize = 3;
 
@@ -160,54 +160,4 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
     g.top.sort_by(order);
     g.top.truncate(limit);
     g
-}
-
-/// A value as MAT shows it: characters 32–126 as they are, every other UTF-16 unit as
-/// `\uXXXX` (lower-case hex), at most 1024 characters, then "...".
-pub fn mat_text(units: impl Iterator<Item = u16>, total_units: usize) -> String {
-    let mut out = String::new();
-    for u in units.take(MAX_VALUE_CHARS) {
-        if (32..127).contains(&u) {
-            out.push(u as u8 as char);
-        } else {
-            out.push_str(&format!("\\u{u:04x}"));
-        }
-    }
-    if total_units > MAX_VALUE_CHARS {
-        out.push_str("...");
-    }
-    out
-}
-
-/// The text of a string whose value array holds `array`, read as `coder` says, as MAT
-/// shows it (Android's coder-less `byte[]` values are read one byte per character: ART
-/// stores them so).
-pub fn value_text(array: &ArrayData, coder: u8) -> String {
-    let two_bytes = array.ty == basic_type::CHAR || coder == reading::UTF16;
-    let bytes = &array.data;
-    let chars = if two_bytes && array.ty == basic_type::BYTE { array.len as usize / 2 } else { array.len as usize };
-    match (array.ty, two_bytes) {
-        (basic_type::CHAR, _) => mat_text(bytes.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])), chars),
-        // JDK 9+ UTF-16 strings hold their chars in the platform's order (little-endian
-        // on every platform HotSpot dumps come from in practice).
-        (_, true) => mat_text(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])), chars),
-        _ => mat_text(bytes.iter().map(|&b| b as u16), chars),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::mat_text;
-
-    #[test]
-    fn text_as_mat_shows_it() {
-        let units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
-        assert_eq!(mat_text(units("main").into_iter(), 4), "main");
-        assert_eq!(mat_text(units("a\nb").into_iter(), 3), "a\\u000ab");
-        assert_eq!(mat_text(units("дΔ~").into_iter(), 3), "\\u0434\\u0394~");
-        let long = "x".repeat(1500);
-        let t = mat_text(units(&long).into_iter(), 1500);
-        assert_eq!(t.len(), 1027);
-        assert!(t.ends_with("x..."));
-    }
 }

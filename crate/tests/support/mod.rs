@@ -162,3 +162,50 @@ pub fn check_trace_marks(idom: &[u32], trace: &[u32], cut: impl Fn(u32) -> bool)
     );
     m
 }
+
+/// A session over `source` (see `heapscope::session`): the analysis with its features.
+pub fn session(
+    source: Box<dyn ByteSource>,
+    options: &heapscope::analysis::Options,
+) -> heapscope::error::Result<heapscope::session::Session> {
+    let info = heapscope::report::SourceInfo::default();
+    heapscope::session::Session::open(source, options, &mut heapscope::analysis::NoProgress, info)
+}
+
+/// A session over the dump `bytes`, with the default options.
+pub fn session_of(bytes: Vec<u8>) -> heapscope::session::Session {
+    session(Box::new(MemorySource::new(bytes)), &Default::default()).expect("analysis")
+}
+
+/// The core analysis of `source` alone (no feature collects along it).
+pub fn core(
+    source: Box<dyn ByteSource>,
+    options: &heapscope::analysis::Options,
+) -> heapscope::error::Result<heapscope::analysis::Analysis> {
+    heapscope::analysis::analyze(source, options, &mut heapscope::analysis::NoProgress, &mut ())
+}
+
+/// The report of a session's analysis with its features, as `report::build` makes it
+/// (without what `report::annotate` adds from the dump; `session.report()` has that too).
+pub fn built_report(
+    s: &heapscope::session::Session,
+    info: &heapscope::report::SourceInfo,
+) -> heapscope::report::Report {
+    let f = s.features();
+    let heaps = heapscope::heaps::summarize(&s.analysis, &f.heaps);
+    let sections = heapscope::report::Sections {
+        threads: &f.threads,
+        waste: &f.waste,
+        allocation_sites: &f.allocation_sites,
+        heaps: heaps.as_ref(),
+    };
+    heapscope::report::build(&s.analysis, &sections, info)
+}
+
+/// The report of the core analysis `a` alone: no feature's section (threads, waste,
+/// allocation sites, heaps).
+pub fn core_report(a: &heapscope::analysis::Analysis) -> heapscope::report::Report {
+    let (waste, sites) = (Default::default(), Default::default());
+    let sections = heapscope::report::Sections { threads: &[], waste: &waste, allocation_sites: &sites, heaps: None };
+    heapscope::report::build(a, &sections, &Default::default())
+}

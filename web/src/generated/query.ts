@@ -2,8 +2,8 @@
 // The Rust types are the source of truth: change them, run `heapscope schema --queries`
 // into the schema file, then `node scripts/gen-types.mjs`. A test fails when this is stale.
 
-import type { ObjectRef, StrengthName } from './report';
-export type { ObjectRef, StrengthName };
+import type { ObjectRef, Reading, StrengthName } from './report';
+export type { ObjectRef, Reading, StrengthName };
 
 /** Every query and answer type, for the JSON Schema the page's types are generated from. */
 export interface QueryTypes {
@@ -387,27 +387,27 @@ export type Query = {
   object: string;
   query: "referrers";
   /** The dominator tree asked about (absent: the one in use; another is an error). */
-  tree?: Tree | null;
+  tree?: Reading | null;
 } | {
   max?: number;
   object: string;
   query: "paths";
   /** The dominator tree asked about (absent: the one in use; another is an error). */
-  tree?: Tree | null;
+  tree?: Reading | null;
 } | {
   from?: string | null;
   max: number;
   query: "held_how_else";
   to: string;
   /** The dominator tree asked about (absent: the one in use; another is an error). */
-  tree?: Tree | null;
+  tree?: Reading | null;
 } | {
   depth?: number;
   limit: number;
   path?: string[];
   query: "classes_up";
   /** The dominator tree asked about (absent: the one in use; another is an error). */
-  tree?: Tree | null;
+  tree?: Reading | null;
 } | {
   by: HistogramGrouping;
   query: "histogram_groups";
@@ -499,9 +499,6 @@ export interface TraceStep {
   /** How this object references the next step: field names, `[index]`, `<class>`… */
   via: string[];
 }
-
-/** Which dominator tree a question is about. */
-export type Tree = "mat" | "strength";
 
 /** One node of the dominator tree. */
 export interface TreeNode {

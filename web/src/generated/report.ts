@@ -41,7 +41,7 @@ export interface Report {
   /** The biggest objects of the dominator tree's first level (at most 100). */
   top_dominators: ObjectRef[];
   /** Which dominator tree every retained size of the report comes from. */
-  tree?: TreeReading;
+  tree?: Reading;
   /** Things worth knowing that did not stop the analysis (at most 50). */
   warnings: string[];
   /**
@@ -393,6 +393,12 @@ export interface ReachabilityRow {
   strength: StrengthName;
 }
 
+/**
+ * A dominator tree, i.e. a reading of the heap: Eclipse MAT's (the default), or the
+ * strength-aware one (see `crate::strength`).
+ */
+export type Reading = "mat" | "strength";
+
 export interface RecordCounts {
   classes: number;
   instances: number;
@@ -566,9 +572,6 @@ export interface TopConsumers {
   /** Retained size above which something is listed (1% of the used heap). */
   threshold_bytes: number;
 }
-
-/** A dominator tree, i.e. a reading of the heap. */
-export type TreeReading = "mat" | "strength";
 
 export interface Unreachable {
   /** The classes with the most unreachable bytes (at most 100). */

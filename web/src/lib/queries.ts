@@ -2,8 +2,8 @@
 // `Query` is every question, `Answer` every answer under the same name), so a query the
 // core does not know, a missing argument or a misread answer is a type error here. The
 // worker does the work. Answers that cannot change (an object's fields, its path) are cached.
-import type { ObjectRef } from '../generated/report';
-import type { Answer, ArrayGroupMembers, Children, ClassGroup, DominatorGroups, ClassesUp, GroupMembers, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch, Tree } from '../generated/query';
+import type { ObjectRef, Reading as Tree } from '../generated/report';
+import type { Answer, ArrayGroupMembers, Children, ClassGroup, DominatorGroups, ClassesUp, GroupMembers, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch } from '../generated/query';
 import type { AnalysisClient } from '../import/worker-client';
 
 /** The name of a query ("children", "object", …). */

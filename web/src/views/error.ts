@@ -11,6 +11,7 @@ const TITLES: Record<AnalysisError['kind'], string> = {
   io: 'The file could not be read',
   memory: 'Not enough memory for this dump in a browser tab',
   cancelled: 'Cancelled',
+  query: 'That question could not be answered',
   internal: 'Something went wrong inside heapscope',
 };
 
@@ -30,11 +31,12 @@ export function errorPanel(): HTMLElement {
 export function showError(error: AnalysisError, file: { name: string; size: number } | null): void {
   const root = byId('error');
   root.dataset.kind = error.kind;
-  root.dataset.offset = error.offset === null ? '' : String(error.offset);
+  const offset = error.offset ?? null;
+  root.dataset.offset = offset === null ? '' : String(offset);
   setText(byId('error-title'), TITLES[error.kind] ?? TITLES.internal);
   const where = byId('error-where');
-  if (error.offset !== null) {
-    replaceChildren(where, 'Where: at byte ', h('span', { class: 'mono', id: 'error-offset' }, formatOffset(error.offset)), ' of the HPROF data (counted after decompression for a compressed file).');
+  if (offset !== null) {
+    replaceChildren(where, 'Where: at byte ', h('span', { class: 'mono', id: 'error-offset' }, formatOffset(offset)), ' of the HPROF data (counted after decompression for a compressed file).');
     where.hidden = false;
   } else {
     replaceChildren(where);

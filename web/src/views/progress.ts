@@ -60,7 +60,7 @@ export class ProgressView {
     this.meter.add(p.phase, p.bytesDone, now);
     setText(byId('progress-phase'), pass ? `${p.phase} (read ${pass} of 2)` : p.phase);
     this.root.dataset.phase = p.phase;
-    const total = p.bytesTotal;
+    const total = p.bytesTotal ?? null;
     if (total !== null && total > 0) {
       const done = Math.min(p.bytesDone, total);
       this.bar.max = 2 * total;

@@ -7,7 +7,7 @@
 // each with a checkbox that picks whether objects held that firmly are drawn in colour.
 // The checkboxes never change the tree: they only colour it. One selection is shared by
 // every legend on the page.
-import type { Report, StrengthName, TreeReading } from '../generated/report';
+import type { Reading, Report, StrengthName } from '../generated/report';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBytes, formatCount } from '../lib/format';
 
@@ -157,7 +157,7 @@ export function strengthMark(s: StrengthName): HTMLElement {
   return dot;
 }
 
-export type Tree = TreeReading;
+export type Tree = Reading;
 
 /** The switch between the two trees. `current` is the tree shown; `onPick` is called
  * with the other when a person picks it. Without the dump, it says which tree the

@@ -15,8 +15,10 @@ pub struct Args {
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let mut done = common::analyze_in(&args.analysis, global, args.reading.reading())?;
     // With the reference paths and growth points a later comparison needs.
-    let report =
-        heapscope::compare::keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
+    let report = match done.session.report() {
+        Ok(r) => r.clone(),
+        Err(e) => return Err(done.fail(e)),
+    };
     args.output.write(&report)?;
     done.finish()
 }

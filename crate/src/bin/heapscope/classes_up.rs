@@ -2,9 +2,9 @@
 
 use heapscope::analysis::Phase;
 use heapscope::error::Error;
-use heapscope::holders::text::render_classes_up;
 use heapscope::query::holders::{classes_up, classes_up_from};
 use heapscope::query::MAX_DEPTH;
+use heapscope::render::holders::render_classes_up;
 
 use crate::common::{self, AnalysisArgs, Global, Outcome};
 use crate::holders_args::{to_json, TextOrJson, TreeArg};
@@ -35,20 +35,20 @@ pub struct Args {
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     // Only the tree asked about is computed.
-    let mut done = common::analyze_in(&args.analysis, global, args.tree.tree().reading())?;
+    let mut done = common::analyze_in(&args.analysis, global, args.tree.tree())?;
     done.phase(Phase::Queries);
     let tree = args.tree.tree();
     let depth = args.depth.min(MAX_DEPTH) as usize;
     let json = args.format == TextOrJson::Json;
     let rows = match &args.class {
         Some(c) => {
-            let rows = classes_up_from(&done.analysis, tree, c, depth)?;
+            let rows = classes_up_from(&done.session.analysis, tree, c, depth)?;
             if rows.rows.is_empty() {
                 return Err(Error::io(format!("no kept instances of a class named {c:?}")).into());
             }
             rows
         }
-        None => classes_up(&done.analysis, tree, &[], depth, if json { usize::MAX } else { TEXT_ROWS })?,
+        None => classes_up(&done.session.analysis, tree, &[], depth, if json { usize::MAX } else { TEXT_ROWS })?,
     };
     let text = if json { to_json(&rows) } else { render_classes_up(&rows, tree.name(), TEXT_ROWS_ABOVE) };
     common::write_stdout(text.as_bytes());

@@ -7,9 +7,11 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use heapscope::analysis::{self, Analysis, DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading};
+use heapscope::analysis::{DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading};
 use heapscope::error::{Error, ErrorKind};
+use heapscope::render::{html, markdown};
 use heapscope::report::{self, Report, SourceInfo};
+use heapscope::session::Session;
 use heapscope::source::{auto_decompress, ByteSource, FileSource};
 
 use crate::progress::Meter;
@@ -174,8 +176,7 @@ fn copy(from: &mut impl Read, to: &mut std::fs::File) -> std::io::Result<()> {
 
 /// A finished analysis, with its progress meter (whose timings are printed at the end).
 pub struct Analyzed {
-    pub analysis: Analysis,
-    pub info: SourceInfo,
+    pub session: Session,
     meter: Meter,
     input: String,
 }
@@ -197,8 +198,8 @@ impl Analyzed {
     /// failure that gives exit status 1, after the output was written.
     pub fn finish(mut self) -> Outcome {
         self.meter.close_phase();
-        self.meter.print_timings(self.analysis.object_count() as u64);
-        if let Some(e) = &self.analysis.incomplete {
+        self.meter.print_timings(self.session.analysis.object_count() as u64);
+        if let Some(e) = &self.session.analysis.incomplete {
             let error = Error::format(
                 e.offset.unwrap_or(0),
                 format!("the dump is incomplete ({}); the report covers what comes before", e.message),
@@ -235,16 +236,16 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         ..Options::default()
     };
     let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
-    let analysis = analysis::analyze(dump.source, &options, &mut meter);
+    let session = Session::open(dump.source, &options, &mut meter, dump.info);
     meter.clear();
-    let mut analysis = analysis.map_err(fail)?;
+    let mut session = session.map_err(fail)?;
     if let Some(mapping) = &mapping {
-        heapscope::mapping::apply(&mut analysis, mapping);
+        session.apply_mapping(mapping);
     }
-    for w in &analysis.warnings {
+    for w in &session.analysis.warnings {
         eprintln!("heapscope: warning: {}", one_line(w));
     }
-    Ok(Analyzed { analysis, info: dump.info, meter, input })
+    Ok(Analyzed { session, meter, input })
 }
 
 /// Reads and parses a ProGuard/R8 mapping file.
@@ -282,8 +283,8 @@ impl Format {
     pub fn render(self, report: &Report) -> String {
         match self {
             Format::Json => report::to_json(report),
-            Format::Html => report::html::render(report),
-            Format::Md => report::markdown::render(report),
+            Format::Html => html::render(report),
+            Format::Md => markdown::render(report),
         }
     }
 }

@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use heapscope::compare::{self, input, keys, SortKey};
+use heapscope::compare::{self, SortKey};
 use heapscope::error::Error;
 use heapscope::report::Report;
+use heapscope::session::input;
 
 use crate::common::{self, AnalysisArgs, Dominators, Failure, Format, Global, Outcome};
 
@@ -78,7 +79,10 @@ fn load(path: &Path, args: &Args, global: &Global) -> Result<Report, Failure> {
         core_only: false,
     };
     let mut done = common::analyze(&analysis_args, global)?;
-    let report = keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
+    let report = match done.session.report() {
+        Ok(r) => r.clone(),
+        Err(e) => return Err(done.fail(e)),
+    };
     Ok(report)
 }
 

@@ -1,7 +1,7 @@
 //! What `paths` and `classes-up` share: which tree, and the output format.
 
 use clap::ValueEnum;
-use heapscope::holders::Tree;
+use heapscope::model::Reading;
 
 /// Which dominator tree the question is about.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,10 +15,10 @@ pub enum TreeArg {
 }
 
 impl TreeArg {
-    pub fn tree(self) -> Tree {
+    pub fn tree(self) -> Reading {
         match self {
-            TreeArg::Mat => Tree::Mat,
-            TreeArg::Strength => Tree::Strength,
+            TreeArg::Mat => Reading::Mat,
+            TreeArg::Strength => Reading::Strength,
         }
     }
 }

@@ -2,8 +2,7 @@
 
 use heapscope::analysis::Phase;
 use heapscope::error::Error;
-use heapscope::holders::Tree;
-use heapscope::query::{answer, Answer, Query};
+use heapscope::session::{Answer, Query};
 
 use crate::common::{self, AnalysisArgs, Global, Outcome};
 
@@ -19,43 +18,46 @@ pub struct Args {
 }
 
 pub fn parse_address(s: &str) -> Result<u64, String> {
-    heapscope::query::parse_address(s).ok_or_else(|| format!("{s:?} is not an address (hex, e.g. 0x7f3a1000)"))
+    heapscope::model::format::parse_address(s).ok_or_else(|| format!("{s:?} is not an address (hex, e.g. 0x7f3a1000)"))
 }
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let mut done = common::analyze(&args.analysis, global)?;
     // The strength-aware tree beside MAT's: the dominator, retained sizes and referrers
     // below are the tree's asked for.
-    done.analysis.set_reading(args.reading.reading())?;
-    let tree = Tree::of(done.analysis.reading);
+    done.session.set_reading(args.reading.reading())?;
+    let tree = done.session.analysis.reading;
     let address = args.address;
     // The same queries the page asks, through the same entry point.
     let object = format!("0x{address:x}");
-    if heapscope::query::find(&done.analysis, address).is_none() {
+    if heapscope::query::find(&done.session.analysis, address).is_none() {
         return Err(Error::io(format!(
             "no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)"
         ))
         .into());
     }
     done.phase(Phase::ReferrerIndex);
-    heapscope::holders::ensure_index(&mut done.analysis, tree)?;
+    done.session.referrer_index(Some(tree))?;
     done.phase(Phase::Queries);
-    let analysis = &mut done.analysis;
-    let Answer::Object(details) = answer(analysis, &Query::Object { object: object.clone() })? else {
+    let session = &mut done.session;
+    let Answer::Object(details) = session.answer(&Query::Object { object: object.clone() })? else {
         unreachable!("answers match queries")
     };
-    let Answer::PathToRoot(path) = answer(analysis, &Query::PathToRoot { object: object.clone() })? else {
+    let Answer::PathToRoot(path) = session.answer(&Query::PathToRoot { object: object.clone() })? else {
         unreachable!("answers match queries")
     };
-    let Answer::Referrers(referrers) = answer(analysis, &Query::Referrers { object, limit: 20, tree: Some(tree) })?
+    let Answer::Referrers(referrers) = session.answer(&Query::Referrers { object, limit: 20, tree: Some(tree) })?
     else {
         unreachable!("answers match queries")
     };
     let mut json = serde_json::json!({ "object": details, "path_from_gc_root": path, "referrers": referrers });
     // The texts MAT shows beside references: the object's own and its fields' targets.
-    heapscope::values::annotate_inspect(&mut done.analysis, &mut json)?;
-    if let Some(obj) = done.analysis.object_at(address) {
-        heapscope::strength::annotate_inspect(&done.analysis, obj, &mut json);
+    let a = &mut done.session.analysis;
+    heapscope::values::annotate_inspect(a, &mut json)?;
+    if let (Some(obj), Some(map)) = (a.object_at(address), json.as_object_mut()) {
+        // The object's strength, and which tree its dominator and retained size come from.
+        map.insert("strength".into(), a.strength(obj).name().into());
+        map.insert("tree".into(), a.reading.name().into());
     }
     common::write_stdout(format!("{}\n", serde_json::to_string_pretty(&json).expect("JSON")).as_bytes());
     done.finish()

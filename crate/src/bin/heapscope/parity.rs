@@ -23,13 +23,15 @@ pub struct Args {
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let done = common::analyze(&args.analysis, global)?;
-    let json = heapscope::report::parity::json(&done.analysis);
+    let json = heapscope::report::parity::json(&done.session.analysis);
     common::write_output(&args.out, serde_json::to_string_pretty(&json).expect("JSON").as_bytes())?;
     if let Some(tsv) = &args.objects {
         let cannot = |e: std::io::Error| Error::io(format!("cannot write {}: {e}", tsv.display()));
         let f = std::fs::File::create(tsv).map_err(cannot)?;
         let mut w = std::io::BufWriter::new(f);
-        heapscope::report::parity::write_objects_tsv(&done.analysis, &mut w).and_then(|_| w.flush()).map_err(cannot)?;
+        heapscope::report::parity::write_objects_tsv(&done.session.analysis, &mut w)
+            .and_then(|_| w.flush())
+            .map_err(cannot)?;
     }
     done.finish()
 }

@@ -2,8 +2,9 @@
 
 use heapscope::analysis::Phase;
 use heapscope::error::Error;
-use heapscope::holders::text::render_paths;
-use heapscope::query::holders::{paths, DEFAULT_MAX_PATHS};
+use heapscope::query::holders::DEFAULT_MAX_PATHS;
+use heapscope::render::holders::render_paths;
+use heapscope::session::{Answer, Query};
 
 use crate::common::{self, AnalysisArgs, Global, Outcome};
 use crate::holders_args::{to_json, TextOrJson, TreeArg};
@@ -29,19 +30,23 @@ pub struct Args {
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     // Only the tree asked about is computed.
-    let mut done = common::analyze_in(&args.analysis, global, args.tree.tree().reading())?;
+    let mut done = common::analyze_in(&args.analysis, global, args.tree.tree())?;
     let object = format!("0x{:x}", args.address);
-    let Some(obj) = heapscope::query::find(&done.analysis, args.address) else {
+    if heapscope::query::find(&done.session.analysis, args.address).is_none() {
         return Err(Error::io(format!(
             "no object at {object} (or it is unreachable; try --keep-unreachable or --tree strength)"
         ))
         .into());
-    };
+    }
     let tree = args.tree.tree();
     done.phase(Phase::ReferrerIndex);
-    heapscope::holders::ensure_index(&mut done.analysis, tree)?;
+    done.session.referrer_index(Some(tree))?;
     done.phase(Phase::Queries);
-    let p = paths(&mut done.analysis, tree, obj, args.max.min(heapscope::query::MAX_PAGE) as usize)?;
+    let Answer::Paths(p) =
+        done.session.answer(&Query::Paths { object: object.clone(), tree: Some(tree), max: args.max })?
+    else {
+        unreachable!("answers match queries")
+    };
     let text = match args.format {
         TextOrJson::Json => to_json(&p),
         TextOrJson::Text => render_paths(&p, tree.name()),

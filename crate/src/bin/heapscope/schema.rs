@@ -18,17 +18,22 @@ pub struct Args {
     /// The schema of `heapscope compare --format json` instead of the report's
     #[arg(long)]
     pub compare: bool,
+    /// The schema of what the page and its worker say to each other
+    #[arg(long)]
+    pub protocol: bool,
 }
 
 pub fn run(args: &Args, _global: &Global) -> Outcome {
     let schema = if args.queries {
-        heapscope::query::json_schema()
+        heapscope::session::query::json_schema()
     } else if args.paths {
         heapscope::query::holders::paths_json_schema()
     } else if args.classes_up {
         heapscope::query::holders::classes_up_json_schema()
     } else if args.compare {
         heapscope::compare::json_schema()
+    } else if args.protocol {
+        heapscope::session::protocol::json_schema()
     } else {
         heapscope::report::json_schema()
     };

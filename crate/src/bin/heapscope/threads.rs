@@ -10,6 +10,6 @@ pub struct Args {
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let done = common::analyze(&args.analysis, global)?;
-    common::write_stdout(heapscope::threads::render_text(&done.analysis.threads).as_bytes());
+    common::write_stdout(heapscope::render::threads::render_text(&done.session.features().threads).as_bytes());
     done.finish()
 }

@@ -1,11 +1,66 @@
-//! The report's shapes for the waste kinds beyond duplicate strings (duplicate primitive
-//! arrays, empty and sparse collections, boxed numbers) and for allocation sites. Every
-//! list is bounded (top N with totals, or one row per collection/boxed class).
+//! The waste report, as data (see [`crate::waste`]): duplicate strings and primitive
+//! arrays, empty and sparse collections, boxed numbers, and allocation sites. Every list
+//! is bounded (top N with totals, or one row per collection/boxed class).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::report::model::ObjectRef;
+use super::report::{ClassCount, ObjectRef};
+
+/// The waste report.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Waste {
+    /// Bytes that could be saved, all kinds together: duplicate strings and arrays (each
+    /// value held once), empty collections' backing arrays, duplicate boxed numbers.
+    pub total_wasted_bytes: u64,
+    pub duplicate_strings: DuplicateStrings,
+    #[serde(default)]
+    pub duplicate_arrays: DuplicateArrays,
+    /// One row per collection class with kept instances, by wasted bytes, then name.
+    #[serde(default)]
+    pub empty_collections: Vec<CollectionWaste>,
+    /// One row per boxed-number class with kept instances, by wasted bytes, then name.
+    #[serde(default)]
+    pub boxed: Vec<BoxedNumbers>,
+}
+
+/// Strings with equal values, grouped as MAT groups them: by the value MAT shows (at most
+/// 1024 characters), values held by two or more kept `java.lang.String` objects.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DuplicateStrings {
+    /// Kept `java.lang.String` objects.
+    pub strings: u64,
+    /// Of those, the ones whose value array is missing from the dump (not grouped).
+    pub unresolved: u64,
+    pub distinct_values: u64,
+    /// Values held by two or more strings.
+    pub duplicated_values: u64,
+    /// Bytes wasted by all duplicated values.
+    pub wasted_bytes: u64,
+    /// The values wasting the most (at most 100), by wasted bytes, then count, then value.
+    pub groups: Vec<StringGroup>,
+}
+
+/// One duplicated string value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StringGroup {
+    /// The value as MAT shows it: characters outside 32–126 as `\uXXXX`, at most 1024
+    /// characters, then "...".
+    pub value: String,
+    /// Strings holding it (an interned literal counts too).
+    pub count: u64,
+    /// All the strings and their distinct value arrays but one String and its array.
+    pub wasted_bytes: u64,
+    pub strings_shallow_bytes: u64,
+    /// Shallow sizes of the distinct value arrays (strings sharing one array add it once).
+    pub arrays_shallow_bytes: u64,
+    pub distinct_arrays: u64,
+    /// The first strings by address (at most 3); the first is the one not counted as waste.
+    pub sample: Vec<ObjectRef>,
+}
 
 /// Primitive arrays with identical contents: kept arrays of one type and length with the
 /// same elements, not the value array of a `java.lang.String` (those are duplicate
@@ -157,5 +212,5 @@ pub struct AllocationSite {
     pub objects: u64,
     pub shallow_bytes: u64,
     /// The classes allocated there with the most shallow bytes (at most 5).
-    pub classes: Vec<crate::report::model::ClassCount>,
+    pub classes: Vec<ClassCount>,
 }

@@ -3,7 +3,7 @@
 //! each with its referrers.
 //!
 //! Terms: a *member* is a kept `java.lang.String` whose value reads, as Eclipse MAT shows
-//! it ([`crate::waste::strings::value_text`]: at most 1024 characters, then "..."), the
+//! it ([`crate::readback::strings::mat_value`]: at most 1024 characters, then "..."), the
 //! same text as the string asked about; its *holders* are its referrers (the referrer
 //! index, [`crate::holders`]), each with the field names it holds the string by.
 //!
@@ -11,7 +11,7 @@
 //! string's array size (equal texts read the same way have equal arrays; a value cut at
 //! 1024 characters, or a JDK ≤ 6 window of a longer array, can have any array, then every
 //! string is a candidate), then one forward walk over the parts of the dump that hold the
-//! candidates and their arrays ([`crate::waste::collect::read_records`]), then the
+//! candidates and their arrays ([`crate::readback::locate::read_fields`]), then the
 //! referrer index for the page of members listed. Nothing per object is kept.
 //!
 //! A duplicate-*array* group ([`array_group_members`]) is named by one of its arrays: its
@@ -24,17 +24,18 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::paths::via;
-use super::referrers::referrers;
-use crate::analysis::Analysis;
+use super::strings::MAX_VALUE_CHARS;
+use crate::analysis::{object_ref, Analysis};
 use crate::error::{Error, Result};
 use crate::graph::NO_CLASS;
-use crate::holders::Tree;
+use crate::holders::referrer_index::ReferrerIndex;
+use crate::model::ObjectRef;
+use crate::query::paths::via;
+use crate::query::referrers::referrers;
+use crate::readback::locate::{read_fields, ArrayData};
+use crate::readback::strings::mat_value;
 use crate::records::basic_type;
-use crate::report::build::object_ref;
-use crate::report::model::ObjectRef;
-use crate::waste::collect::{read_records, reading, ArrayData, STRING_FIELDS};
-use crate::waste::strings::{value_text, MAX_VALUE_CHARS};
+use crate::rules::strings::{reading, STRING_FIELDS};
 
 /// Holders listed per member at most.
 pub const MAX_HOLDERS: u32 = 20;
@@ -107,7 +108,7 @@ type ReadBack = (Vec<Option<Vec<u8>>>, Vec<Option<ArrayData>>);
 /// field bytes and primitive arrays' first `max_bytes` bytes.
 fn read_back(a: &mut Analysis, objects: &[u32], max_bytes: usize) -> Result<ReadBack> {
     let Some(source) = a.source.take() else { return Ok((vec![None; objects.len()], vec![None; objects.len()])) };
-    let (source, arrays, fields) = read_records::<true>(&a.heap.index, source, objects, max_bytes)?;
+    let (source, arrays, fields) = read_fields(&a.heap.index, source, objects, max_bytes)?;
     a.source = Some(source);
     Ok((fields, arrays))
 }
@@ -120,7 +121,7 @@ fn text_of(l: &Layout, fields: &[u8], array: &ArrayData) -> Option<String> {
         let unit = if array.ty == basic_type::CHAR { 2 } else { 1 };
         let (from, count) = (int(offset)? as usize, int(count)? as usize);
         let window = array.data.get(from * unit..(from + count) * unit)?;
-        return Some(value_text(
+        return Some(mat_value(
             &ArrayData { ty: array.ty, len: count as u32, data: window.to_vec() },
             reading::NO_CODER,
         ));
@@ -132,7 +133,7 @@ fn text_of(l: &Layout, fields: &[u8], array: &ArrayData) -> Option<String> {
     if array.ty == basic_type::BYTE && coder != reading::LATIN1 && array.len % 2 == 1 {
         return None;
     }
-    Some(value_text(array, coder))
+    Some(mat_value(array, coder))
 }
 
 /// Strings read back per forward walk (bounds the field bytes and array heads held).
@@ -143,6 +144,7 @@ const BATCH: usize = 1 << 15;
 /// of its holders (the referrers retaining the most).
 pub fn group_members(
     a: &mut Analysis,
+    index: &ReferrerIndex,
     string: u32,
     offset: usize,
     limit: usize,
@@ -153,9 +155,9 @@ pub fn group_members(
     let layout_of = |a: &Analysis, c: u32| if c == NO_CLASS { None } else { layout(a, c) };
     let l = layout_of(a, class)
         .filter(|_| a.is_kept(string))
-        .ok_or_else(|| Error::io(format!("0x{address:x} is not a kept java.lang.String")))?;
+        .ok_or_else(|| Error::query(format!("0x{address:x} is not a kept java.lang.String")))?;
     let no_value =
-        || Error::io(format!("0x{address:x} has no value MAT shows (its value array is missing or unreadable)"));
+        || Error::query(format!("0x{address:x} has no value MAT shows (its value array is missing or unreadable)"));
     let target_array = value_array(a, string).ok_or_else(no_value)?;
     // The whole array for a window (its characters can be anywhere in it); else as much
     // as MAT shows (1024 characters of two bytes, and one more to see the cut).
@@ -216,19 +218,24 @@ pub fn group_members(
         }
         candidates.clear();
     }
-    let members = with_holders(a, members, holders)?;
+    let members = with_holders(a, index, members, holders)?;
     Ok(GroupMembers { value, total, offset: offset as u64, members })
 }
 
 /// Each member with at most `holders` of its referrers (those retaining the most) and
 /// the fields they hold it by.
-fn with_holders(a: &mut Analysis, members: Vec<u32>, holders: usize) -> Result<Vec<GroupMember>> {
+fn with_holders(
+    a: &mut Analysis,
+    index: &ReferrerIndex,
+    members: Vec<u32>,
+    holders: usize,
+) -> Result<Vec<GroupMember>> {
     let mut listed = Vec::with_capacity(members.len());
     for m in members {
-        let r = referrers(a, Tree::Mat, m, holders)?;
+        let r = referrers(a, index, m, holders);
         let mut named = Vec::with_capacity(r.largest.len());
         for h in r.largest {
-            let holder = super::object(a, &h.address)?;
+            let holder = crate::query::object(a, &h.address)?;
             named.push(Holder { via: via(a, holder, m)?, object: h });
         }
         listed.push(GroupMember { object: object_ref(a, m), holders_total: r.total, holders: named });
@@ -259,6 +266,7 @@ pub const ARRAY_BATCH_BYTES: u64 = 64 << 20;
 /// most `holders` of its holders.
 pub fn array_group_members(
     a: &mut Analysis,
+    index: &ReferrerIndex,
     array: u32,
     offset: usize,
     limit: usize,
@@ -268,14 +276,14 @@ pub fn array_group_members(
     let class = a.class_of(array);
     let primitive = a.heap.index.primitive_array_class.contains(&Some(class));
     if class == NO_CLASS || !primitive || !a.is_kept(array) {
-        return Err(Error::io(format!("0x{address:x} is not a kept primitive array")));
+        return Err(Error::query(format!("0x{address:x} is not a kept primitive array")));
     }
     let (_, data) = read_back(a, &[array], usize::MAX)?;
     let target = data
         .into_iter()
         .next()
         .flatten()
-        .ok_or_else(|| Error::io(format!("0x{address:x} has no contents in the dump")))?;
+        .ok_or_else(|| Error::query(format!("0x{address:x} has no contents in the dump")))?;
     let size = a.shallow(array);
     // Kept arrays of the class and size, in object order.
     let mut candidates: Vec<u32> = Vec::new();
@@ -296,7 +304,7 @@ pub fn array_group_members(
         Ok(())
     })?;
     if candidates.binary_search(&array).is_ok_and(|k| backs_string[k]) {
-        return Err(Error::io(format!("0x{address:x} is a String's value: see its duplicate-string group")));
+        return Err(Error::query(format!("0x{address:x} is a String's value: see its duplicate-string group")));
     }
     let mut k = 0;
     candidates.retain(|_| {
@@ -318,7 +326,7 @@ pub fn array_group_members(
             }
         }
     }
-    let members = with_holders(a, members, holders)?;
+    let members = with_holders(a, index, members, holders)?;
     Ok(ArrayGroupMembers {
         class_name: a.class_name(class).to_string(),
         length: target.len as u64,

@@ -13,13 +13,14 @@
 //! longer than [`MAX_PATH`] keep their first and last [`MAX_PATH`]/2 steps, so the dump
 //! is read for at most that many steps.
 
-use crate::analysis::Analysis;
+use super::build::{Sections, SourceInfo};
+use super::suspects::single_accumulation_point;
+use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
-use crate::query::{self, object::object_details, paths};
-use crate::report::build::object_ref;
-use crate::report::model::{GrowthPoint, PathKey, Report, SuspectKind};
-use crate::report::suspects::single_accumulation_point;
-use crate::report::SourceInfo;
+use crate::model::format::parse_address;
+use crate::model::{GrowthPoint, PathKey, Report, SuspectKind};
+use crate::query::{self, paths};
+use crate::readback::object::object_details;
 
 /// Top-level dominators whose accumulation point a report keeps.
 pub const GROWTH_POINTS: usize = 10;
@@ -86,7 +87,7 @@ pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
         .find(|f| !f.is_static && f.name == "map")
         .and_then(|f| f.reference.as_ref())
         .map(|r| r.address.clone());
-    if let Some(map) = backing.and_then(|m| query::parse_address(&m)).and_then(|m| query::find(a, m)) {
+    if let Some(map) = backing.and_then(|m| parse_address(&m)).and_then(|m| query::find(a, m)) {
         let map_details = object_details(a, map)?;
         for name in SIZE_FIELDS {
             if let Some(f) = map_details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int")
@@ -102,19 +103,19 @@ pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
 pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
     for s in &mut report.leak_suspects.suspects {
         if s.kind == SuspectKind::SingleObject {
-            if let Some(obj) = query::parse_address(&s.object.address).and_then(|x| query::find(a, x)) {
+            if let Some(obj) = parse_address(&s.object.address).and_then(|x| query::find(a, x)) {
                 s.reference_path = Some(path_key(a, obj)?);
             }
         }
         if let Some(ap) =
-            s.accumulation_point.as_ref().and_then(|p| query::parse_address(&p.address)).and_then(|x| query::find(a, x))
+            s.accumulation_point.as_ref().and_then(|p| parse_address(&p.address)).and_then(|x| query::find(a, x))
         {
             s.accumulation_point_elements = elements(a, ap)?;
         }
     }
     report.growth_points.clear();
     for top in report.top_dominators.iter().take(GROWTH_POINTS) {
-        let Some(obj) = query::parse_address(&top.address).and_then(|x| query::find(a, x)) else { continue };
+        let Some(obj) = parse_address(&top.address).and_then(|x| query::find(a, x)) else { continue };
         if let (Some(ap), _) = single_accumulation_point(a, obj) {
             let elements = elements(a, ap)?;
             report.growth_points.push(GrowthPoint {
@@ -128,9 +129,9 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
 }
 
 /// The report of `a` as `heapscope analyze` writes it: built, then annotated.
-pub fn annotated_report(a: &mut Analysis, info: &SourceInfo) -> Result<Report> {
-    let mut report = crate::report::build(a, info);
+pub fn annotated_report(a: &mut Analysis, sections: &Sections, info: &SourceInfo) -> Result<Report> {
+    let mut report = super::build(a, sections, info);
     annotate(&mut report, a)?;
-    crate::report::findings::annotate(&mut report, a)?;
+    super::findings::annotate(&mut report, a)?;
     Ok(report)
 }

@@ -5,8 +5,10 @@
 
 use std::fmt::Write;
 
-use super::document::{document, escape_with, write_inlines, Align, Block, Document};
-use super::model::Report;
+use super::document::document;
+use super::escape::{escape_with, write_inlines};
+use crate::model::document::{Align, Block, Document};
+use crate::model::Report;
 
 /// Escapes text for Markdown (tables included) so that it renders literally.
 pub fn escape(s: &str) -> String {

@@ -19,6 +19,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::reading::Reading;
+use super::threads::ThreadInfo;
+use super::waste::{AllocationSites, Waste};
+
 pub const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -40,7 +44,7 @@ pub struct Report {
     pub overview: Overview,
     /// Which dominator tree every retained size of the report comes from.
     #[serde(default)]
-    pub tree: TreeReading,
+    pub tree: Reading,
     /// How firmly the dump's objects are held: one row per strength, firmest first
     /// (`strong`, `cache`, `thread_local`, `local`, `soft`, `weak`, `finalizer`,
     /// `phantom`, `unreachable`). The rows add up to every object of the dump and its
@@ -56,14 +60,14 @@ pub struct Report {
     /// Every thread object with its stack and the objects each frame holds, largest
     /// retained first (all of them: threads are few).
     #[serde(default)]
-    pub threads: Vec<crate::threads::ThreadInfo>,
+    pub threads: Vec<ThreadInfo>,
     /// Memory holding nothing new: duplicate strings and arrays, empty collections,
     /// boxed numbers.
     #[serde(default)]
-    pub waste: crate::waste::Waste,
+    pub waste: Waste,
     /// Objects and shallow bytes by allocation stack, where the dump recorded them.
     #[serde(default)]
-    pub allocation_sites: crate::waste::AllocationSites,
+    pub allocation_sites: AllocationSites,
     /// Where the memory of the largest top-level dominators (at most 10) accumulates, as
     /// for a single suspect, with its element count: what `heapscope compare` shows for a
     /// growing object. Empty when the dump was not read again.
@@ -362,19 +366,6 @@ pub struct Consumer {
     pub objects: u64,
     pub retained_bytes: u64,
     pub retained_bp: u32,
-}
-
-/// A dominator tree, i.e. a reading of the heap.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TreeReading {
-    /// Eclipse MAT's: every reference holds what it points at; unreachable objects are
-    /// discarded unless kept.
-    #[default]
-    Mat,
-    /// The strength-aware tree: a reference weaker than strong holds an object only
-    /// when nothing firmer does; uncollected garbage is part of the tree.
-    Strength,
 }
 
 /// How firmly an object is held: over all paths from the GC roots, the best of each

@@ -6,7 +6,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::analysis::{self, Options, Progress};
+use super::Session;
+use crate::analysis::{Options, Progress};
 use crate::error::{Error, Result};
 use crate::report::{Report, SourceInfo};
 use crate::source::{auto_decompress, FileSource};
@@ -24,12 +25,12 @@ pub fn load(path: &Path, options: &Options, progress: &mut dyn Progress) -> Resu
     if looks_like_json(path)? {
         let text =
             std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}: {e}", path.display())))?;
-        return super::read_report_json(&text);
+        return crate::compare::read_report_json(&text);
     }
     let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let src = auto_decompress(Box::new(FileSource::open(path)?))?;
     let gzip = src.len().is_none();
-    let mut a = analysis::analyze(src, options, progress)?;
     let info = SourceInfo { file_name: path.file_name().map(|n| n.to_string_lossy().into_owned()), file_bytes, gzip };
-    super::keys::annotated_report(&mut a, &info)
+    let mut session = Session::open(src, options, progress, info)?;
+    session.report().cloned()
 }

@@ -2,19 +2,19 @@
 //!
 //! A [`Reader`] keeps what it read (per question, never across questions) and reads the
 //! objects asked for together: one forward walk over the parts of the dump that hold
-//! them ([`readback::locate_many`]), so a HashMap's 300 nodes cost one walk, not 300
+//! them ([`super::locate::records`]), so a HashMap's 300 nodes cost one walk, not 300
 //! seeks into a gzip stream. Every reader has a budget of records; past it, objects are
 //! left unread and the answer says it stopped.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
+use super::fields::{array_elements, instance_fields, Value};
+use super::locate::{records, RecordHead};
+use super::object::field_chain;
 use crate::analysis::Analysis;
 use crate::error::Result;
-use crate::mapping;
-use crate::query::object::field_chain;
 use crate::records::basic_type;
-use crate::records::readback::{self, RecordHead, Value};
 
 /// Bytes of a primitive array's data read with its record (a string's first characters).
 pub const MAX_DATA: usize = 4096;
@@ -155,15 +155,13 @@ impl Reader {
             return Ok(());
         }
         self.budget -= want.len();
-        let id_size = a.heap.index.header.id_size;
-        let spans = a.heap.index.locator.spans_for(want.iter().copied());
         let Some(source) = a.source.take() else {
             for id in want {
                 self.cache.insert(id, None);
             }
             return Ok(());
         };
-        let (source, found) = readback::locate_many(source, &spans, &want, id_size, MAX_DATA);
+        let (source, found) = records(&a.heap.index, source, &want, MAX_DATA);
         a.source = Some(source);
         for (id, record) in want.into_iter().zip(found?) {
             let obj = record.map(|r| match r.head {
@@ -193,7 +191,7 @@ impl Reader {
         let id_size = a.heap.index.header.id_size;
         let Some(source) = a.source.as_deref_mut() else { return Ok(()) };
         let end = from.saturating_add(max);
-        readback::array_elements(source, elements_at, len, id_size, from, |i, e| {
+        array_elements(source, elements_at, len, id_size, from, |i, e| {
             if i >= end {
                 ControlFlow::Break(())
             } else {
@@ -207,7 +205,7 @@ fn decode(a: &Analysis, class_id: u64, data: &[u8]) -> Instance {
     let class = a.heap.index.class_by_id.get(class_id);
     let id_size = a.heap.index.header.id_size;
     let mut raw = Vec::new();
-    readback::instance_fields(data, field_chain(a, class), id_size, |f| {
+    instance_fields(data, field_chain(a, class), id_size, |f| {
         let v = match f.value {
             Value::Reference(id) => FieldVal::Ref(id),
             Value::Primitive { elem_type, bytes } => {
@@ -222,7 +220,7 @@ fn decode(a: &Analysis, class_id: u64, data: &[u8]) -> Instance {
     });
     let fields = raw
         .into_iter()
-        .map(|(depth, name_id, v)| (mapping::field_name(a, mapping::declaring_class(a, class, depth), name_id), v))
+        .map(|(depth, name_id, v)| (a.heap.index.field_name(a.heap.index.declaring_class(class, depth), name_id), v))
         .collect();
     Instance { class, fields }
 }

@@ -1,21 +1,22 @@
-//! One object's fields, read back from the dump ([`crate::records::readback`]) and shown
-//! as text: the inspector.
+//! One object's fields, read back from the dump ([`super::locate`]) and shown as text: the
+//! inspector.
 
 use std::ops::ControlFlow;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Analysis;
+use super::fields::{array_elements, instance_fields, primitive_bytes, FieldsEnd, Value};
+use super::locate::{self, Record, RecordHead};
+use super::strings::plain_text;
+use crate::analysis::{loader_label, object_ref, strength_name, Analysis};
 use crate::error::Result;
-use crate::graph::roots::name as root_name;
-use crate::mapping;
+use crate::model::{ObjectRef, StrengthName};
 use crate::records::basic_type;
 use crate::records::cursor::{be_u16, be_u32, be_u64};
 use crate::records::heap::FieldDecl;
-use crate::records::readback::{self, FieldsEnd, Record, RecordHead, Value};
-use crate::report::build::{loader_label, object_ref, strength_name};
-use crate::report::model::{ObjectRef, StrengthName};
+use crate::rules::roots::name as root_name;
+use crate::rules::strings::reading;
 
 /// Array elements shown at most.
 pub const MAX_ELEMENTS: usize = 1000;
@@ -72,10 +73,8 @@ pub struct ObjectDetails {
 /// object 0x0, or the dump is not at hand).
 pub fn read_record(a: &mut Analysis, obj: u32) -> Result<Option<Record>> {
     let id = a.address(obj);
-    let id_size = a.heap.index.header.id_size;
     let Some(source) = a.source.take() else { return Ok(None) };
-    let spans = a.heap.index.locator.candidates(id);
-    let (source, found) = readback::locate(source, spans, id, id_size);
+    let (source, found) = locate::record(&a.heap.index, source, id);
     a.source = Some(source);
     found
 }
@@ -87,7 +86,7 @@ pub fn field_chain(a: &Analysis, class: Option<u32>) -> impl Iterator<Item = &[F
     table.chain(class).map(|c| table.classes[c as usize].fields.as_slice())
 }
 
-pub(crate) fn primitive_text(ty: u8, b: &[u8]) -> String {
+pub fn primitive_text(ty: u8, b: &[u8]) -> String {
     match ty {
         basic_type::BOOLEAN => (b[0] != 0).to_string(),
         basic_type::BYTE => (b[0] as i8).to_string(),
@@ -128,19 +127,6 @@ fn reference_value(a: &Analysis, name: String, id: u64, is_static: bool) -> Fiel
     }
 }
 
-/// Decodes a string's characters from its value array.
-fn decode_text(ty: u8, bytes: &[u8], utf16_bytes: bool) -> String {
-    let units: Vec<u16> = if ty == basic_type::CHAR {
-        bytes.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect()
-    } else if utf16_bytes {
-        // JDK 9+ UTF-16 strings store chars in the platform's order (little-endian here).
-        bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
-    } else {
-        bytes.iter().map(|&b| b as u16).collect()
-    };
-    char::decode_utf16(units).map(|r| r.unwrap_or('\u{fffd}')).collect()
-}
-
 /// The text of a String whose value array is `value` (coder 1: UTF-16 in a byte[]).
 fn string_text(a: &mut Analysis, value: u64, coder: Option<u8>) -> Result<Option<String>> {
     let Some(v) = a.object_at(value) else { return Ok(None) };
@@ -150,12 +136,9 @@ fn string_text(a: &mut Analysis, value: u64, coder: Option<u8>) -> Result<Option
         return Ok(None);
     };
     let Some(source) = a.source.as_deref_mut() else { return Ok(None) };
-    let bytes = readback::primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS * 2)?;
-    let mut s = decode_text(elem_type, &bytes, coder == Some(1));
-    if s.chars().count() > MAX_STRING_CHARS {
-        s = s.chars().take(MAX_STRING_CHARS).collect::<String>() + "…";
-    }
-    Ok(Some(s))
+    let bytes = primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS * 2)?;
+    let coder = if coder == Some(1) { reading::UTF16 } else { reading::NO_CODER };
+    Ok(Some(plain_text(elem_type, coder, &bytes, MAX_STRING_CHARS)))
 }
 
 /// Fields and values of `obj`, read back from the dump.
@@ -172,12 +155,13 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
             let class = a.heap.index.class_by_id.get(class_id);
             let (mut value, mut coder) = (None, None);
             let mut names = Vec::new();
-            let end = readback::instance_fields(&data, field_chain(a, class), id_size, |f| {
+            let end = instance_fields(&data, field_chain(a, class), id_size, |f| {
                 names.push((f.depth, f.decl.name_id, f.value.to_owned_value()));
                 ControlFlow::Continue(())
             });
             for (depth, name_id, v) in names {
-                let name = mapping::field_name(a, mapping::declaring_class(a, class, depth), name_id);
+                let index = &a.heap.index;
+                let name = index.field_name(index.declaring_class(class, depth), name_id);
                 match v {
                     OwnedValue::Reference(id) => {
                         if name == "value" {
@@ -210,7 +194,7 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
             array_length = Some(len as u64);
             let mut ids = Vec::new();
             if let Some(source) = a.source.as_deref_mut() {
-                readback::array_elements(source, elements_at, len, id_size, 0, |i, id| {
+                array_elements(source, elements_at, len, id_size, 0, |i, id| {
                     ids.push(id);
                     if i + 1 >= MAX_ELEMENTS as u64 {
                         ControlFlow::Break(())
@@ -227,13 +211,13 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
             array_length = Some(len as u64);
             if let (true, Some(source)) = (has_data, a.source.as_deref_mut()) {
                 let size = basic_type::primitive_size(elem_type).unwrap_or(1) as usize;
-                let bytes = readback::primitive_bytes(source, elem_type, len, data_at, MAX_ELEMENTS)?;
+                let bytes = primitive_bytes(source, elem_type, len, data_at, MAX_ELEMENTS)?;
                 for (i, chunk) in bytes.chunks_exact(size).enumerate() {
                     fields.push(primitive_value(format!("[{i}]"), elem_type, chunk, false));
                 }
                 if elem_type == basic_type::CHAR || elem_type == basic_type::BYTE {
-                    let more = readback::primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS)?;
-                    text = Some(decode_text(elem_type, &more, false));
+                    let more = primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS)?;
+                    text = Some(plain_text(elem_type, reading::NO_CODER, &more, usize::MAX));
                 }
             }
         }
@@ -242,7 +226,7 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
             fields.push(reference_value(a, "<classloader>".into(), c.loader_id, true));
             let represented = a.class_represented_by(obj);
             for s in &c.statics {
-                let name = mapping::field_name(a, represented, s.name_id);
+                let name = a.heap.index.field_name(represented, s.name_id);
                 if s.ty == basic_type::OBJECT {
                     fields.push(reference_value(a, name, s.value, true));
                 } else {
@@ -276,7 +260,7 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
 }
 
 /// The GC root kinds of `obj`, by name.
-pub(crate) fn root_kinds(a: &Analysis, obj: u32) -> Vec<String> {
+pub fn root_kinds(a: &Analysis, obj: u32) -> Vec<String> {
     let kinds = a.roots.binary_search_by_key(&obj, |&(o, _)| o).map(|i| a.roots[i].1).unwrap_or_default();
     kinds.iter().map(|k| root_name(k).to_string()).collect()
 }

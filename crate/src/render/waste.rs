@@ -1,9 +1,9 @@
 //! The waste and allocation-site sections of the report for people (Markdown and HTML
 //! through the shared document model, which escapes every text from the dump).
 
-use crate::report::build::{format_bp, format_bytes};
-use crate::report::document::{Align, Block, Inline};
-use crate::report::model::{ObjectRef, Report};
+use crate::model::document::{Align, Block, Inline};
+use crate::model::format::{format_bp, format_bytes};
+use crate::model::{ObjectRef, Report};
 
 /// Rows listed per table.
 const ROWS: usize = 20;

@@ -5,9 +5,9 @@
 
 use std::fmt::Write;
 
+use crate::model::format::format_bytes;
+use crate::model::ObjectRef;
 use crate::query::holders::{ClassRow, ClassesUp, Paths, WayStep};
-use crate::report::build::format_bytes;
-use crate::report::model::ObjectRef;
 
 /// `s` with control characters escaped.
 fn clean(s: &str) -> String {

@@ -7,92 +7,13 @@
 //! because class names, strings and loader names come from the dump and may contain any
 //! markup.
 
-use super::build::{format_bp, format_bytes};
-use super::model::*;
+use crate::model::document::{Align, Block, Document, Inline};
+use crate::model::format::{binary_units, format_bp, format_bytes};
+use crate::model::*;
 
 const HISTOGRAM_ROWS: usize = 25;
 const UNREACHABLE_ROWS: usize = 20;
 const TOP_OBJECTS: usize = 20;
-
-/// A run of text in a paragraph.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Inline {
-    Text(String),
-    Strong(String),
-}
-
-/// How a table column is aligned: numbers right.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Align {
-    Left,
-    Right,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Block {
-    /// Level 1 to 3.
-    Heading(u8, String),
-    Paragraph(Vec<Inline>),
-    /// A call-out (the incomplete-dump warning).
-    Note(Vec<Inline>),
-    Table {
-        columns: Vec<(String, Align)>,
-        rows: Vec<Vec<String>>,
-    },
-    List(Vec<String>),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Document {
-    /// The document's title (also its first heading).
-    pub title: String,
-    pub blocks: Vec<Block>,
-}
-
-/// Text escaped for an output format: `special` writes the format's escape for a
-/// character and says whether it did; line breaks and tabs become spaces (a name cannot
-/// break a table row) and other control characters U+FFFD.
-pub(super) fn escape_with(s: &str, special: impl Fn(char, &mut String) -> bool) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for ch in s.chars() {
-        if special(ch, &mut out) {
-            continue;
-        }
-        match ch {
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Writes runs of text, escaped, with the format's markers around strong runs.
-pub(super) fn write_inlines(out: &mut String, parts: &[Inline], escape: fn(&str) -> String, strong: (&str, &str)) {
-    for part in parts {
-        match part {
-            Inline::Text(s) => out.push_str(&escape(s)),
-            Inline::Strong(s) => {
-                out.push_str(strong.0);
-                out.push_str(&escape(s));
-                out.push_str(strong.1);
-            }
-        }
-    }
-}
-
-/// Binary units, as MAT shows heap sizes: "29.3 MiB".
-pub(crate) fn binary_units(n: u64) -> String {
-    if n >= 1 << 30 {
-        format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64)
-    } else if n >= 1 << 20 {
-        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
-    } else if n >= 1 << 10 {
-        format!("{:.1} KiB", n as f64 / 1024.0)
-    } else {
-        format!("{n} B")
-    }
-}
 
 pub(super) fn object_label(o: &ObjectRef) -> String {
     match &o.class_of_object {
@@ -171,8 +92,8 @@ fn reachability_section(b: &mut Builder, r: &Report) {
     use Align::*;
     b.heading(3, "Reachability");
     b.paragraph(match r.tree {
-        TreeReading::Mat => "Retained sizes below come from Eclipse MAT's dominator tree (--tree mat).",
-        TreeReading::Strength => {
+        Reading::Mat => "Retained sizes below come from Eclipse MAT's dominator tree (--tree mat).",
+        Reading::Strength => {
             "Retained sizes below come from the strength-aware dominator tree (--tree strength): a reference weaker than \
              strong holds an object only when nothing firmer does, and uncollected garbage is part of the tree."
         }
@@ -248,7 +169,7 @@ pub fn document(r: &Report) -> Document {
             format!(
                 "{} bytes ({} of the used heap; see Wasted Memory)",
                 format_bytes(r.waste.total_wasted_bytes),
-                format_bp(super::build::basis_points(r.waste.total_wasted_bytes, o.used_heap_bytes))
+                format_bp(crate::model::format::basis_points(r.waste.total_wasted_bytes, o.used_heap_bytes))
             ),
         ),
         (
@@ -378,7 +299,7 @@ pub fn document(r: &Report) -> Document {
             (SuspectKind::GroupOfObjects, None) => " none — the members are not held by one common object.".into(),
         };
         b.blocks.push(Block::Paragraph(vec![Inline::Strong("Accumulation point:".into()), Inline::Text(point)]));
-        super::findings::document(&mut b.blocks, s);
+        super::suspects::blocks(&mut b.blocks, s);
         if !s.chain.is_empty() {
             b.paragraph(match s.kind {
                 SuspectKind::SingleObject => "Dominator chain from the suspect to the accumulation point:",
@@ -434,8 +355,8 @@ pub fn document(r: &Report) -> Document {
     b.consumer_table("Biggest Class Loaders", "Class loader", &t.class_loaders);
     b.consumer_table("Biggest Packages", "Package", &t.packages);
 
-    b.blocks.extend(crate::threads::document_blocks(&r.threads));
-    b.blocks.extend(crate::waste::document::blocks(r));
+    b.blocks.extend(super::threads::document_blocks(&r.threads));
+    b.blocks.extend(super::waste::blocks(r));
 
     if !r.warnings.is_empty() {
         b.heading(2, "Warnings");

@@ -1,0 +1,58 @@
+//! How numbers are written for people, the same in every rendering: bytes with
+//! thousands separators, basis points as percentages, heap sizes in binary units.
+
+/// Basis points of `part` in `whole` (100 bp = 1%), rounded to nearest (half up).
+pub fn basis_points(part: u64, whole: u64) -> u32 {
+    if whole == 0 {
+        0
+    } else {
+        ((part as u128 * 20_000 + whole as u128) / (2 * whole as u128)) as u32
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn format_bytes(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Basis points as a percentage with two decimals: `1234` → `12.34%`.
+pub fn format_bp(bp: u32) -> String {
+    format!("{}.{:02}%", bp / 100, bp % 100)
+}
+
+/// Binary units, as MAT shows heap sizes: "29.3 MiB".
+pub fn binary_units(n: u64) -> String {
+    if n >= 1 << 30 {
+        format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64)
+    } else if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
+    } else if n >= 1 << 10 {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// Parses an address as every output writes it: "0x1f00" (or "1f00"), hexadecimal.
+pub fn parse_address(s: &str) -> Option<u64> {
+    let s = s.trim();
+    u64::from_str_radix(s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s), 16).ok()
+}
+
+/// Package of a class name: up to the last dot; arrays count as their element class;
+/// primitive arrays and classes without a package have "" (the default package).
+pub fn package_of(class_name: &str) -> &str {
+    let base = class_name.trim_end_matches("[]");
+    match base.rfind('.') {
+        Some(i) => &base[..i],
+        None => "",
+    }
+}

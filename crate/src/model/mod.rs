@@ -1,0 +1,25 @@
+//! The shared output types: what every layer above the analysis hands out, as data.
+//!
+//! A leaf: nothing here imports the rest of the crate. Serialized with serde (the JSON
+//! export, the page's data, the CLI's JSON) and described by JSON Schemas derived with
+//! schemars, committed in `schema/`; the page's TypeScript types are generated from those
+//! schemas, so page and core cannot drift. Also the presentation helpers every renderer
+//! shares ([`format`]).
+//!
+//! - [`report`]: the report ([`Report`]) and the types it is made of ([`ObjectRef`],
+//!   [`ClassCount`], …);
+//! - [`reading`]: which dominator tree a number comes from;
+//! - [`threads`], [`waste`]: the feature sections of the report;
+//! - [`document`]: a document for people (headings, paragraphs, tables), rendered as
+//!   Markdown or HTML;
+//! - [`format`]: bytes, percentages and heap sizes as people read them.
+
+pub mod document;
+pub mod format;
+pub mod reading;
+pub mod report;
+pub mod threads;
+pub mod waste;
+
+pub use reading::Reading;
+pub use report::*;

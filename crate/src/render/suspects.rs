@@ -1,0 +1,64 @@
+//! What a leak suspect holds, as tables of the report for people.
+
+use super::document::{columns, object_label};
+use crate::model::document::{Align, Block, Inline};
+use crate::model::format::format_bytes;
+use crate::model::Suspect;
+
+/// The suspect's accumulated objects and biggest members, as tables of the report for
+/// people.
+pub fn blocks(blocks: &mut Vec<Block>, s: &Suspect) {
+    use Align::*;
+    if !s.accumulated.is_empty() {
+        blocks.push(Block::Paragraph(vec![Inline::Text("Accumulated objects by class in the dominator tree:".into())]));
+        blocks.push(Block::Table {
+            columns: columns(&[
+                ("Class Name", Left),
+                ("Objects", Right),
+                ("Shallow Heap", Right),
+                ("Retained Heap", Right),
+            ]),
+            rows: s
+                .accumulated
+                .iter()
+                .map(|g| {
+                    vec![
+                        g.class_name.clone(),
+                        format_bytes(g.objects),
+                        format_bytes(g.shallow_bytes),
+                        format_bytes(g.retained_bytes),
+                    ]
+                })
+                .collect(),
+        });
+    }
+    if !s.biggest_members.is_empty() {
+        blocks.push(Block::Paragraph(vec![Inline::Text(format!(
+            "Biggest members ({} of {}):",
+            s.biggest_members.len(),
+            format_bytes(s.instances)
+        ))]));
+        // The name column only when some member has one (threads).
+        let named = s.biggest_members.iter().any(|m| m.name.is_some());
+        let mut cols = vec![("Object", Left)];
+        if named {
+            cols.push(("Name", Left));
+        }
+        cols.push(("Retained Heap", Right));
+        blocks.push(Block::Table {
+            columns: columns(&cols),
+            rows: s
+                .biggest_members
+                .iter()
+                .map(|m| {
+                    let mut row = vec![object_label(&m.object)];
+                    if named {
+                        row.push(m.name.clone().unwrap_or_default());
+                    }
+                    row.push(format_bytes(m.object.retained_bytes));
+                    row
+                })
+                .collect(),
+        });
+    }
+}
