@@ -5,7 +5,8 @@
 //! - Java-frame, JNI-local, native-stack and thread-block roots whose thread serial
 //!   belongs to a THREAD OBJECT are not roots: they become references from that thread
 //!   object to the local (MAT shows them under the thread). Only roots of unknown threads
-//!   stay roots.
+//!   stay roots, and those under a THREAD OBJECT naming object 0: MAT takes a thread id of
+//!   0 for no thread, and keeps each such local as a root of its own kind.
 //! - A dump without any STICKY CLASS root gets every non-array class of the bootstrap
 //!   loader (loader id 0) as a System Class root.
 //! - Roots naming identifiers that are not objects of the dump are dropped (and counted).
@@ -44,7 +45,11 @@ impl GcRoots {
             let obj = ids.index_of(r.id);
             if r.kind == RootKind::ThreadObject {
                 if let Some(serial) = r.thread_serial {
-                    thread_by_serial.insert(serial, obj);
+                    if r.id == 0 {
+                        thread_by_serial.remove(&serial);
+                    } else {
+                        thread_by_serial.insert(serial, obj);
+                    }
                 }
             }
             let thread_local = matches!(

@@ -150,7 +150,7 @@ pub trait Visitor {
     }
     /// Called before each HEAP DUMP (SEGMENT) record with the 1-based number of the
     /// heap-dump snapshot it belongs to (a file can hold several: each ends with a HEAP
-    /// DUMP END record); returning false skips the record unread.
+    /// DUMP END record, or is one HEAP DUMP record); returning false skips the record unread.
     fn heap_dump(&mut self, snapshot: u32) -> bool {
         true
     }
@@ -243,8 +243,10 @@ pub fn walk<V: Visitor>(c: &mut Cursor, header: &Header, v: &mut V, stop_at: Opt
     }
 }
 
-/// Which heap-dump snapshot the walk is in: a heap record after a HEAP DUMP END (or
-/// the first one) starts the next.
+/// Which heap-dump snapshot the walk is in: a heap record after a HEAP DUMP END, after
+/// a HEAP DUMP (0x0C) record, or the first one, starts the next. A non-segmented dump is
+/// one HEAP DUMP record with no END after it, so the old hprof agent's file of several
+/// dumps holds several HEAP DUMP records in a row (as MAT counts them).
 struct Snapshot {
     number: u32,
     ended: bool,
@@ -325,6 +327,9 @@ fn walk_record<V: Visitor>(
             c.skip_exact(len as u64, "a HEAP DUMP END record")?
         }
         _ => c.skip_exact(len as u64, "a record body")?,
+    }
+    if t == tag::HEAP_DUMP {
+        snapshot.ended = true;
     }
     if c.pos() != end {
         return Err(Error::format(
