@@ -15,14 +15,14 @@
 mod support;
 
 use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
-use heapscope::graph::roots::mat_name;
 use heapscope::records::tag;
+use heapscope::rules::roots::mat_name;
 use heapscope::source::MemorySource;
 use std::collections::BTreeMap;
 use support::hprof_builder::{ClassDef, Hprof, Value as V};
 
 fn run(bytes: Vec<u8>, snapshot: Option<u32>) -> heapscope::error::Result<Analysis> {
-    analyze(Box::new(MemorySource::new(bytes)), &Options { snapshot, ..Options::default() }, &mut NoProgress)
+    analyze(Box::new(MemorySource::new(bytes)), &Options { snapshot, ..Options::default() }, &mut NoProgress, &mut ())
 }
 
 const OBJECT: u64 = 0x100;
@@ -37,7 +37,7 @@ const E: u64 = 0x1018;
 const B: u64 = 0x1030; // JNI LOCAL
 const C: u64 = 0x1048; // NATIVE STACK
 const D: u64 = 0x1060; // THREAD BLOCK
-// A thread with an object, and its local.
+                       // A thread with an object, and its local.
 const T: u64 = 0x1078;
 const F: u64 = 0x1088;
 
@@ -88,7 +88,8 @@ fn locals_of_a_thread_object_zero_stay_roots_of_their_kind() {
     let a = run(thread_zero_dump(), None).expect("analysis");
     assert!(a.warnings.is_empty(), "{:?}", a.warnings);
 
-    let roots: BTreeMap<u64, Vec<&str>> = a.roots.iter().map(|&(o, k)| (a.address(o), k.iter().map(mat_name).collect())).collect();
+    let roots: BTreeMap<u64, Vec<&str>> =
+        a.roots.iter().map(|&(o, k)| (a.address(o), k.iter().map(mat_name).collect())).collect();
     let mut expected: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
     for c in [OBJECT, CLASS, LOADER, NODE, THREAD] {
         expected.insert(c, vec!["System Class"]);
@@ -112,7 +113,9 @@ fn locals_of_a_thread_object_zero_stay_roots_of_their_kind() {
     assert_eq!(a.immediate_dominator(obj(E)), Some(Some(obj(A))), "E under A");
     assert_eq!(a.immediate_dominator(obj(F)), Some(Some(obj(T))), "F under T");
 
-    for (id, shallow, retained) in [(A, 24, 48), (E, 24, 24), (B, 24, 24), (C, 24, 24), (D, 24, 24), (T, 16, 40), (F, 24, 24), (0, 16, 16)] {
+    for (id, shallow, retained) in
+        [(A, 24, 48), (E, 24, 24), (B, 24, 24), (C, 24, 24), (D, 24, 24), (T, 16, 40), (F, 24, 24), (0, 16, 16)]
+    {
         assert_eq!((a.shallow(obj(id)), a.retained(obj(id))), (shallow, retained), "0x{id:x}: shallow, retained");
     }
 }
@@ -176,7 +179,11 @@ fn each_heap_dump_record_is_a_snapshot() {
         let what = format!("--snapshot {asked:?}");
         assert_eq!((a.snapshots, a.snapshot), (2, snapshot), "{what}: snapshots, snapshot analyzed");
         assert!(a.warnings.is_empty(), "{what}: nothing is merged, no class is dumped twice: {:?}", a.warnings);
-        let (mine, other): (&[u64], &[u64]) = if snapshot == 1 { (&[NODES_1[0], NODES_1[1], GONE_1], &NODES_2) } else { (&NODES_2, &[NODES_1[0], NODES_1[1], GONE_1]) };
+        let (mine, other): (&[u64], &[u64]) = if snapshot == 1 {
+            (&[NODES_1[0], NODES_1[1], GONE_1], &NODES_2)
+        } else {
+            (&NODES_2, &[NODES_1[0], NODES_1[1], GONE_1])
+        };
         for &id in mine {
             let o = a.object_at(id).unwrap_or_else(|| panic!("{what}: object 0x{id:x} of snapshot {snapshot}"));
             assert_eq!(a.shallow(o), if id == GONE_1 { 8 } else { 16 }, "{what}: 0x{id:x}");
@@ -200,7 +207,11 @@ fn heap_dump_then_end_is_one_snapshot() {
     let mut h = Hprof::new(8);
     h.string(1, "java/lang/Object").load_class(1, OBJECT, 1);
     let mut seg = h.segment_builder();
-    seg.class_dump(&ClassDef::new(OBJECT, 0)).root_sticky_class(OBJECT).root_unknown(0x2000).instance(0x2000, OBJECT, &[]);
+    seg.class_dump(&ClassDef::new(OBJECT, 0)).root_sticky_class(OBJECT).root_unknown(0x2000).instance(
+        0x2000,
+        OBJECT,
+        &[],
+    );
     h.record(tag::HEAP_DUMP, seg.body()).heap_dump_end();
     let a = run(h.into_bytes(), None).expect("analysis");
     assert_eq!((a.snapshots, a.snapshot), (1, 1));
