@@ -22,6 +22,7 @@ pub mod input;
 pub mod keys;
 pub mod leaders;
 pub mod loaders;
+pub mod mat;
 pub mod model;
 
 use std::collections::BTreeMap;
