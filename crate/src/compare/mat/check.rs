@@ -92,11 +92,28 @@ pub struct Ours<'a> {
     pub report: &'a Report,
     /// The whole JSON, for sections newer than this build's model.
     pub raw: &'a Value,
+    /// Some thread's name, as MAT shows it, is ours' name read as little-endian byte
+    /// pairs (at least two of them): MAT read ART's one-byte strings as UTF-16.
+    pub art_strings: bool,
+}
+
+/// Whether MAT's thread overview shows ours' names of ART strings as byte pairs.
+pub fn art_strings(m: &MatReport, r: &Report) -> bool {
+    let Some(rows) = &m.threads else { return false };
+    rows.iter().any(|row| {
+        r.threads.iter().any(|t| {
+            address_of(&t.address) == Some(row.object.address)
+                && t.name.as_deref().is_some_and(|n| n.chars().count() >= 4 && mat_string(n) != row.name && mat_byte_pairs(n).as_deref() == Some(row.name.as_str()))
+        })
+    })
 }
 
 impl Ours<'_> {
+    /// The dump is an Android (ART) dump, which MAT can only read converted by
+    /// `hprof-conv`: ours says so (HPROF 1.0.3), or it is a converted one whose strings
+    /// MAT shows as byte pairs (`art_strings`, proven on the thread names).
     fn converted(&self) -> bool {
-        self.report.dump.format == "JAVA PROFILE 1.0.3"
+        self.report.dump.format == "JAVA PROFILE 1.0.3" || self.art_strings
     }
 
     fn used(&self) -> u64 {
@@ -108,16 +125,24 @@ impl Ours<'_> {
 /// when MAT read a converted ART dump and ours' byte pairs render the same, Rounding when
 /// MAT cut it short (`...`) after the same start.
 fn dump_string(v: &mut Verdict, ours: &Ours, field: String, mat: &str, value: &str) {
-    let rendered = mat_string(value);
+    // The page is HTML: runs of white space show as one space, and none at the ends.
+    let rendered = html_text(&mat_string(value));
     if rendered == mat {
         v.push(field, mat, value, Tier::Match);
     } else if let Some(pairs) = mat_byte_pairs(value).filter(|p| ours.converted() && p == mat) {
-        v.explain(field, mat, value, Reason::ConvertedInput, format!("ours is an ART dump ({}); MAT read its hprof-conv'd copy, whose strings it renders as byte pairs: {pairs:?}", ours.report.dump.format));
+        v.explain(field, mat, value, Reason::ConvertedInput, format!("an ART dump ({}): MAT reads its one-byte strings as UTF-16 units, little-endian byte pairs of ours: {pairs:?}", ours.report.dump.format));
+    } else if ours.converted() && mat.is_empty() && value.chars().count() % 2 == 1 && mat_byte_pairs(&format!("{value} ")).is_some() {
+        v.explain(field, mat, value, Reason::ConvertedInput, format!("an ART dump: MAT reads one-byte strings as byte pairs, and a string of odd length ({}) has no whole last pair: MAT shows none", value.chars().count()));
     } else if let Some(start) = mat.strip_suffix("...").filter(|s| !s.is_empty() && rendered.starts_with(s)) {
         v.explain(field, mat, value, Reason::Rounding, format!("MAT shows the first {} characters then \"...\"; ours begins with them", start.chars().count()));
     } else {
         v.fail(field, mat, value);
     }
+}
+
+/// Text as an HTML page shows it: white space runs as one space, trimmed.
+fn html_text(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn count_field(v: &mut Verdict, field: String, mat: &Option<Shown>, ours: u64) {
@@ -611,38 +636,93 @@ fn suspects(v: &mut Verdict, m: &MatReport, ours: &Ours) {
                 v.equal(format!("{key}.chain"), mat_chain.join(" → "), mine.join(" → "));
             }
         }
-        // Accumulated objects by class (the accumulation point's dominated objects).
-        let mut seen = BTreeSet::new();
-        for row in &p.by_class.rows {
-            let k = format!("{key}.accumulated[{}]", row.name);
-            match s.accumulated.iter().find(|g| g.class_name == row.name) {
-                Some(g) => {
-                    seen.insert(g.class_name.clone());
-                    count_field(v, format!("{k}.objects"), &row.objects, g.objects);
-                    count_field(v, format!("{k}.shallow"), &row.shallow, g.shallow_bytes);
-                    count_field(v, format!("{k}.retained"), &row.retained, g.retained_bytes);
-                }
-                None if s.accumulated.len() >= 20 && row.retained.as_ref().is_some_and(|r| s.accumulated.iter().all(|g| g.retained_bytes >= r.value)) => {
-                    v.explain(k, row.retained.as_ref().map(|r| r.text.clone()).unwrap_or_default(), "", Reason::NoCounterpart, "heapscope lists the 20 largest groups; this one retains no more than the smallest of them");
-                }
-                None => v.fail(k, "row", "missing"),
+        // Accumulated objects by class: the objects the accumulation point dominates
+        // directly. Without a point MAT groups the suspect's own; ours has no such list.
+        let Some(ap) = &s.accumulation_point else {
+            for row in &p.by_class.rows {
+                v.explain(format!("{key}.accumulated[{}]", row.name), row.retained.as_ref().map(|r| r.text.clone()).unwrap_or_default(), "", Reason::NoCounterpart, "no accumulation point: MAT groups the suspect's own dominated objects, heapscope groups an accumulation point's only");
             }
-        }
-        for g in s.accumulated.iter().filter(|g| !seen.contains(&g.class_name)) {
-            v.fail(format!("{key}.accumulated[{}]", g.class_name), "missing", format!("{} objects, {} retained", g.objects, g.retained_bytes));
-        }
+            retained_set_total(v, &format!("{key}.suspect's retained set"), &p.retained_set, Some(s.retained_bytes));
+            suspect_objects(v, &key, p, s);
+            continue;
+        };
+        accumulated(v, &key, &p.by_class, &s.accumulated);
         // The retained set of the accumulation point: its shallow total is the point's retained size.
-        retained_set_total(v, &format!("{key}.accumulation point's retained set"), &p.retained_set, s.accumulation_point.as_ref().map(|o| o.retained_bytes));
-        retained_set_total(v, &format!("{key}.suspects' retained set"), &p.suspects_retained_set, Some(s.retained_bytes));
-        for row in &p.suspect_classes.rows {
-            let k = format!("{key}.suspect objects[{}]", row.name);
-            v.equal(format!("{k}.class"), row.name.clone(), s.class_name.clone());
-            count_field(v, format!("{k}.objects"), &row.objects, s.instances);
-            count_field(v, format!("{k}.retained"), &row.retained, s.retained_bytes);
-            if let Some(sh) = &row.shallow {
-                v.explain(format!("{k}.shallow"), sh.text.clone(), "", Reason::NoCounterpart, "heapscope's suspect holds its retained size, not its members' shallow sum");
+        retained_set_total(v, &format!("{key}.accumulation point's retained set"), &p.retained_set, Some(ap.retained_bytes));
+        suspect_objects(v, &key, p, s);
+    }
+}
+
+/// How many groups each side lists at most (MAT's table and heapscope's `accumulated`).
+const ACCUMULATED_CAP: usize = 20;
+
+/// MAT's "Accumulated Objects by Class in Dominator Tree" against ours' groups. Both lists
+/// stop at [`ACCUMULATED_CAP`] groups: a group one side lists and the other does not is a
+/// tie when it retains exactly as much as the smallest group of the full list.
+fn accumulated(v: &mut Verdict, key: &str, mat: &GroupTable, list: &[crate::report::model::MemberGroup]) {
+    let retained = |r: &GroupRow| r.retained.as_ref().map(|x| x.value);
+    let mat_min = mat.rows.iter().filter_map(retained).min();
+    let ours_min = list.iter().map(|g| g.retained_bytes).min();
+    let mut seen = BTreeSet::new();
+    for row in &mat.rows {
+        let k = format!("{key}.accumulated[{}]", row.name);
+        match list.iter().find(|g| g.class_name == row.name) {
+            Some(g) => {
+                seen.insert(g.class_name.clone());
+                count_field(v, format!("{k}.objects"), &row.objects, g.objects);
+                count_field(v, format!("{k}.shallow"), &row.shallow, g.shallow_bytes);
+                count_field(v, format!("{k}.retained"), &row.retained, g.retained_bytes);
             }
+            None if list.len() >= ACCUMULATED_CAP && retained(row).is_some() && retained(row) == ours_min => v.explain(
+                k,
+                row.retained.as_ref().map(|r| r.text.clone()).unwrap_or_default(),
+                "",
+                Reason::TieBreak,
+                format!("both lists stop at {ACCUMULATED_CAP} groups; this one retains {}, as much as heapscope's smallest listed group", ours_min.unwrap_or(0)),
+            ),
+            None => v.fail(k, "row", "missing"),
         }
+    }
+    for g in list.iter().filter(|g| !seen.contains(&g.class_name)) {
+        let k = format!("{key}.accumulated[{}]", g.class_name);
+        let ours = format!("{} objects, {} retained", g.objects, g.retained_bytes);
+        if mat.rows.len() >= ACCUMULATED_CAP && Some(g.retained_bytes) == mat_min {
+            v.explain(k, "", ours, Reason::TieBreak, format!("both lists stop at {ACCUMULATED_CAP} groups; this one retains {}, as much as MAT's smallest listed group", g.retained_bytes));
+        } else {
+            v.fail(k, "missing", ours);
+        }
+    }
+}
+
+/// A group suspect's "Suspect Objects by Class" and the retained set of its members.
+/// MAT's retained size there is the retained set of all members together, which may
+/// exceed the sum of their own retained sizes (what the description and ours give,
+/// compared above); it cannot be smaller.
+fn suspect_objects(v: &mut Verdict, key: &str, p: &SuspectPage, s: &crate::report::model::Suspect) {
+    let joint = |v: &mut Verdict, k: String, shown: &Shown| {
+        if shown.value >= s.retained_bytes {
+            v.explain(k, shown.text.clone(), s.retained_bytes.to_string(), Reason::NoCounterpart, format!("the retained set of the {} members together; heapscope holds the sum of their own retained sizes, {} ≤ {}", s.instances, s.retained_bytes, shown.value));
+        } else {
+            v.fail(k, shown.text.clone(), format!("{} (the members' own retained sizes add up to more)", s.retained_bytes));
+        }
+    };
+    for row in &p.suspect_classes.rows {
+        let k = format!("{key}.suspect objects[{}]", row.name);
+        v.equal(format!("{k}.class"), row.name.clone(), s.class_name.clone());
+        count_field(v, format!("{k}.objects"), &row.objects, s.instances);
+        if let Some(r) = &row.retained {
+            joint(v, format!("{k}.retained (together)"), r);
+        }
+        if let Some(sh) = &row.shallow {
+            v.explain(format!("{k}.shallow"), sh.text.clone(), "", Reason::NoCounterpart, "heapscope's suspect holds its retained size, not its members' shallow sum");
+        }
+    }
+    let t = &p.suspects_retained_set;
+    if let Some(total) = t.totals.iter().find_map(|t| t.values.iter().find(|(c, _)| c == "Shallow Heap").map(|(_, s)| s.clone())) {
+        joint(v, format!("{key}.suspects' retained set shallow total"), &total);
+    }
+    if !t.rows.is_empty() {
+        v.explain(format!("{key}.suspects' retained set ({} class rows)", t.rows.len()), format!("{} rows", t.rows.len()), "", Reason::NoCounterpart, "heapscope's report does not break a retained set down by class");
     }
 }
 
@@ -694,17 +774,21 @@ fn stacks(v: &mut Verdict, m: &MatReport, ours: &Ours) {
             continue;
         };
         v.equal(format!("{key}.frames"), sl.frames.len() as u64, t.frames.len() as u64);
-        for (i, (text, locals)) in sl.frames.iter().enumerate() {
+        for (i, frame) in sl.frames.iter().enumerate() {
             let k = format!("{key}.frame#{}", i + 1);
             let Some(f) = t.frames.get(i) else {
-                v.fail(k, text.clone(), "missing");
+                v.fail(k, frame.text.clone(), "missing");
                 continue;
             };
-            v.equal(k.clone(), text.clone(), f.frame.clone());
-            let mut mat: Vec<String> = locals.iter().map(|r| hex(r.object.address)).collect();
+            v.equal(k.clone(), frame.text.clone(), f.frame.clone());
             let mut mine: Vec<String> = f.locals.iter().map(|o| o.address.clone()).collect();
-            mat.sort();
             mine.sort();
+            if frame.collapsed && !mine.is_empty() {
+                v.explain(format!("{k}.locals"), "(collapsed: \"All objects\" link)", mine.join(" "), Reason::NoCounterpart, "MAT's page links this frame's locals without listing them (only the significant frame is expanded)");
+                continue;
+            }
+            let mut mat: Vec<String> = frame.locals.iter().map(|r| hex(r.object.address)).collect();
+            mat.sort();
             v.equal(format!("{k}.locals"), mat.join(" "), mine.join(" "));
         }
     }

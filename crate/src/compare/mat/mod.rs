@@ -87,7 +87,8 @@ pub fn read_ours(text: &str) -> Result<(Report, Value)> {
 
 /// Compares MAT's report with ours.
 pub fn compare(mat: &MatReport, report: &Report, raw: &Value) -> Verdict {
-    check::compare(mat, &check::Ours { report, raw })
+    let art_strings = check::art_strings(mat, report);
+    check::compare(mat, &check::Ours { report, raw, art_strings })
 }
 
 /// The comparison as JSON: `summary` {match, explainable, fail}, `explainable` [{field,

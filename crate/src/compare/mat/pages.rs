@@ -212,7 +212,16 @@ pub struct Stack {
 pub struct StackLocals {
     pub origin: Origin,
     pub thread: Option<ObjectName>,
-    pub frames: Vec<(String, Vec<ObjectRow>)>,
+    pub frames: Vec<FrameRow>,
+}
+
+/// A frame of [`StackLocals`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameRow {
+    pub text: String,
+    pub locals: Vec<ObjectRow>,
+    /// MAT links the frame's locals ("All objects") without listing them on the page.
+    pub collapsed: bool,
 }
 
 /// What a suspect's description says.
@@ -529,9 +538,11 @@ fn parse_stack_locals(origin: &Origin, table: &Table) -> StackLocals {
         if depth == 0 {
             out.thread = object_link(first).and_then(|(_, t)| parse_object_name(t));
         } else if depth == 1 {
-            out.frames.push((line.to_string(), Vec::new()));
+            let links_locals = first.links.iter().any(|l| l.text.starts_with("All objects"));
+            out.frames.push(FrameRow { text: line.to_string(), locals: Vec::new(), collapsed: links_locals });
         } else if let (Some(frame), Some(obj)) = (out.frames.last_mut(), rows.iter().find(|r| r.origin.row == i + 1)) {
-            frame.1.push(obj.clone());
+            frame.locals.push(obj.clone());
+            frame.collapsed = false;
         }
     }
     out
