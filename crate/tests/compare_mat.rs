@@ -189,6 +189,9 @@ fn fail_fields(v: &Value) -> Vec<String> {
     v["fail"].as_array().unwrap().iter().map(|f| f["field"].as_str().unwrap().to_string()).collect()
 }
 
+/// A change made to a JSON report.
+type Change = fn(&mut Value);
+
 /// One histogram count and one suspect's retained size changed by one: each FAILs, and
 /// the command's status goes from 0 (the report with the known differences aligned) to 2.
 #[test]
@@ -213,7 +216,7 @@ fn a_changed_histogram_count_or_suspect_size_fails_with_status_2() {
     assert_eq!(code, Some(0));
     assert!(out["summary"]["match"].as_u64().unwrap() > 300, "{}", out["summary"]);
 
-    let mutations: [(&str, fn(&mut Value)); 2] = [
+    let mutations: [(&str, Change); 2] = [
         (count_field, |r| {
             let row = r["histogram"].as_array_mut().unwrap().iter_mut().find(|h| h["class_name"] == "byte[]").unwrap();
             row["instances"] = Value::from(row["instances"].as_u64().unwrap() + 1);

@@ -234,7 +234,8 @@ fn overview(v: &mut Verdict, m: &MatReport, ours: &Ours) {
                 format!("ours read the ART dump itself ({}, {} bytes); MAT cannot, and read its hprof-conv'd copy", r.dump.format, r.source.hprof_bytes),
             ),
             "File length" => exact(v, r.source.hprof_bytes),
-            "Date" | "Time" if val.ends_with(" UTC") || key == "Date" => {
+            // MAT prints them in its own time zone: comparable when that is UTC.
+            "Date" | "Time" if m.overview.iter().any(|(k, t)| k == "Time" && t.ends_with(" UTC")) => {
                 let (date, time) = mat_date_time(r.dump.timestamp_ms);
                 let mine = if key == "Date" { date } else { time };
                 let norm = |s: &str| s.replace(['\u{202f}', '\u{a0}'], " ");

@@ -443,16 +443,14 @@ fn handle(st: &mut State, tag: &Tag) {
             }
             st.strong_depth += 1;
         }
-        ("strong" | "b", true) => {
-            if st.strong_depth > 0 {
-                st.strong_depth -= 1;
-                if st.strong_depth == 0 {
-                    let text = tidy(&std::mem::take(&mut st.strong));
-                    if let Some(cell) = &mut st.cell {
-                        cell.strong.push(text);
-                    } else if st.table.is_none() && !st.in_heading {
-                        st.section.strong.push(text);
-                    }
+        ("strong" | "b", true) if st.strong_depth > 0 => {
+            st.strong_depth -= 1;
+            if st.strong_depth == 0 {
+                let text = tidy(&std::mem::take(&mut st.strong));
+                if let Some(cell) = &mut st.cell {
+                    cell.strong.push(text);
+                } else if st.table.is_none() && !st.in_heading {
+                    st.section.strong.push(text);
                 }
             }
         }

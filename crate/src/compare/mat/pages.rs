@@ -330,7 +330,7 @@ fn depth_of(cell: &Cell) -> usize {
     cell.prefix.trim().chars().count()
 }
 
-fn cell_text<'a>(row: &'a Row, col: Option<usize>) -> Option<&'a str> {
+fn cell_text(row: &Row, col: Option<usize>) -> Option<&str> {
     Some(row.cells.get(col?)?.text.as_str())
 }
 
