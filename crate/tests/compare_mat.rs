@@ -65,7 +65,10 @@ fn cases(corpus: &Path) -> Vec<Case> {
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter_map(|n| n.strip_suffix("_Leak_Suspects.zip").map(String::from))
         .filter_map(|name| {
-            let dump = ["dumps", "android"].iter().map(|d| corpus.join(d).join(format!("{name}.hprof.gz"))).find(|p| p.exists())?;
+            let dump = ["dumps", "android"]
+                .iter()
+                .map(|d| corpus.join(d).join(format!("{name}.hprof.gz")))
+                .find(|p| p.exists())?;
             let zip = corpus.join("expected").join(format!("{name}_Leak_Suspects.zip"));
             Some(Case { name, dump, zip })
         })
@@ -95,7 +98,11 @@ fn tier_of<'a>(v: &'a mat::Verdict, field: &str) -> Option<&'a Tier> {
 fn every_corpus_dump_matches_mats_own_report_but_for_the_known_differences() {
     let Some(corpus) = support::corpus_dir() else { return };
     let cases = cases(&corpus);
-    assert!(cases.len() >= 23, "expected a Leak Suspects zip and a dump for at least 23 corpus dumps, found {}", cases.len());
+    assert!(
+        cases.len() >= 23,
+        "expected a Leak Suspects zip and a dump for at least 23 corpus dumps, found {}",
+        cases.len()
+    );
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -118,23 +125,43 @@ fn every_corpus_dump_matches_mats_own_report_but_for_the_known_differences() {
     for (name, v, raw) in &results {
         let mut known = 0;
         for item in v.items.iter().filter(|i| i.tier == Tier::Fail) {
-            match KNOWN.iter().position(|k| (k.only.is_empty() || k.only.contains(&name.as_str())) && (k.field)(&item.field, raw)) {
+            match KNOWN
+                .iter()
+                .position(|k| (k.only.is_empty() || k.only.contains(&name.as_str())) && (k.field)(&item.field, raw))
+            {
                 Some(k) => {
                     seen[k] += 1;
                     known += 1;
                 }
-                None => unexplained.push(format!("{name}: {} — MAT {:?}, heapscope {:?}", item.field, item.mat, item.ours)),
+                None => {
+                    unexplained.push(format!("{name}: {} — MAT {:?}, heapscope {:?}", item.field, item.mat, item.ours))
+                }
             }
         }
-        eprintln!("compare mat {name}: {} MATCH, {} EXPLAINABLE, {} FAIL ({known} known)", v.matches(), v.explainable(), v.fails());
+        eprintln!(
+            "compare mat {name}: {} MATCH, {} EXPLAINABLE, {} FAIL ({known} known)",
+            v.matches(),
+            v.explainable(),
+            v.fails()
+        );
         assert!(v.matches() > 150, "{name}: only {} fields matched", v.matches());
-        let c = mat::Comparison { mat_name: format!("{name}_Leak_Suspects.zip"), ours_name: format!("{name}.json"), pages: vec![], verdict: v.clone() };
+        let c = mat::Comparison {
+            mat_name: format!("{name}_Leak_Suspects.zip"),
+            ours_name: format!("{name}.json"),
+            pages: vec![],
+            verdict: v.clone(),
+        };
         sweep_files.push((format!("{name}.diff.json"), mat::to_json(&c)));
     }
     for (k, n) in KNOWN.iter().zip(&seen) {
         eprintln!("known difference ({n} FAIL fields): {}", k.what);
     }
-    assert!(unexplained.is_empty(), "{} FAIL fields beyond the known differences:\n{}", unexplained.len(), unexplained.join("\n"));
+    assert!(
+        unexplained.is_empty(),
+        "{} FAIL fields beyond the known differences:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
     let gone: Vec<&str> = KNOWN.iter().zip(&seen).filter(|(_, &n)| n == 0).map(|(k, _)| k.what).collect();
     assert!(gone.is_empty(), "known differences that no longer occur (remove them from KNOWN): {gone:?}");
     // The sweep over these comparisons: enough real ones, and FAIL while differences remain.
@@ -148,7 +175,13 @@ fn every_corpus_dump_matches_mats_own_report_but_for_the_known_differences() {
 fn aligned_with_mat(zip: &Path, ours: &str) -> Value {
     let m = mat::read_mat(&std::fs::read(zip).unwrap()).unwrap();
     let mut raw: Value = serde_json::from_str(ours).unwrap();
-    let props: Vec<Value> = m.system_properties.clone().unwrap_or_default().into_iter().map(|(k, v)| serde_json::json!({"key": k, "value": v})).collect();
+    let props: Vec<Value> = m
+        .system_properties
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| serde_json::json!({"key": k, "value": v}))
+        .collect();
     raw["system_properties"] = Value::from(props);
     let hist = m.histogram.as_ref().unwrap();
     let rows = raw["histogram"].as_array_mut().unwrap();
@@ -159,7 +192,9 @@ fn aligned_with_mat(zip: &Path, ours: &str) -> Value {
     }
     rows.sort_by(|a, b| {
         let k = |r: &Value, f: &str| r[f].as_u64().unwrap();
-        k(b, "retained_bytes_min").cmp(&k(a, "retained_bytes_min")).then(k(b, "shallow_bytes").cmp(&k(a, "shallow_bytes")))
+        k(b, "retained_bytes_min")
+            .cmp(&k(a, "retained_bytes_min"))
+            .then(k(b, "shallow_bytes").cmp(&k(a, "shallow_bytes")))
     });
     let used = raw["overview"]["used_heap_bytes"].as_u64().unwrap();
     let loaders: Vec<Value> = m
@@ -179,9 +214,16 @@ fn aligned_with_mat(zip: &Path, ours: &str) -> Value {
 }
 
 fn run_cli(zip: &Path, ours: &Path) -> (Option<i32>, Value) {
-    let out = Command::new(BIN).args(["-q", "compare", "mat"]).arg(zip).arg(ours).args(["--format", "json"]).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["-q", "compare", "mat"])
+        .arg(zip)
+        .arg(ours)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("compare mat --format json printed no JSON ({e}): {text}"));
+    let v: Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("compare mat --format json printed no JSON ({e}): {text}"));
     (out.status.code(), v)
 }
 
@@ -283,12 +325,15 @@ fn unreadable_mat_reports_exit_1() {
         let _ = mat::read_mat(&bytes[..len]);
     }
     // Our side unreadable: status 1 too.
-    let out = Command::new(BIN).args(["compare", "mat"]).arg(&zip).arg(tmp.path().join("missing.json")).output().unwrap();
+    let out =
+        Command::new(BIN).args(["compare", "mat"]).arg(&zip).arg(tmp.path().join("missing.json")).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
 
 fn diff_json(real: bool, fail: u64) -> String {
-    let fails: Vec<String> = (0..fail).map(|i| format!("{{\"field\": \"histogram[X{i}].instances\", \"mat\": \"1\", \"ours\": \"2\"}}")).collect();
+    let fails: Vec<String> = (0..fail)
+        .map(|i| format!("{{\"field\": \"histogram[X{i}].instances\", \"mat\": \"1\", \"ours\": \"2\"}}"))
+        .collect();
     format!(
         "{{\"real\": {real}, \"summary\": {{\"match\": 100, \"explainable\": 1, \"fail\": {fail}}}, \
          \"explainable\": [{{\"field\": \"overview.Used heap dump\", \"mat\": \"29.3 MB\", \"ours\": \"30705704\", \"reason\": \"rounding\", \"evidence\": \"band\"}}], \
@@ -320,7 +365,11 @@ fn sweep_gate() {
     std::fs::write(dir.join("d14.diff.json"), diff_json(true, 0)).unwrap();
     let (code, text) = sweep_cli(dir);
     assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains("PASS") && text.contains("| d03.diff.json | overview.Used heap dump | 29.3 MB | 30705704 | rounding | band |"), "{text}");
+    assert!(
+        text.contains("PASS")
+            && text.contains("| d03.diff.json | overview.Used heap dump | 29.3 MB | 30705704 | rounding | band |"),
+        "{text}"
+    );
     std::fs::write(dir.join("d07.diff.json"), diff_json(true, 2)).unwrap();
     let (code, text) = sweep_cli(dir);
     assert_eq!(code, Some(2), "{text}");

@@ -59,7 +59,8 @@ impl MatFormat {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path).map_err(|e| Failure { input: None, error: Error::io(format!("cannot read {}: {e}", path.display())) })
+    std::fs::read(path)
+        .map_err(|e| Failure { input: None, error: Error::io(format!("cannot read {}: {e}", path.display())) })
 }
 
 /// Our side: a JSON report as written, or a dump analyzed now.
@@ -69,7 +70,15 @@ fn ours(path: &Path, global: &Global) -> Result<(heapscope::report::Report, serd
         let text = String::from_utf8(read(path)?).map_err(|_| fail(Error::format(0, "a JSON report must be UTF-8")))?;
         return mat::read_ours(&text).map_err(fail);
     }
-    let args = AnalysisArgs { dump: path.to_path_buf(), keep_unreachable: false, dominators: Dominators::SemiNca, snapshot: None, timings: false, mapping: None, core_only: false };
+    let args = AnalysisArgs {
+        dump: path.to_path_buf(),
+        keep_unreachable: false,
+        dominators: Dominators::SemiNca,
+        snapshot: None,
+        timings: false,
+        mapping: None,
+        core_only: false,
+    };
     let mut done = common::analyze(&args, global)?;
     let report = keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
     done.finish()?;
@@ -79,10 +88,16 @@ fn ours(path: &Path, global: &Global) -> Result<(heapscope::report::Report, serd
 
 pub fn run(args: &MatArgs, global: &Global) -> Outcome {
     let zip = read(&args.mat)?;
-    let report = mat::read_mat(&zip).map_err(|error| Failure { input: Some(common::display_name(&args.mat)), error })?;
+    let report =
+        mat::read_mat(&zip).map_err(|error| Failure { input: Some(common::display_name(&args.mat)), error })?;
     let (our_report, raw) = ours(&args.ours, global)?;
     let verdict = mat::compare(&report, &our_report, &raw);
-    let comparison = mat::Comparison { mat_name: common::display_name(&args.mat), ours_name: common::display_name(&args.ours), pages: report.pages.clone(), verdict };
+    let comparison = mat::Comparison {
+        mat_name: common::display_name(&args.mat),
+        ours_name: common::display_name(&args.ours),
+        pages: report.pages.clone(),
+        verdict,
+    };
     let text = match MatFormat::choose(args.format, args.out.as_deref()) {
         MatFormat::Json => mat::to_json(&comparison),
         MatFormat::Md => mat::to_markdown(&comparison),

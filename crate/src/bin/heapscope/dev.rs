@@ -42,13 +42,19 @@ pub fn run(args: &Args, _global: &Global) -> Outcome {
 }
 
 fn sweep(args: &SweepArgs) -> Outcome {
-    let io = |e: std::io::Error| Failure { input: None, error: Error::io(format!("cannot read {}: {e}", args.dir.display())) };
+    let io = |e: std::io::Error| Failure {
+        input: None,
+        error: Error::io(format!("cannot read {}: {e}", args.dir.display())),
+    };
     let mut files = Vec::new();
     for entry in std::fs::read_dir(&args.dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if name.ends_with(".diff.json") {
-            let text = std::fs::read_to_string(&path).map_err(|e| Failure { input: None, error: Error::io(format!("cannot read {}: {e}", path.display())) })?;
+            let text = std::fs::read_to_string(&path).map_err(|e| Failure {
+                input: None,
+                error: Error::io(format!("cannot read {}: {e}", path.display())),
+            })?;
             files.push((name, text));
         }
     }

@@ -103,7 +103,11 @@ pub fn art_strings(m: &MatReport, r: &Report) -> bool {
     rows.iter().any(|row| {
         r.threads.iter().any(|t| {
             address_of(&t.address) == Some(row.object.address)
-                && t.name.as_deref().is_some_and(|n| n.chars().count() >= 4 && mat_string(n) != row.name && mat_byte_pairs(n).as_deref() == Some(row.name.as_str()))
+                && t.name.as_deref().is_some_and(|n| {
+                    n.chars().count() >= 4
+                        && mat_string(n) != row.name
+                        && mat_byte_pairs(n).as_deref() == Some(row.name.as_str())
+                })
         })
     })
 }
@@ -131,10 +135,20 @@ fn dump_string(v: &mut Verdict, ours: &Ours, field: String, mat: &str, value: &s
         v.push(field, mat, value, Tier::Match);
     } else if let Some(pairs) = mat_byte_pairs(value).filter(|p| ours.converted() && p == mat) {
         v.explain(field, mat, value, Reason::ConvertedInput, format!("an ART dump ({}): MAT reads its one-byte strings as UTF-16 units, little-endian byte pairs of ours: {pairs:?}", ours.report.dump.format));
-    } else if ours.converted() && mat.is_empty() && value.chars().count() % 2 == 1 && mat_byte_pairs(&format!("{value} ")).is_some() {
+    } else if ours.converted()
+        && mat.is_empty()
+        && value.chars().count() % 2 == 1
+        && mat_byte_pairs(&format!("{value} ")).is_some()
+    {
         v.explain(field, mat, value, Reason::ConvertedInput, format!("an ART dump: MAT reads one-byte strings as byte pairs, and a string of odd length ({}) has no whole last pair: MAT shows none", value.chars().count()));
     } else if let Some(start) = mat.strip_suffix("...").filter(|s| !s.is_empty() && rendered.starts_with(s)) {
-        v.explain(field, mat, value, Reason::Rounding, format!("MAT shows the first {} characters then \"...\"; ours begins with them", start.chars().count()));
+        v.explain(
+            field,
+            mat,
+            value,
+            Reason::Rounding,
+            format!("MAT shows the first {} characters then \"...\"; ours begins with them", start.chars().count()),
+        );
     } else {
         v.fail(field, mat, value);
     }
@@ -166,7 +180,13 @@ pub fn compare(m: &MatReport, ours: &Ours) -> Verdict {
     stacks(&mut v, m, ours);
     objects(&mut v, m, ours, &known);
     for u in &m.unmodeled {
-        v.explain(format!("unmodeled table {}", u.origin), format!("{} rows", u.rows), "", Reason::NoCounterpart, "a table this comparison does not model and whose rows name no object: heapscope's report has no such list");
+        v.explain(
+            format!("unmodeled table {}", u.origin),
+            format!("{} rows", u.rows),
+            "",
+            Reason::NoCounterpart,
+            "a table this comparison does not model and whose rows name no object: heapscope's report has no such list",
+        );
     }
     v
 }
@@ -252,7 +272,8 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         return;
     };
     let rows = &ours.report.histogram;
-    let by_address: BTreeMap<u64, usize> = rows.iter().enumerate().filter_map(|(i, r)| Some((address_of(&r.class_address)?, i))).collect();
+    let by_address: BTreeMap<u64, usize> =
+        rows.iter().enumerate().filter_map(|(i, r)| Some((address_of(&r.class_address)?, i))).collect();
     for (i, row) in h.rows.iter().enumerate() {
         let key = format!("histogram[{}]", row.name);
         let Some(&j) = row.address.and_then(|a| by_address.get(&a)) else {
@@ -265,13 +286,17 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         count_field(v, format!("{key}.shallow"), &row.shallow, ours_row.shallow_bytes);
         // `>= N` is MAT's quick retained size: ours holds that same number, exactly.
         match &row.retained {
-            Some(s) => v.equal(format!("{key}.retained (MAT's quick value, >= shown)"), s.value, ours_row.retained_bytes_min),
+            Some(s) => {
+                v.equal(format!("{key}.retained (MAT's quick value, >= shown)"), s.value, ours_row.retained_bytes_min)
+            }
             None => v.fail(format!("{key}.retained"), "(no number)", ours_row.retained_bytes_min.to_string()),
         }
         // Position: the same class at the same place, or a class with the same sort key.
         let field = format!("histogram#{}.order", i + 1);
         match rows.get(i) {
-            Some(at) if at.class_address == ours_row.class_address => v.push(field, row.name.clone(), at.class_name.clone(), Tier::Match),
+            Some(at) if at.class_address == ours_row.class_address => {
+                v.push(field, row.name.clone(), at.class_name.clone(), Tier::Match)
+            }
             Some(at) if row.retained.as_ref().is_some_and(|s| s.value == at.retained_bytes_min) => v.explain(
                 field,
                 row.name.clone(),
@@ -292,8 +317,16 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         for (col, s) in &t.values {
             match col.as_str() {
                 "Objects" => v.equal("histogram.total objects", s.value, rows.iter().map(|r| r.instances).sum::<u64>()),
-                "Shallow Heap" => v.equal("histogram.total shallow", s.value, rows.iter().map(|r| r.shallow_bytes).sum::<u64>()),
-                _ => v.explain(format!("histogram.total {col}"), s.text.clone(), "", Reason::NoCounterpart, "a total MAT prints for this column"),
+                "Shallow Heap" => {
+                    v.equal("histogram.total shallow", s.value, rows.iter().map(|r| r.shallow_bytes).sum::<u64>())
+                }
+                _ => v.explain(
+                    format!("histogram.total {col}"),
+                    s.text.clone(),
+                    "",
+                    Reason::NoCounterpart,
+                    "a total MAT prints for this column",
+                ),
             }
         }
     }
@@ -316,11 +349,21 @@ fn consumers(v: &mut Verdict, ours: &Ours, what: &str, mat: &GroupTable, list: &
             percent(v, format!("{key}.retained %"), p, c.retained_bp, c.retained_bytes, used);
         }
         if let Some(s) = &row.shallow {
-            v.explain(format!("{key}.shallow"), s.text.clone(), "", Reason::NoCounterpart, "heapscope's consumers hold objects and retained size, not the shallow sum");
+            v.explain(
+                format!("{key}.shallow"),
+                s.text.clone(),
+                "",
+                Reason::NoCounterpart,
+                "heapscope's consumers hold objects and retained size, not the shallow sum",
+            );
         }
     }
     for c in list.iter().filter(|c| !seen.contains(&c.name)) {
-        v.fail(format!("top_consumers.{what}[{}]", c.name), "missing", format!("{} objects, {} retained", c.objects, c.retained_bytes));
+        v.fail(
+            format!("top_consumers.{what}[{}]", c.name),
+            "missing",
+            format!("{} objects, {} retained", c.objects, c.retained_bytes),
+        );
     }
     for t in &mat.totals {
         let rows: Vec<_> = list.iter().filter(|c| mat.rows.iter().any(|r| r.name == c.name)).collect();
@@ -329,7 +372,13 @@ fn consumers(v: &mut Verdict, ours: &Ours, what: &str, mat: &GroupTable, list: &
             match col.as_str() {
                 "Number of Objects" => v.equal(key, s.value, rows.iter().map(|c| c.objects).sum::<u64>()),
                 "Retained Heap Size" => v.equal(key, s.value, rows.iter().map(|c| c.retained_bytes).sum::<u64>()),
-                _ => v.explain(key, s.text.clone(), "", Reason::NoCounterpart, "heapscope's consumers hold objects and retained size, not the shallow sum"),
+                _ => v.explain(
+                    key,
+                    s.text.clone(),
+                    "",
+                    Reason::NoCounterpart,
+                    "heapscope's consumers hold objects and retained size, not the shallow sum",
+                ),
             }
         }
     }
@@ -356,15 +405,23 @@ fn top_consumers(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     }
     match &m.top_classes {
         Some(g) => consumers(v, ours, "classes", g, &t.classes),
-        None => v.fail("top_consumers.classes", "(MAT's Biggest Top-Level Dominator Classes)", "not found in the archive"),
+        None => {
+            v.fail("top_consumers.classes", "(MAT's Biggest Top-Level Dominator Classes)", "not found in the archive")
+        }
     }
     match &m.top_loaders {
         Some(g) => consumers(v, ours, "class_loaders", g, &t.class_loaders),
-        None => v.fail("top_consumers.class_loaders", "(MAT's Biggest Top-Level Dominator Class Loaders)", "not found in the archive"),
+        None => v.fail(
+            "top_consumers.class_loaders",
+            "(MAT's Biggest Top-Level Dominator Class Loaders)",
+            "not found in the archive",
+        ),
     }
     match &m.top_packages {
         Some(g) => packages(v, ours, g),
-        None => v.fail("top_consumers.packages", "(MAT's Biggest Top-Level Dominator Packages)", "not found in the archive"),
+        None => {
+            v.fail("top_consumers.packages", "(MAT's Biggest Top-Level Dominator Packages)", "not found in the archive")
+        }
     }
 }
 
@@ -377,7 +434,12 @@ fn packages(v: &mut Verdict, ours: &Ours, g: &GroupTable) {
     };
     // The root `<all>`: every top-level dominator.
     count_field(v, "top_consumers.packages[<all>].retained".into(), &root.retained, used);
-    count_field(v, "top_consumers.packages[<all>].top dominators".into(), &root.objects, ours.report.overview.top_level_dominators);
+    count_field(
+        v,
+        "top_consumers.packages[<all>].top dominators".into(),
+        &root.objects,
+        ours.report.overview.top_level_dominators,
+    );
     let package_icon = root.icon.clone();
     let mut path: Vec<String> = Vec::new();
     let mut seen = BTreeSet::new();
@@ -412,18 +474,34 @@ fn packages(v: &mut Verdict, ours: &Ours, g: &GroupTable) {
         }
     }
     if !g.totals.is_empty() {
-        v.explain("top_consumers.packages totals", format!("{} total rows", g.totals.len()), "", Reason::NoCounterpart, "sums of the rows shown above each total, each of which is compared on its own");
+        v.explain(
+            "top_consumers.packages totals",
+            format!("{} total rows", g.totals.len()),
+            "",
+            Reason::NoCounterpart,
+            "sums of the rows shown above each total, each of which is compared on its own",
+        );
     }
 }
 
 fn known_of(o: &ObjectRef) -> Known {
-    Known { class_name: o.class_name.clone(), class_of_object: o.class_of_object.clone(), shallow: o.shallow_bytes, retained: o.retained_bytes, retained_bp: o.retained_bp }
+    Known {
+        class_name: o.class_name.clone(),
+        class_of_object: o.class_of_object.clone(),
+        shallow: o.shallow_bytes,
+        retained: o.retained_bytes,
+        retained_bp: o.retained_bp,
+    }
 }
 
 /// Class, shallow, retained and share of one object row against one of ours' objects.
 fn object_fields(v: &mut Verdict, key: &str, row: &ObjectRow, k: &Known, used: u64) {
     match row.object.class_object_of() {
-        Some(c) => v.equal(format!("{key}.class"), format!("class {c}"), format!("class {}", k.class_of_object.as_deref().unwrap_or(&k.class_name))),
+        Some(c) => v.equal(
+            format!("{key}.class"),
+            format!("class {c}"),
+            format!("class {}", k.class_of_object.as_deref().unwrap_or(&k.class_name)),
+        ),
         None => v.equal(format!("{key}.class"), row.object.class_name(), k.class_name.clone()),
     }
     if row.shallow.is_some() {
@@ -442,16 +520,32 @@ fn thread_fields(v: &mut Verdict, ours: &Ours, key: &str, row: &ThreadRow, t: &c
     v.equal(format!("{key}.class"), row.object.label.clone(), t.class_name.clone());
     count_field(v, format!("{key}.shallow"), &row.shallow, t.shallow_bytes);
     count_field(v, format!("{key}.retained"), &row.retained, t.retained_bytes);
-    v.equal(format!("{key}.context class loader"), row.context_class_loader.clone(), t.context_class_loader.clone().unwrap_or_default());
+    v.equal(
+        format!("{key}.context class loader"),
+        row.context_class_loader.clone(),
+        t.context_class_loader.clone().unwrap_or_default(),
+    );
     v.equal(format!("{key}.daemon"), row.daemon.clone(), t.daemon.map(|d| d.to_string()).unwrap_or_default());
     v.equal(format!("{key}.priority"), row.priority.clone(), t.priority.map(|p| p.to_string()).unwrap_or_default());
     for (what, text) in [("state", &row.state), ("state value", &row.state_value)] {
         if !text.is_empty() {
-            v.explain(format!("{key}.{what}"), text.clone(), "", Reason::NoCounterpart, "heapscope's thread overview does not decode the thread status");
+            v.explain(
+                format!("{key}.{what}"),
+                text.clone(),
+                "",
+                Reason::NoCounterpart,
+                "heapscope's thread overview does not decode the thread status",
+            );
         }
     }
     if let Some(s) = &row.max_locals_retained {
-        v.explain(format!("{key}.max locals retained"), s.text.clone(), "", Reason::NoCounterpart, "heapscope lists each local with its retained size, not their maximum");
+        v.explain(
+            format!("{key}.max locals retained"),
+            s.text.clone(),
+            "",
+            Reason::NoCounterpart,
+            "heapscope lists each local with its retained size, not their maximum",
+        );
     }
 }
 
@@ -484,9 +578,19 @@ fn threads(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         for (col, s) in &t.values {
             let key = format!("threads.total {col}");
             match col.as_str() {
-                "Shallow Heap" => v.equal(key, s.value, ours.report.threads.iter().map(|t| t.shallow_bytes).sum::<u64>()),
-                "Retained Heap" => v.equal(key, s.value, ours.report.threads.iter().map(|t| t.retained_bytes).sum::<u64>()),
-                _ => v.explain(key, s.text.clone(), "", Reason::NoCounterpart, "a total of a column heapscope does not hold"),
+                "Shallow Heap" => {
+                    v.equal(key, s.value, ours.report.threads.iter().map(|t| t.shallow_bytes).sum::<u64>())
+                }
+                "Retained Heap" => {
+                    v.equal(key, s.value, ours.report.threads.iter().map(|t| t.retained_bytes).sum::<u64>())
+                }
+                _ => v.explain(
+                    key,
+                    s.text.clone(),
+                    "",
+                    Reason::NoCounterpart,
+                    "a total of a column heapscope does not hold",
+                ),
             }
         }
         v.equal("threads.total entries", t.shown, ours.report.threads.len() as u64);
@@ -503,25 +607,42 @@ fn threads(v: &mut Verdict, m: &MatReport, ours: &Ours) {
 fn system_properties(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     let Some(rows) = &m.system_properties else {
         if ours.raw.get("system_properties").is_some() {
-            v.explain("system_properties", "", "present", Reason::NoCounterpart, "this MAT report has no System Properties page");
+            v.explain(
+                "system_properties",
+                "",
+                "present",
+                Reason::NoCounterpart,
+                "this MAT report has no System Properties page",
+            );
         }
         return;
     };
     let Some(list) = ours.raw.get("system_properties").and_then(Value::as_array) else {
         for (k, val) in rows {
-            v.fail(format!("system_properties[{k}]"), val.clone(), "missing (the report has no system_properties section)");
+            v.fail(
+                format!("system_properties[{k}]"),
+                val.clone(),
+                "missing (the report has no system_properties section)",
+            );
         }
         return;
     };
     let mine: Vec<(String, String)> = list
         .iter()
-        .filter_map(|e| Some((e.get("key")?.as_str()?.to_string(), e.get("value").and_then(Value::as_str).unwrap_or("").to_string())))
+        .filter_map(|e| {
+            Some((
+                e.get("key")?.as_str()?.to_string(),
+                e.get("value").and_then(Value::as_str).unwrap_or("").to_string(),
+            ))
+        })
         .collect();
     let mut seen = BTreeSet::new();
     for (k, val) in rows {
         let key = format!("system_properties[{k}]");
         // MAT shows keys rendered like values: find ours by its rendering.
-        match mine.iter().position(|(mk, _)| mk == k || mat_string(mk) == *k || (ours.converted() && mat_byte_pairs(mk).as_deref() == Some(k))) {
+        match mine.iter().position(|(mk, _)| {
+            mk == k || mat_string(mk) == *k || (ours.converted() && mat_byte_pairs(mk).as_deref() == Some(k))
+        }) {
             None => v.fail(key, val.clone(), "missing"),
             Some(i) => {
                 seen.insert(i);
@@ -540,18 +661,30 @@ fn top_components(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     if let Some(tc) = ours.raw.get("top_components") {
         let n = tc.as_array().map(Vec::len).unwrap_or(0);
         let _ = m;
-        v.explain("top_components", "", format!("{n} entries"), Reason::NoCounterpart, "MAT's Leak Suspects report has no Top Components page (that is MAT's separate top_components report)");
+        v.explain(
+            "top_components",
+            "",
+            format!("{n} entries"),
+            Reason::NoCounterpart,
+            "MAT's Leak Suspects report has no Top Components page (that is MAT's separate top_components report)",
+        );
     }
 }
 
 fn ap_text(o: &ObjectRef) -> String {
-    format!("{} {} ({} retained)", o.class_of_object.as_ref().map(|c| format!("class {c}")).unwrap_or_else(|| o.class_name.clone()), o.address, o.retained_bytes)
+    format!(
+        "{} {} ({} retained)",
+        o.class_of_object.as_ref().map(|c| format!("class {c}")).unwrap_or_else(|| o.class_name.clone()),
+        o.address,
+        o.retained_bytes
+    )
 }
 
 fn suspects(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     let list = &ours.report.leak_suspects.suspects;
     let used = ours.used();
-    let numbers: BTreeSet<usize> = m.descriptions.iter().map(|d| d.number).chain(m.suspect_pages.iter().map(|p| p.number)).collect();
+    let numbers: BTreeSet<usize> =
+        m.descriptions.iter().map(|d| d.number).chain(m.suspect_pages.iter().map(|p| p.number)).collect();
     v.equal("leak_suspects count", numbers.len() as u64, list.len() as u64);
     for d in &m.descriptions {
         let key = format!("suspect#{} ({})", d.number, d.origin.page);
@@ -562,29 +695,53 @@ fn suspects(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         let single = s.kind == SuspectKind::SingleObject;
         match &d.subject {
             SuspectSubject::Class { class, loader } => {
-                v.equal(format!("{key}.kind"), "single_object (a class)", if single { "single_object (a class)" } else { "group_of_objects" });
-                v.equal(format!("{key}.class"), class.clone(), s.represented_class.clone().unwrap_or_else(|| format!("(not a class object: {})", s.class_name)));
+                v.equal(
+                    format!("{key}.kind"),
+                    "single_object (a class)",
+                    if single { "single_object (a class)" } else { "group_of_objects" },
+                );
+                v.equal(
+                    format!("{key}.class"),
+                    class.clone(),
+                    s.represented_class.clone().unwrap_or_else(|| format!("(not a class object: {})", s.class_name)),
+                );
                 v.equal(format!("{key}.loader"), loader.clone(), s.represented_loader.clone().unwrap_or_default());
             }
             SuspectSubject::Thread { object } => {
-                v.equal(format!("{key}.kind"), "single_object", if single { "single_object" } else { "group_of_objects" });
+                v.equal(
+                    format!("{key}.kind"),
+                    "single_object",
+                    if single { "single_object" } else { "group_of_objects" },
+                );
                 v.equal(format!("{key}.object"), hex(object.address), s.object.address.clone());
                 v.equal(format!("{key}.class"), object.label.clone(), s.class_name.clone());
             }
             SuspectSubject::Loader { object, label } => {
-                v.equal(format!("{key}.kind"), "single_object", if single { "single_object" } else { "group_of_objects" });
+                v.equal(
+                    format!("{key}.kind"),
+                    "single_object",
+                    if single { "single_object" } else { "group_of_objects" },
+                );
                 match object {
                     Some(o) => v.equal(format!("{key}.object"), hex(o.address), s.object.address.clone()),
                     None => v.fail(format!("{key}.object"), label.clone(), s.object.address.clone()),
                 }
             }
             SuspectSubject::Instance { class, loader } => {
-                v.equal(format!("{key}.kind"), "single_object", if single { "single_object" } else { "group_of_objects" });
+                v.equal(
+                    format!("{key}.kind"),
+                    "single_object",
+                    if single { "single_object" } else { "group_of_objects" },
+                );
                 v.equal(format!("{key}.class"), class.clone(), s.class_name.clone());
                 v.equal(format!("{key}.loader"), loader.clone(), s.loader.clone());
             }
             SuspectSubject::Group { count, class, loader } => {
-                v.equal(format!("{key}.kind"), "group_of_objects", if single { "single_object" } else { "group_of_objects" });
+                v.equal(
+                    format!("{key}.kind"),
+                    "group_of_objects",
+                    if single { "single_object" } else { "group_of_objects" },
+                );
                 v.equal(format!("{key}.class"), class.clone(), s.class_name.clone());
                 v.equal(format!("{key}.loader"), loader.clone(), s.loader.clone());
                 v.equal(format!("{key}.instances"), *count, s.instances);
@@ -602,15 +759,27 @@ fn suspects(v: &mut Verdict, m: &MatReport, ours: &Ours) {
             (Some(ap), Some(o)) => {
                 let k = format!("{key}.accumulation_point");
                 if ap.is_class {
-                    v.equal(format!("{k}.class"), format!("class {}", ap.class), format!("class {}", o.class_of_object.as_deref().unwrap_or(&o.class_name)));
+                    v.equal(
+                        format!("{k}.class"),
+                        format!("class {}", ap.class),
+                        format!("class {}", o.class_of_object.as_deref().unwrap_or(&o.class_name)),
+                    );
                 } else {
                     v.equal(format!("{k}.class"), ap.class.clone(), o.class_name.clone());
                 }
                 v.equal(format!("{k}.retained"), ap.retained, o.retained_bytes);
                 percent(v, format!("{k}.retained %"), &ap.percent, o.retained_bp, o.retained_bytes, used);
-                v.explain(format!("{k}.loader"), ap.loader.clone(), "", Reason::NoCounterpart, "heapscope's accumulation point names its class, not the class's loader");
+                v.explain(
+                    format!("{k}.loader"),
+                    ap.loader.clone(),
+                    "",
+                    Reason::NoCounterpart,
+                    "heapscope's accumulation point names its class, not the class's loader",
+                );
             }
-            (Some(ap), None) => v.fail(format!("{key}.accumulation_point"), format!("{} ({} retained)", ap.class, ap.retained), "none"),
+            (Some(ap), None) => {
+                v.fail(format!("{key}.accumulation_point"), format!("{} ({} retained)", ap.class, ap.retained), "none")
+            }
             (None, Some(o)) => v.fail(format!("{key}.accumulation_point"), "none", ap_text(o)),
             (None, None) => v.push(format!("{key}.accumulation_point"), "none", "none", Tier::Match),
         }
@@ -649,7 +818,12 @@ fn suspects(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         };
         accumulated(v, &key, &p.by_class, &s.accumulated);
         // The retained set of the accumulation point: its shallow total is the point's retained size.
-        retained_set_total(v, &format!("{key}.accumulation point's retained set"), &p.retained_set, Some(ap.retained_bytes));
+        retained_set_total(
+            v,
+            &format!("{key}.accumulation point's retained set"),
+            &p.retained_set,
+            Some(ap.retained_bytes),
+        );
         suspect_objects(v, &key, p, s);
     }
 }
@@ -704,7 +878,11 @@ fn suspect_objects(v: &mut Verdict, key: &str, p: &SuspectPage, s: &crate::repor
         if shown.value >= s.retained_bytes {
             v.explain(k, shown.text.clone(), s.retained_bytes.to_string(), Reason::NoCounterpart, format!("the retained set of the {} members together; heapscope holds the sum of their own retained sizes, {} ≤ {}", s.instances, s.retained_bytes, shown.value));
         } else {
-            v.fail(k, shown.text.clone(), format!("{} (the members' own retained sizes add up to more)", s.retained_bytes));
+            v.fail(
+                k,
+                shown.text.clone(),
+                format!("{} (the members' own retained sizes add up to more)", s.retained_bytes),
+            );
         }
     };
     for row in &p.suspect_classes.rows {
@@ -715,15 +893,29 @@ fn suspect_objects(v: &mut Verdict, key: &str, p: &SuspectPage, s: &crate::repor
             joint(v, format!("{k}.retained (together)"), r);
         }
         if let Some(sh) = &row.shallow {
-            v.explain(format!("{k}.shallow"), sh.text.clone(), "", Reason::NoCounterpart, "heapscope's suspect holds its retained size, not its members' shallow sum");
+            v.explain(
+                format!("{k}.shallow"),
+                sh.text.clone(),
+                "",
+                Reason::NoCounterpart,
+                "heapscope's suspect holds its retained size, not its members' shallow sum",
+            );
         }
     }
     let t = &p.suspects_retained_set;
-    if let Some(total) = t.totals.iter().find_map(|t| t.values.iter().find(|(c, _)| c == "Shallow Heap").map(|(_, s)| s.clone())) {
+    if let Some(total) =
+        t.totals.iter().find_map(|t| t.values.iter().find(|(c, _)| c == "Shallow Heap").map(|(_, s)| s.clone()))
+    {
         joint(v, format!("{key}.suspects' retained set shallow total"), &total);
     }
     if !t.rows.is_empty() {
-        v.explain(format!("{key}.suspects' retained set ({} class rows)", t.rows.len()), format!("{} rows", t.rows.len()), "", Reason::NoCounterpart, "heapscope's report does not break a retained set down by class");
+        v.explain(
+            format!("{key}.suspects' retained set ({} class rows)", t.rows.len()),
+            format!("{} rows", t.rows.len()),
+            "",
+            Reason::NoCounterpart,
+            "heapscope's report does not break a retained set down by class",
+        );
     }
 }
 
@@ -739,14 +931,24 @@ fn retained_set_total(v: &mut Verdict, key: &str, t: &GroupTable, ours: Option<u
         (Some(m), None) => v.fail(format!("{key} shallow total"), m.to_string(), "none"),
         (None, _) => {}
     }
-    v.explain(format!("{key} ({} class rows)", t.rows.len()), format!("{} rows", t.rows.len()), "", Reason::NoCounterpart, "heapscope's report does not break a retained set down by class; its total is compared above");
+    v.explain(
+        format!("{key} ({} class rows)", t.rows.len()),
+        format!("{} rows", t.rows.len()),
+        "",
+        Reason::NoCounterpart,
+        "heapscope's report does not break a retained set down by class; its total is compared above",
+    );
 }
 
 fn stacks(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     for st in &m.stacks {
         let key = format!("stack ({})", st.origin);
         // `Class @ 0x… : name` names the thread; a bare name is matched by name.
-        let by_address = st.title.split_once(" : ").and_then(|(obj, _)| parse_object_name(obj)).and_then(|o| find_thread(ours, o.address));
+        let by_address = st
+            .title
+            .split_once(" : ")
+            .and_then(|(obj, _)| parse_object_name(obj))
+            .and_then(|o| find_thread(ours, o.address));
         let name = st.title.split_once(" : ").map(|(_, n)| n).unwrap_or(&st.title).to_string();
         let frames_of = |t: &crate::threads::ThreadInfo| t.frames.iter().map(|f| f.frame.clone()).collect::<Vec<_>>();
         let rendered = |t: &crate::threads::ThreadInfo| {
@@ -763,7 +965,11 @@ fn stacks(v: &mut Verdict, m: &MatReport, ours: &Ours) {
             Some(t) => {
                 v.equal(format!("{key}.frames"), st.frames.len() as u64, t.frames.len() as u64);
                 for (i, f) in st.frames.iter().enumerate() {
-                    v.equal(format!("{key}.frame#{}", i + 1), f.clone(), t.frames.get(i).map(|x| x.frame.clone()).unwrap_or_default());
+                    v.equal(
+                        format!("{key}.frame#{}", i + 1),
+                        f.clone(),
+                        t.frames.get(i).map(|x| x.frame.clone()).unwrap_or_default(),
+                    );
                 }
             }
         }
@@ -802,7 +1008,11 @@ fn objects(v: &mut Verdict, m: &MatReport, ours: &Ours, known: &BTreeMap<u64, Kn
         match known.get(&row.object.address) {
             Some(k) => object_fields(v, &key, row, k, used),
             None => {
-                let shown = format!("{} shallow, {} retained", row.shallow.as_ref().map(|s| s.text.as_str()).unwrap_or("-"), row.retained.as_ref().map(|s| s.text.as_str()).unwrap_or("-"));
+                let shown = format!(
+                    "{} shallow, {} retained",
+                    row.shallow.as_ref().map(|s| s.text.as_str()).unwrap_or("-"),
+                    row.retained.as_ref().map(|s| s.text.as_str()).unwrap_or("-")
+                );
                 v.explain(key, shown, "", Reason::NoCounterpart, "heapscope's report lists this object nowhere (its object lists are bounded: top dominators, suspects' chains and biggest groups, thread locals)");
             }
         }

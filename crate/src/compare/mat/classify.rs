@@ -50,7 +50,8 @@ impl Reason {
         }
     }
 
-    pub const ALL: [Reason; 5] = [Reason::Rounding, Reason::AtLeast, Reason::TieBreak, Reason::NoCounterpart, Reason::ConvertedInput];
+    pub const ALL: [Reason; 5] =
+        [Reason::Rounding, Reason::AtLeast, Reason::TieBreak, Reason::NoCounterpart, Reason::ConvertedInput];
 }
 
 impl fmt::Display for Reason {
@@ -97,7 +98,14 @@ impl Verdict {
         self.push(field, mat, ours, Tier::Fail);
     }
 
-    pub fn explain(&mut self, field: impl Into<String>, mat: impl Into<String>, ours: impl Into<String>, reason: Reason, evidence: impl Into<String>) {
+    pub fn explain(
+        &mut self,
+        field: impl Into<String>,
+        mat: impl Into<String>,
+        ours: impl Into<String>,
+        reason: Reason,
+        evidence: impl Into<String>,
+    ) {
         self.push(field, mat, ours, Tier::Explainable { reason, evidence: evidence.into() });
     }
 
@@ -144,7 +152,13 @@ pub fn parse_decimal(s: &str) -> Option<(u64, u32)> {
         Some((i, f)) => (i, f),
         None => (s, ""),
     };
-    if int.is_empty() || !int.as_bytes()[0].is_ascii_digit() || !int.bytes().all(|b| b.is_ascii_digit() || b == b',') || !frac.bytes().all(|b| b.is_ascii_digit()) || (s.contains('.') && frac.is_empty()) || frac.len() > 6 {
+    if int.is_empty()
+        || !int.as_bytes()[0].is_ascii_digit()
+        || !int.bytes().all(|b| b.is_ascii_digit() || b == b',')
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || (s.contains('.') && frac.is_empty())
+        || frac.len() > 6
+    {
         return None;
     }
     let digits = int.bytes().chain(frac.bytes()).filter(u8::is_ascii_digit);
@@ -217,7 +231,16 @@ pub fn percent(v: &mut Verdict, field: impl Into<String>, mat: &str, ours_bp: u3
     if parse_decimal(mat) == parse_decimal(&ours) {
         v.push(field, format!("{mat}%"), format!("{ours}%"), Tier::Match);
     } else if percent_band_holds(mat, part, whole) == Some(true) {
-        v.explain(field, format!("{mat}%"), format!("{ours}%"), Reason::Rounding, format!("{part}/{whole} = {:.4}% lies within MAT's two-digit display band [{mat} − 0.005, {mat} + 0.005]%", part as f64 * 100.0 / whole as f64));
+        v.explain(
+            field,
+            format!("{mat}%"),
+            format!("{ours}%"),
+            Reason::Rounding,
+            format!(
+                "{part}/{whole} = {:.4}% lies within MAT's two-digit display band [{mat} − 0.005, {mat} + 0.005]%",
+                part as f64 * 100.0 / whole as f64
+            ),
+        );
     } else {
         v.fail(field, format!("{mat}%"), format!("{ours}% ({part}/{whole})"));
     }
@@ -230,7 +253,13 @@ pub fn at_least(v: &mut Verdict, field: impl Into<String>, mat: u64, ours: u64) 
     if ours == mat {
         v.push(field, shown, ours.to_string(), Tier::Match);
     } else if ours > mat {
-        v.explain(field, shown, ours.to_string(), Reason::AtLeast, format!("MAT prints a lower bound; ours {ours} ≥ {mat}"));
+        v.explain(
+            field,
+            shown,
+            ours.to_string(),
+            Reason::AtLeast,
+            format!("MAT prints a lower bound; ours {ours} ≥ {mat}"),
+        );
     } else {
         v.fail(field, shown, ours.to_string());
     }

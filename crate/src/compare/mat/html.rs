@@ -93,7 +93,9 @@ pub fn decode_entities(s: &str) -> String {
                     "nbsp" => Some('\u{a0}'),
                     "raquo" => Some('»'),
                     "laquo" => Some('«'),
-                    _ if name.starts_with("#x") || name.starts_with("#X") => u32::from_str_radix(&name[2..], 16).ok().and_then(char::from_u32),
+                    _ if name.starts_with("#x") || name.starts_with("#X") => {
+                        u32::from_str_radix(&name[2..], 16).ok().and_then(char::from_u32)
+                    }
                     _ if name.starts_with('#') => name[1..].parse::<u32>().ok().and_then(char::from_u32),
                     _ => None,
                 };
@@ -507,7 +509,18 @@ mod tests {
 
     #[test]
     fn garbage_does_not_panic() {
-        for s in ["<", "<<a", "<a href=\"x", "&", "&#xffffffff;", "<td>x</tr></table><tr><td>", "<pre><pre></pre>", "</strong></a>", "<!--", "<h1"] {
+        for s in [
+            "<",
+            "<<a",
+            "<a href=\"x",
+            "&",
+            "&#xffffffff;",
+            "<td>x</tr></table><tr><td>",
+            "<pre><pre></pre>",
+            "</strong></a>",
+            "<!--",
+            "<h1",
+        ] {
             let _ = parse(s);
         }
     }

@@ -59,7 +59,9 @@ pub fn read_mat(zip_bytes: &[u8]) -> Result<MatReport> {
     let pages: Vec<(String, html::Page)> = texts.into_iter().map(|(name, text)| (name, html::parse(&text))).collect();
     let report = pages::read(&pages);
     if report.histogram.is_none() && report.overview.is_empty() && report.descriptions.is_empty() {
-        return Err(format_error("not a MAT Leak Suspects report: no System Overview, Class Histogram or suspect found".into()));
+        return Err(format_error(
+            "not a MAT Leak Suspects report: no System Overview, Class Histogram or suspect found".into(),
+        ));
     }
     Ok(report)
 }
@@ -71,7 +73,10 @@ pub fn read_ours(text: &str) -> Result<(Report, Value)> {
     match raw.get("schema_version").and_then(Value::as_u64) {
         None => return Err(format_error("not a heapscope JSON report: it has no schema_version".into())),
         Some(v) if v != u64::from(crate::report::SCHEMA_VERSION) => {
-            return Err(format_error(format!("this report has schema version {v}; this heapscope reads version {} only", crate::report::SCHEMA_VERSION)));
+            return Err(format_error(format!(
+                "this report has schema version {v}; this heapscope reads version {} only",
+                crate::report::SCHEMA_VERSION
+            )));
         }
         Some(_) => {}
     }
@@ -81,7 +86,8 @@ pub fn read_ours(text: &str) -> Result<(Report, Value)> {
     if let (Some(obj), Some(known)) = (model.as_object_mut(), known) {
         obj.retain(|k, _| known.contains_key(k));
     }
-    let report: Report = serde_json::from_value(model).map_err(|e| format_error(format!("not a heapscope JSON report: {e}")))?;
+    let report: Report =
+        serde_json::from_value(model).map_err(|e| format_error(format!("not a heapscope JSON report: {e}")))?;
     Ok((report, raw))
 }
 
@@ -100,13 +106,17 @@ pub fn to_json(c: &Comparison) -> String {
     for i in &v.items {
         match &i.tier {
             Tier::Match => {}
-            Tier::Explainable { reason, evidence } => explainable.push(json!({"field": i.field, "mat": i.mat, "ours": i.ours, "reason": reason.name(), "evidence": evidence})),
+            Tier::Explainable { reason, evidence } => explainable.push(
+                json!({"field": i.field, "mat": i.mat, "ours": i.ours, "reason": reason.name(), "evidence": evidence}),
+            ),
             Tier::Fail => fail.push(json!({"field": i.field, "mat": i.mat, "ours": i.ours})),
         }
     }
     let reasons: serde_json::Map<String, Value> = Reason::ALL
         .iter()
-        .map(|r| (r.name().to_string(), json!(v.count(|t| matches!(t, Tier::Explainable { reason, .. } if reason == r)))))
+        .map(|r| {
+            (r.name().to_string(), json!(v.count(|t| matches!(t, Tier::Explainable { reason, .. } if reason == r))))
+        })
         .collect();
     let doc = json!({
         "kind": "heapscope compare mat",
@@ -128,7 +138,8 @@ pub fn to_json(c: &Comparison) -> String {
 /// A Markdown table cell: one line, pipes escaped.
 pub(crate) fn md_cell(s: &str) -> String {
     let one = crate::error::one_line(s.replace('\n', " "));
-    let short: String = if one.chars().count() > 300 { one.chars().take(300).chain("…".chars()).collect() } else { one };
+    let short: String =
+        if one.chars().count() > 300 { one.chars().take(300).chain("…".chars()).collect() } else { one };
     short.replace('|', "\\|")
 }
 
@@ -139,7 +150,13 @@ pub fn to_markdown(c: &Comparison) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# heapscope vs Eclipse MAT: {}\n", if c.passed() { "PASS" } else { "FAIL" });
     let _ = writeln!(s, "MAT report: `{}`  \nheapscope report: `{}`\n", md_cell(&c.mat_name), md_cell(&c.ours_name));
-    let _ = writeln!(s, "| MATCH | EXPLAINABLE | FAIL |\n|---:|---:|---:|\n| {} | {} | {} |\n", v.matches(), v.explainable(), v.fails());
+    let _ = writeln!(
+        s,
+        "| MATCH | EXPLAINABLE | FAIL |\n|---:|---:|---:|\n| {} | {} | {} |\n",
+        v.matches(),
+        v.explainable(),
+        v.fails()
+    );
     let fails: Vec<&Item> = v.items.iter().filter(|i| i.tier == Tier::Fail).collect();
     let _ = writeln!(s, "## FAIL ({})\n", fails.len());
     if fails.is_empty() {
@@ -164,9 +181,15 @@ pub fn to_markdown(c: &Comparison) -> String {
         if items.is_empty() {
             continue;
         }
-        let _ = writeln!(s, "### {} ({})\n\n| field | MAT | heapscope | evidence |\n|---|---|---|---|", r.name(), items.len());
+        let _ = writeln!(
+            s,
+            "### {} ({})\n\n| field | MAT | heapscope | evidence |\n|---|---|---|---|",
+            r.name(),
+            items.len()
+        );
         for (i, e) in items {
-            let _ = writeln!(s, "| {} | {} | {} | {} |", md_cell(&i.field), md_cell(&i.mat), md_cell(&i.ours), md_cell(e));
+            let _ =
+                writeln!(s, "| {} | {} | {} | {} |", md_cell(&i.field), md_cell(&i.mat), md_cell(&i.ours), md_cell(e));
         }
         s.push('\n');
     }

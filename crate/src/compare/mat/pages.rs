@@ -30,10 +30,16 @@ pub fn parse_count(text: &str) -> Option<Shown> {
         Some(rest) => (true, rest.trim()),
         None => (false, t),
     };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit() || b == b',') || !digits.as_bytes()[0].is_ascii_digit() {
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit() || b == b',')
+        || !digits.as_bytes()[0].is_ascii_digit()
+    {
         return None;
     }
-    let value = digits.bytes().filter(u8::is_ascii_digit).try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))?;
+    let value = digits
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))?;
     Some(Shown { text: t.to_string(), value, at_least })
 }
 
@@ -51,7 +57,10 @@ pub fn is_decimal(s: &str) -> bool {
     let mut parts = s.split('.');
     let int = parts.next().unwrap_or("");
     let frac = parts.next();
-    parts.next().is_none() && !int.is_empty() && int.bytes().all(|b| b.is_ascii_digit() || b == b',') && frac.map_or(true, |f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+    parts.next().is_none()
+        && !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit() || b == b',')
+        && frac.map_or(true, |f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// An object named as MAT names it: `java.util.HashMap$Node[512] @ 0xfbda1118`,
@@ -359,7 +368,8 @@ fn parse_totals_label(text: &str) -> Option<(u64, Option<u64>)> {
 fn totals(origin: &Origin, table: &Table, row: &Row) -> Option<TotalsRow> {
     let first = row.cells.first()?;
     let (shown_n, of) = parse_totals_label(&first.text)?;
-    let values = table.header.iter().enumerate().skip(1).filter_map(|(i, h)| Some((h.clone(), shown(row, Some(i))?))).collect();
+    let values =
+        table.header.iter().enumerate().skip(1).filter_map(|(i, h)| Some((h.clone(), shown(row, Some(i))?))).collect();
     Some(TotalsRow { origin: origin.clone(), depth: depth_of(first), shown: shown_n, of, values })
 }
 
@@ -407,7 +417,13 @@ fn group_table(origin: &Origin, table: &Table) -> GroupTable {
         let Some(first) = row.cells.first() else { continue };
         // The name: the first line that is not the tree prefix.
         let prefix = first.prefix.trim();
-        let name = first.text.lines().map(|l| l.strip_prefix(prefix).unwrap_or(l).trim()).find(|l| !l.is_empty()).unwrap_or("").to_string();
+        let name = first
+            .text
+            .lines()
+            .map(|l| l.strip_prefix(prefix).unwrap_or(l).trim())
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+            .to_string();
         let address = object_link(first).map(|(a, _)| a);
         out.rows.push(GroupRow {
             origin,
@@ -483,7 +499,8 @@ fn key_values(table: &Table) -> Vec<(String, String)> {
 fn parse_description(origin: &Origin, number: usize, s: &Section) -> Description {
     let text = s.text.trim();
     let strong = &s.strong;
-    let sizes: Vec<usize> = strong.iter().enumerate().filter(|(_, t)| parse_size_percent(t).is_some()).map(|(i, _)| i).collect();
+    let sizes: Vec<usize> =
+        strong.iter().enumerate().filter(|(_, t)| parse_size_percent(t).is_some()).map(|(i, _)| i).collect();
     let at = |i: usize| strong.get(i).cloned().unwrap_or_default();
     let subject = if text.starts_with("The class ") {
         SuspectSubject::Class { class: at(0), loader: at(1) }
@@ -496,7 +513,9 @@ fn parse_description(origin: &Origin, number: usize, s: &Section) -> Description
         SuspectSubject::Loader { object: parse_object_name(&at(0)), label: at(0) }
     } else if text.starts_with("One instance of ") {
         SuspectSubject::Instance { class: at(0), loader: at(1) }
-    } else if let Some(count) = text.split(" instances of ").next().filter(|_| text.contains(" instances of ")).and_then(parse_count) {
+    } else if let Some(count) =
+        text.split(" instances of ").next().filter(|_| text.contains(" instances of ")).and_then(parse_count)
+    {
         SuspectSubject::Group { count: count.value, class: at(0), loader: at(1) }
     } else {
         SuspectSubject::Other { text: text.lines().next().unwrap_or("").to_string() }
@@ -504,7 +523,13 @@ fn parse_description(origin: &Origin, number: usize, s: &Section) -> Description
     let retained = sizes.first().and_then(|&i| parse_size_percent(&strong[i]));
     let accumulation_point = sizes.get(1).filter(|&&i| i >= 2).and_then(|&i| {
         let (bytes, pct) = parse_size_percent(&strong[i])?;
-        Some(AccumulationPoint { is_class: text.contains("accumulated in class "), class: at(i - 2), loader: at(i - 1), retained: bytes, percent: pct })
+        Some(AccumulationPoint {
+            is_class: text.contains("accumulated in class "),
+            class: at(i - 2),
+            loader: at(i - 1),
+            retained: bytes,
+            percent: pct,
+        })
     });
     let retains = text
         .lines()
@@ -534,7 +559,12 @@ fn parse_stack_locals(origin: &Origin, table: &Table) -> StackLocals {
             continue;
         }
         let depth = depth_of(first);
-        let line = first.text.lines().map(|l| l.strip_prefix(first.prefix.trim()).unwrap_or(l).trim()).find(|l| !l.is_empty()).unwrap_or("");
+        let line = first
+            .text
+            .lines()
+            .map(|l| l.strip_prefix(first.prefix.trim()).unwrap_or(l).trim())
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
         if depth == 0 {
             out.thread = object_link(first).and_then(|(_, t)| parse_object_name(t));
         } else if depth == 1 {
@@ -559,7 +589,8 @@ pub fn read(pages: &[(String, Page)]) -> MatReport {
     for (name, page) in pages {
         m.pages.push(name.clone());
         let page_suspect = suspect_number(&page.title);
-        let mut suspect_page = page_suspect.map(|n| SuspectPage { page: name.clone(), number: n, ..SuspectPage::default() });
+        let mut suspect_page =
+            page_suspect.map(|n| SuspectPage { page: name.clone(), number: n, ..SuspectPage::default() });
         for s in &page.sections {
             let origin = Origin { page: name.clone(), heading: s.heading.clone(), row: 0 };
             // Index page: a suspect's section holds its description.
@@ -586,7 +617,8 @@ pub fn read(pages: &[(String, Page)]) -> MatReport {
                         true
                     }
                     "System Properties" => {
-                        m.system_properties = Some(key_values(table).into_iter().filter(|(k, _)| !k.is_empty()).collect());
+                        m.system_properties =
+                            Some(key_values(table).into_iter().filter(|(k, _)| !k.is_empty()).collect());
                         true
                     }
                     "Class Histogram" => {
@@ -696,7 +728,10 @@ mod tests {
     #[test]
     fn object_names() {
         let o = parse_object_name("java.util.HashMap$Node[512] @ 0xfbda1118").unwrap();
-        assert_eq!((o.address, o.class_name().as_str(), o.suffix.as_str()), (0xfbda1118, "java.util.HashMap$Node[]", ""));
+        assert_eq!(
+            (o.address, o.class_name().as_str(), o.suffix.as_str()),
+            (0xfbda1118, "java.util.HashMap$Node[]", "")
+        );
         let o = parse_object_name("class corpus.S02StaticMapLeak @ 0xfab193e0").unwrap();
         assert_eq!(o.class_object_of(), Some("corpus.S02StaticMapLeak"));
         let o = parse_object_name("java.lang.Thread @ 0xf86cbb38 owner-b-thread").unwrap();

@@ -41,9 +41,14 @@ fn field_text(v: &Value, key: &str) -> String {
 
 /// Reads one `*.diff.json` (the text of `compare mat --format json`).
 pub fn read_entry(name: &str, text: &str) -> Result<Entry> {
-    let bad = |m: String| Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(format!("{name}: {m}")) };
+    let bad = |m: String| Error {
+        kind: ErrorKind::Format,
+        offset: None,
+        message: crate::error::one_line(format!("{name}: {m}")),
+    };
     let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
-    let summary = v.get("summary").ok_or_else(|| bad("no \"summary\": not written by compare mat --format json".into()))?;
+    let summary =
+        v.get("summary").ok_or_else(|| bad("no \"summary\": not written by compare mat --format json".into()))?;
     let n = |k: &str| summary.get(k).and_then(Value::as_u64).ok_or_else(|| bad(format!("summary.{k} is not a count")));
     let list = |k: &str| v.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
     Ok(Entry {
@@ -52,7 +57,10 @@ pub fn read_entry(name: &str, text: &str) -> Result<Entry> {
         matches: n("match")?,
         explainable: n("explainable")?,
         fail: n("fail")?,
-        explained: list("explainable").iter().map(|e| ["field", "mat", "ours", "reason", "evidence"].map(|k| field_text(e, k))).collect(),
+        explained: list("explainable")
+            .iter()
+            .map(|e| ["field", "mat", "ours", "reason", "evidence"].map(|k| field_text(e, k)))
+            .collect(),
         failed: list("fail").iter().map(|e| ["field", "mat", "ours"].map(|k| field_text(e, k))).collect(),
     })
 }
@@ -97,7 +105,15 @@ impl Sweep {
         }
         let _ = writeln!(s, "| comparison | real | MATCH | EXPLAINABLE | FAIL |\n|---|---|---:|---:|---:|");
         for e in &self.entries {
-            let _ = writeln!(s, "| {} | {} | {} | {} | {} |", md_cell(&e.name), if e.real { "yes" } else { "no" }, e.matches, e.explainable, e.fail);
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} |",
+                md_cell(&e.name),
+                if e.real { "yes" } else { "no" },
+                e.matches,
+                e.explainable,
+                e.fail
+            );
         }
         let _ = writeln!(s, "\n## FAIL ({})\n", self.fails());
         let mut any = false;
@@ -107,7 +123,8 @@ impl Sweep {
                     let _ = writeln!(s, "| comparison | field | MAT | heapscope |\n|---|---|---|---|");
                     any = true;
                 }
-                let _ = writeln!(s, "| {} | {} | {} | {} |", md_cell(&e.name), md_cell(field), md_cell(mat), md_cell(ours));
+                let _ =
+                    writeln!(s, "| {} | {} | {} | {} |", md_cell(&e.name), md_cell(field), md_cell(mat), md_cell(ours));
             }
         }
         if !any {
@@ -118,10 +135,22 @@ impl Sweep {
         for e in &self.entries {
             for [field, mat, ours, reason, evidence] in &e.explained {
                 if !any {
-                    let _ = writeln!(s, "| comparison | field | MAT | heapscope | reason | evidence |\n|---|---|---|---|---|---|");
+                    let _ = writeln!(
+                        s,
+                        "| comparison | field | MAT | heapscope | reason | evidence |\n|---|---|---|---|---|---|"
+                    );
                     any = true;
                 }
-                let _ = writeln!(s, "| {} | {} | {} | {} | {} | {} |", md_cell(&e.name), md_cell(field), md_cell(mat), md_cell(ours), md_cell(reason), md_cell(evidence));
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    md_cell(&e.name),
+                    md_cell(field),
+                    md_cell(mat),
+                    md_cell(ours),
+                    md_cell(reason),
+                    md_cell(evidence)
+                );
             }
         }
         if !any {
@@ -136,7 +165,8 @@ mod tests {
     use super::*;
 
     fn diff(real: bool, m: u64, e: u64, f: u64) -> String {
-        let fails: Vec<String> = (0..f).map(|i| format!("{{\"field\":\"f{i}\",\"mat\":\"1\",\"ours\":\"2\"}}")).collect();
+        let fails: Vec<String> =
+            (0..f).map(|i| format!("{{\"field\":\"f{i}\",\"mat\":\"1\",\"ours\":\"2\"}}")).collect();
         format!(
             "{{\"real\":{real},\"summary\":{{\"match\":{m},\"explainable\":{e},\"fail\":{f}}},\"explainable\":[{{\"field\":\"x\",\"mat\":\"29.3 MB\",\"ours\":\"30705704\",\"reason\":\"rounding\",\"evidence\":\"band\"}}],\"fail\":[{}]}}",
             fails.join(",")

@@ -77,14 +77,25 @@ impl<'a> Archive<'a> {
 
     pub fn parse_with(bytes: &'a [u8], limits: Limits) -> Result<Archive<'a>> {
         if bytes.len() < EOCD_LEN {
-            return Err(Error::format(0, format!("zip: {} bytes is too short for a zip archive (the end record alone is 22)", bytes.len())));
+            return Err(Error::format(
+                0,
+                format!("zip: {} bytes is too short for a zip archive (the end record alone is 22)", bytes.len()),
+            ));
         }
         // The end record: scanned backwards over the longest possible comment.
         let lowest = bytes.len().saturating_sub(EOCD_LEN + MAX_COMMENT);
         let eocd = (lowest..=bytes.len() - EOCD_LEN)
             .rev()
-            .find(|&at| u32_at(bytes, at) == Some(EOCD_SIGNATURE) && u16_at(bytes, at + 20).is_some_and(|c| at + EOCD_LEN + c as usize == bytes.len()))
-            .ok_or_else(|| Error::format(bytes.len() as u64, "zip: no end-of-central-directory record (not a zip archive, or cut off)"))?;
+            .find(|&at| {
+                u32_at(bytes, at) == Some(EOCD_SIGNATURE)
+                    && u16_at(bytes, at + 20).is_some_and(|c| at + EOCD_LEN + c as usize == bytes.len())
+            })
+            .ok_or_else(|| {
+                Error::format(
+                    bytes.len() as u64,
+                    "zip: no end-of-central-directory record (not a zip archive, or cut off)",
+                )
+            })?;
         let field16 = |off: usize| u16_at(bytes, eocd + off).ok_or_else(|| truncated(eocd, "end record"));
         let field32 = |off: usize| u32_at(bytes, eocd + off).ok_or_else(|| truncated(eocd, "end record"));
         let (disk, cd_disk) = (field16(4)?, field16(6)?);
@@ -97,10 +108,16 @@ impl<'a> Archive<'a> {
             return Err(Error::format(eocd as u64, "zip: zip64 archives are not supported"));
         }
         if total as usize > limits.max_entries {
-            return Err(Error::format(eocd as u64 + 10, format!("zip: {total} members, more than the {} allowed", limits.max_entries)));
+            return Err(Error::format(
+                eocd as u64 + 10,
+                format!("zip: {total} members, more than the {} allowed", limits.max_entries),
+            ));
         }
         let cd_end = cd_offset.checked_add(cd_size).filter(|&e| e <= eocd).ok_or_else(|| {
-            Error::format(eocd as u64 + 12, format!("zip: central directory at {cd_offset} of {cd_size} bytes runs past the end record at {eocd}"))
+            Error::format(
+                eocd as u64 + 12,
+                format!("zip: central directory at {cd_offset} of {cd_size} bytes runs past the end record at {eocd}"),
+            )
         })?;
         let mut entries = Vec::new();
         entries.try_reserve(total as usize).map_err(|_| Error::memory("zip: cannot allocate the member list"))?;
@@ -110,7 +127,10 @@ impl<'a> Archive<'a> {
                 return Err(truncated(at, &format!("central directory (member {} of {total})", i + 1)));
             }
             if u32_at(bytes, at) != Some(CENTRAL_SIGNATURE) {
-                return Err(Error::format(at as u64, format!("zip: expected a central-directory record (member {} of {total})", i + 1)));
+                return Err(Error::format(
+                    at as u64,
+                    format!("zip: expected a central-directory record (member {} of {total})", i + 1),
+                ));
             }
             let g16 = |off: usize| u16_at(bytes, at + off).unwrap_or(0);
             let g32 = |off: usize| u32_at(bytes, at + off).unwrap_or(0);
@@ -130,7 +150,10 @@ impl<'a> Archive<'a> {
                 return Err(Error::format(at as u64 + 8, format!("zip: member {name:?} is encrypted")));
             }
             if size > limits.max_member_bytes {
-                return Err(Error::format(at as u64 + 24, format!("zip: member {name:?} is {size} bytes, more than the {} allowed", limits.max_member_bytes)));
+                return Err(Error::format(
+                    at as u64 + 24,
+                    format!("zip: member {name:?} is {size} bytes, more than the {} allowed", limits.max_member_bytes),
+                ));
             }
             entries.push(Entry { name, method, crc32, compressed_size, size, local_offset, central_offset: at as u64 });
             at = record_end;
@@ -155,27 +178,55 @@ impl<'a> Archive<'a> {
             _ => return Err(truncated(at, "local header")),
         };
         let data = at + LOCAL_LEN + name_len + extra_len;
-        let end = data
-            .checked_add(entry.compressed_size as usize)
-            .filter(|&e| e <= b.len())
-            .ok_or_else(|| Error::format(data as u64, format!("zip: the data of {:?} ({} bytes) runs past the end of the archive", entry.name, entry.compressed_size)))?;
+        let end = data.checked_add(entry.compressed_size as usize).filter(|&e| e <= b.len()).ok_or_else(|| {
+            Error::format(
+                data as u64,
+                format!(
+                    "zip: the data of {:?} ({} bytes) runs past the end of the archive",
+                    entry.name, entry.compressed_size
+                ),
+            )
+        })?;
         let raw = &b[data..end];
         let out = match entry.method {
             0 => {
                 if entry.compressed_size != entry.size {
-                    return Err(Error::format(entry.central_offset + 20, format!("zip: stored member {:?} has different sizes", entry.name)));
+                    return Err(Error::format(
+                        entry.central_offset + 20,
+                        format!("zip: stored member {:?} has different sizes", entry.name),
+                    ));
                 }
                 raw.to_vec()
             }
             8 => {
                 let limit = (entry.size as usize).min(self.limits.max_member_bytes as usize);
-                miniz_oxide::inflate::decompress_to_vec_with_limit(raw, limit.max(1))
-                    .map_err(|e| Error::format(data as u64, format!("zip: member {:?} does not inflate ({:?})", entry.name, e.status)))?
+                miniz_oxide::inflate::decompress_to_vec_with_limit(raw, limit.max(1)).map_err(|e| {
+                    Error::format(
+                        data as u64,
+                        format!("zip: member {:?} does not inflate ({:?})", entry.name, e.status),
+                    )
+                })?
             }
-            m => return Err(Error::format(entry.central_offset + 10, format!("zip: member {:?} uses compression method {m} (only stored and deflate are read)", entry.name))),
+            m => {
+                return Err(Error::format(
+                    entry.central_offset + 10,
+                    format!(
+                        "zip: member {:?} uses compression method {m} (only stored and deflate are read)",
+                        entry.name
+                    ),
+                ))
+            }
         };
         if out.len() as u64 != entry.size {
-            return Err(Error::format(data as u64, format!("zip: member {:?} inflates to {} bytes, the directory says {}", entry.name, out.len(), entry.size)));
+            return Err(Error::format(
+                data as u64,
+                format!(
+                    "zip: member {:?} inflates to {} bytes, the directory says {}",
+                    entry.name,
+                    out.len(),
+                    entry.size
+                ),
+            ));
         }
         if crc32fast::hash(&out) != entry.crc32 {
             return Err(Error::format(data as u64, format!("zip: member {:?} fails its CRC-32 check", entry.name)));
@@ -191,7 +242,10 @@ impl<'a> Archive<'a> {
         for e in self.entries.iter().filter(|e| want(&e.name)) {
             total += e.size;
             if total > self.limits.max_total_bytes {
-                return Err(Error::format(e.central_offset, format!("zip: the members read add up to more than {} bytes", self.limits.max_total_bytes)));
+                return Err(Error::format(
+                    e.central_offset,
+                    format!("zip: the members read add up to more than {} bytes", self.limits.max_total_bytes),
+                ));
             }
             let bytes = self.read(e)?;
             out.push((e.name.clone(), String::from_utf8_lossy(&bytes).into_owned()));
