@@ -19,6 +19,7 @@
 pub mod document;
 pub mod leaders;
 pub mod loaders;
+pub mod mat;
 pub mod model;
 
 use std::collections::BTreeMap;

@@ -1,5 +1,6 @@
 //! `heapscope compare`: what grew from a baseline to the current dump. Each side is a
 //! dump or a saved JSON report; the comparison itself is `heapscope::compare`.
+//! `compare reports A B` is the same; `compare mat MAT OURS` is in `compare_mat.rs`.
 
 use std::path::{Path, PathBuf};
 
@@ -12,14 +13,24 @@ use heapscope::session::input;
 use crate::common::{self, AnalysisArgs, Dominators, Failure, Format, Global, Outcome};
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    #[command(subcommand)]
+    pub sub: Option<crate::compare_mat::Sub>,
+    #[command(flatten)]
+    pub growth: Growth,
+}
+
+/// `compare BASELINE CURRENT` and `compare reports BASELINE CURRENT`.
+#[derive(clap::Args, Debug)]
+pub struct Growth {
     /// The baseline: a heap dump (.hprof, .hprof.gz, HotSpot or Android; - for standard
     /// input) or a JSON report written by `heapscope analyze --format json`
-    #[arg(value_name = "BASELINE")]
-    pub baseline: PathBuf,
+    #[arg(value_name = "BASELINE", required = true)]
+    pub baseline: Option<PathBuf>,
     /// The current dump or JSON report, from the same kind of VM
-    #[arg(value_name = "CURRENT")]
-    pub current: PathBuf,
+    #[arg(value_name = "CURRENT", required = true)]
+    pub current: Option<PathBuf>,
     /// Write the comparison to OUT instead of stdout (- is stdout)
     #[arg(short, long = "output", value_name = "OUT")]
     pub out: Option<PathBuf>,
@@ -62,7 +73,7 @@ pub enum Sort {
 
 /// One side's report, and whether its dump was incomplete. A dump's graph is dropped
 /// before the next side is read: two dumps are never in memory at once.
-fn load(path: &Path, args: &Args, global: &Global) -> Result<Report, Failure> {
+fn load(path: &Path, args: &Growth, global: &Global) -> Result<Report, Failure> {
     let fail = |error: Error| Failure { input: Some(common::display_name(path)), error };
     if !common::is_stdin(path) && input::looks_like_json(path).map_err(fail)? {
         let text = std::fs::read_to_string(path)
@@ -87,8 +98,19 @@ fn load(path: &Path, args: &Args, global: &Global) -> Result<Report, Failure> {
 }
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
-    let baseline = load(&args.baseline, args, global)?;
-    let current = load(&args.current, args, global)?;
+    match &args.sub {
+        Some(crate::compare_mat::Sub::Mat(m)) => crate::compare_mat::run(m, global),
+        Some(crate::compare_mat::Sub::Reports(g)) => run_growth(g, global),
+        None => run_growth(&args.growth, global),
+    }
+}
+
+fn run_growth(args: &Growth, global: &Global) -> Outcome {
+    let (Some(baseline_path), Some(current_path)) = (&args.baseline, &args.current) else {
+        return Err(Error::io("compare needs BASELINE and CURRENT").into());
+    };
+    let baseline = load(baseline_path, args, global)?;
+    let current = load(current_path, args, global)?;
     let sort = match args.sort {
         Sort::Instances => SortKey::Instances,
         Sort::Shallow => SortKey::Shallow,
@@ -110,7 +132,7 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
         None => common::write_stdout(text.as_bytes()),
     }
     // An incomplete side still gets its comparison written, then status 1.
-    for (path, r) in [(&args.baseline, &baseline), (&args.current, &current)] {
+    for (path, r) in [(baseline_path, &baseline), (current_path, &current)] {
         if let Some(inc) = &r.incomplete {
             let error = Error::format(
                 inc.offset,

@@ -17,7 +17,9 @@ mod analyze;
 mod classes_up;
 mod common;
 mod compare;
+mod compare_mat;
 mod completions;
+mod dev;
 mod holders_args;
 mod inspect;
 mod parity;
@@ -76,6 +78,8 @@ enum Command {
     Schema(schema::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(completions::Args),
+    /// Developer commands: sweep-aggregate
+    Dev(dev::Args),
 }
 
 impl Command {
@@ -91,6 +95,7 @@ impl Command {
             Command::Compare(args) => compare::run(args, global),
             Command::Schema(args) => schema::run(args, global),
             Command::Completions(args) => completions::run(args, global),
+            Command::Dev(args) => dev::run(args, global),
         }
     }
 }

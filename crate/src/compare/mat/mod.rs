@@ -1,0 +1,201 @@
+//! `compare mat`: heapscope's report checked against Eclipse MAT's own exported Leak
+//! Suspects report of the same dump, field by field.
+//!
+//! MAT's report is the zip its `ParseHeapDump.sh DUMP org.eclipse.mat.api:suspects`
+//! writes: HTML pages (System Overview, Class Histogram, Top Consumers, Thread Overview,
+//! System Properties, each suspect with its details, thread stacks). The pipeline:
+//! [`zip`] reads the archive, [`html`] each page, [`pages`] turns the pages into a typed
+//! [`MatReport`], [`check`] compares it with our [`Report`] into a [`Verdict`] whose items
+//! are each MATCH, EXPLAINABLE (with an enumerated [`Reason`] and its evidence) or FAIL
+//! ([`classify`]). [`sweep`] folds many comparisons into one gate.
+//!
+//! Our side is the JSON report (`heapscope analyze --format json`), read as a [`Report`]
+//! and also as raw JSON, so that sections newer than this build's model
+//! (`system_properties`, `top_components`) are compared when present.
+
+pub mod check;
+pub mod classify;
+pub mod html;
+pub mod pages;
+pub mod sweep;
+pub mod zip;
+
+use serde_json::{json, Value};
+
+pub use classify::{Item, Reason, Tier, Verdict};
+pub use pages::MatReport;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::report::model::Report;
+
+/// The outcome of one comparison, with what it was made from.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// How the MAT report and our report are named in the output (file names).
+    pub mat_name: String,
+    pub ours_name: String,
+    /// The HTML pages read from the archive.
+    pub pages: Vec<String>,
+    pub verdict: Verdict,
+}
+
+impl Comparison {
+    pub fn passed(&self) -> bool {
+        self.verdict.fails() == 0
+    }
+}
+
+fn format_error(message: String) -> Error {
+    Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(message) }
+}
+
+/// Reads MAT's report from the bytes of its zip.
+pub fn read_mat(zip_bytes: &[u8]) -> Result<MatReport> {
+    let archive = zip::Archive::parse(zip_bytes)?;
+    if archive.entry("index.html").is_none() {
+        return Err(format_error("not a MAT report archive: it has no index.html".into()));
+    }
+    let texts = archive.read_texts(|n| n == "index.html" || (n.starts_with("pages/") && n.ends_with(".html")))?;
+    let pages: Vec<(String, html::Page)> = texts.into_iter().map(|(name, text)| (name, html::parse(&text))).collect();
+    let report = pages::read(&pages);
+    if report.histogram.is_none() && report.overview.is_empty() && report.descriptions.is_empty() {
+        return Err(format_error(
+            "not a MAT Leak Suspects report: no System Overview, Class Histogram or suspect found".into(),
+        ));
+    }
+    Ok(report)
+}
+
+/// Reads our JSON report: the [`Report`] (top-level sections this build's model does not
+/// know are left out of it, so a newer report is still read) and the raw JSON.
+pub fn read_ours(text: &str) -> Result<(Report, Value)> {
+    let raw: Value = serde_json::from_str(text).map_err(|e| format_error(format!("not JSON: {e}")))?;
+    match raw.get("schema_version").and_then(Value::as_u64) {
+        None => return Err(format_error("not a heapscope JSON report: it has no schema_version".into())),
+        Some(v) if v != u64::from(crate::report::SCHEMA_VERSION) => {
+            return Err(format_error(format!(
+                "this report has schema version {v}; this heapscope reads version {} only",
+                crate::report::SCHEMA_VERSION
+            )));
+        }
+        Some(_) => {}
+    }
+    let schema = serde_json::to_value(schemars::schema_for!(Report)).map_err(|e| format_error(e.to_string()))?;
+    let known = schema.get("properties").and_then(Value::as_object);
+    let mut model = raw.clone();
+    if let (Some(obj), Some(known)) = (model.as_object_mut(), known) {
+        obj.retain(|k, _| known.contains_key(k));
+    }
+    let report: Report =
+        serde_json::from_value(model).map_err(|e| format_error(format!("not a heapscope JSON report: {e}")))?;
+    Ok((report, raw))
+}
+
+/// Compares MAT's report with ours.
+pub fn compare(mat: &MatReport, report: &Report, raw: &Value) -> Verdict {
+    let art_strings = check::art_strings(mat, report);
+    check::compare(mat, &check::Ours { report, raw, art_strings })
+}
+
+/// The comparison as JSON: `summary` {match, explainable, fail}, `explainable` [{field,
+/// mat, ours, reason, evidence}], `fail` [{field, mat, ours}], and what was compared.
+pub fn to_json(c: &Comparison) -> String {
+    let v = &c.verdict;
+    let mut explainable = Vec::new();
+    let mut fail = Vec::new();
+    for i in &v.items {
+        match &i.tier {
+            Tier::Match => {}
+            Tier::Explainable { reason, evidence } => explainable.push(
+                json!({"field": i.field, "mat": i.mat, "ours": i.ours, "reason": reason.name(), "evidence": evidence}),
+            ),
+            Tier::Fail => fail.push(json!({"field": i.field, "mat": i.mat, "ours": i.ours})),
+        }
+    }
+    let reasons: serde_json::Map<String, Value> = Reason::ALL
+        .iter()
+        .map(|r| {
+            (r.name().to_string(), json!(v.count(|t| matches!(t, Tier::Explainable { reason, .. } if reason == r))))
+        })
+        .collect();
+    let doc = json!({
+        "kind": "heapscope compare mat",
+        "real": true,
+        "mat": c.mat_name,
+        "ours": c.ours_name,
+        "pages": c.pages,
+        "verdict": if c.passed() { "PASS" } else { "FAIL" },
+        "summary": {"match": v.matches(), "explainable": v.explainable(), "fail": v.fails()},
+        "explainable_by_reason": reasons,
+        "explainable": explainable,
+        "fail": fail,
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// A Markdown table cell: one line, pipes escaped.
+pub(crate) fn md_cell(s: &str) -> String {
+    let one = crate::error::one_line(s.replace('\n', " "));
+    let short: String =
+        if one.chars().count() > 300 { one.chars().take(300).chain("…".chars()).collect() } else { one };
+    short.replace('|', "\\|")
+}
+
+/// The comparison as a Markdown verdict.
+pub fn to_markdown(c: &Comparison) -> String {
+    use std::fmt::Write;
+    let v = &c.verdict;
+    let mut s = String::new();
+    let _ = writeln!(s, "# heapscope vs Eclipse MAT: {}\n", if c.passed() { "PASS" } else { "FAIL" });
+    let _ = writeln!(s, "MAT report: `{}`  \nheapscope report: `{}`\n", md_cell(&c.mat_name), md_cell(&c.ours_name));
+    let _ = writeln!(
+        s,
+        "| MATCH | EXPLAINABLE | FAIL |\n|---:|---:|---:|\n| {} | {} | {} |\n",
+        v.matches(),
+        v.explainable(),
+        v.fails()
+    );
+    let fails: Vec<&Item> = v.items.iter().filter(|i| i.tier == Tier::Fail).collect();
+    let _ = writeln!(s, "## FAIL ({})\n", fails.len());
+    if fails.is_empty() {
+        let _ = writeln!(s, "None.\n");
+    } else {
+        let _ = writeln!(s, "| field | MAT | heapscope |\n|---|---|---|");
+        for i in fails {
+            let _ = writeln!(s, "| {} | {} | {} |", md_cell(&i.field), md_cell(&i.mat), md_cell(&i.ours));
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## EXPLAINABLE ({})\n", v.explainable());
+    for r in Reason::ALL {
+        let items: Vec<(&Item, &String)> = v
+            .items
+            .iter()
+            .filter_map(|i| match &i.tier {
+                Tier::Explainable { reason, evidence } if *reason == r => Some((i, evidence)),
+                _ => None,
+            })
+            .collect();
+        if items.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "### {} ({})\n\n| field | MAT | heapscope | evidence |\n|---|---|---|---|",
+            r.name(),
+            items.len()
+        );
+        for (i, e) in items {
+            let _ =
+                writeln!(s, "| {} | {} | {} | {} |", md_cell(&i.field), md_cell(&i.mat), md_cell(&i.ours), md_cell(e));
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## Pages read ({})\n", c.pages.len());
+    for p in &c.pages {
+        let _ = writeln!(s, "- `{}`", md_cell(p));
+    }
+    s
+}
