@@ -79,7 +79,7 @@ fn cases(corpus: &Path) -> Vec<Case> {
 
 /// heapscope's JSON report of a dump, as `analyze --format json` writes it.
 fn our_json(dump: &Path) -> String {
-    let r = heapscope::compare::input::load(dump, &Options::default(), &mut NoProgress).expect("dump analyzes");
+    let r = heapscope::session::input::load(dump, &Options::default(), &mut NoProgress).expect("dump analyzes");
     report::to_json(&r)
 }
 

@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
-use heapscope::compare::{input, keys, mat};
+use heapscope::compare::mat;
 use heapscope::error::Error;
+use heapscope::session::input;
 
 use crate::common::{self, AnalysisArgs, Dominators, Failure, Global, Outcome};
 
@@ -80,7 +81,10 @@ fn ours(path: &Path, global: &Global) -> Result<(heapscope::report::Report, serd
         core_only: false,
     };
     let mut done = common::analyze(&args, global)?;
-    let report = keys::annotated_report(&mut done.analysis, &done.info).map_err(|e| done.fail(e))?;
+    let report = match done.session.report() {
+        Ok(r) => r.clone(),
+        Err(e) => return Err(done.fail(e)),
+    };
     done.finish()?;
     let raw = serde_json::to_value(&report).map_err(|e| fail(Error::format(0, e.to_string())))?;
     Ok((report, raw))

@@ -26,7 +26,7 @@ pub use classify::{Item, Reason, Tier, Verdict};
 pub use pages::MatReport;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::report::model::Report;
+use crate::model::Report;
 
 /// The outcome of one comparison, with what it was made from.
 #[derive(Debug, Clone)]
@@ -72,10 +72,10 @@ pub fn read_ours(text: &str) -> Result<(Report, Value)> {
     let raw: Value = serde_json::from_str(text).map_err(|e| format_error(format!("not JSON: {e}")))?;
     match raw.get("schema_version").and_then(Value::as_u64) {
         None => return Err(format_error("not a heapscope JSON report: it has no schema_version".into())),
-        Some(v) if v != u64::from(crate::report::SCHEMA_VERSION) => {
+        Some(v) if v != u64::from(crate::model::SCHEMA_VERSION) => {
             return Err(format_error(format!(
                 "this report has schema version {v}; this heapscope reads version {} only",
-                crate::report::SCHEMA_VERSION
+                crate::model::SCHEMA_VERSION
             )));
         }
         Some(_) => {}
