@@ -28,6 +28,9 @@ pub struct Options {
     /// The peak per object that estimate uses (default [`PEAK_BYTES_PER_OBJECT`], what the
     /// allocator holds; the page gives its own, what the wasm memory grows to).
     pub peak_bytes_per_object: Option<u64>,
+    /// What the estimate adds whatever the dump's size (the page's buffers and arenas;
+    /// 0 for the CLI): counted in the need that `memory_limit` is compared with.
+    pub memory_fixed_bytes: u64,
     /// Which exact algorithm computes the dominator tree (both give the same tree).
     pub dominators: DominatorAlgorithm,
     /// Which dominator tree the analysis computes first (the other on request, see
@@ -919,12 +922,19 @@ pub const PEAK_BYTES_PER_OBJECT: u64 = 16;
 
 fn check_memory(options: &Options, objects: u64) -> Result<()> {
     if let Some(limit) = options.memory_limit {
-        let need = objects * options.peak_bytes_per_object.unwrap_or(PEAK_BYTES_PER_OBJECT);
+        let per_object = options.peak_bytes_per_object.unwrap_or(PEAK_BYTES_PER_OBJECT);
+        let need = options.memory_fixed_bytes.saturating_add(objects.saturating_mul(per_object));
         if need > limit {
+            use crate::units::{binary_size, count};
+            let fixed = match options.memory_fixed_bytes {
+                0 => String::new(),
+                f => format!("{} plus ", binary_size(f)),
+            };
             return Err(Error::memory(format!(
-                "this dump has {objects} objects; analyzing it needs about {} MiB, more than the {} MiB available here",
-                need >> 20,
-                limit >> 20
+                "this dump has {} objects: analyzing it needs about {} of memory ({fixed}{per_object} bytes per object), more than the {} available here",
+                count(objects),
+                binary_size(need),
+                binary_size(limit)
             )));
         }
     }

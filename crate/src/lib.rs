@@ -29,6 +29,7 @@ pub mod retained;
 pub mod source;
 pub mod strength;
 pub mod threads;
+pub mod units;
 pub mod values;
 pub mod warm_up;
 pub mod waste;

@@ -248,15 +248,7 @@ fn chain_refs(a: &Analysis, chain: &[u32]) -> (Vec<ObjectRef>, u64) {
 }
 
 pub fn format_bytes(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    crate::units::count(n)
 }
 
 pub fn format_bp(bp: u32) -> String {
