@@ -95,6 +95,9 @@ try {
       await page.waitForFunction((v) => !document.getElementById(`view-${v}`).hidden, tab ?? name);
       await prepare(page);
       await page.evaluate(() => window.scrollTo(0, 0));
+      // A view that scrolls a row into view once its answer arrives does so first.
+      await page.waitForTimeout(300);
+      await page.evaluate(() => window.scrollTo(0, 0));
       const file = path.join(out, `${prefix}${name}-${width}.png`);
       await page.screenshot({ path: file });
       console.log(path.relative(REPO, file));

@@ -103,7 +103,7 @@ export function showNothingReadable(r: Report, file: { name: string; size: numbe
       'ul',
       { id: 'error-read-list' },
       h('li', null, `the header: ${d.format} (${d.platform}), ${d.id_size}-byte identifiers, written ${formatTimestamp(d.timestamp_ms)}`),
-      h('li', null, `${formatBytesExact(inc.offset)} of the ${formatBytesExact(r.source.hprof_bytes)} of HPROF data${r.source.gzip ? ' (after decompression)' : ''}: names, class loads and stack traces, no heap record`),
+      h('li', null, `${inc.offset >= r.source.hprof_bytes ? `all ${formatBytesExact(r.source.hprof_bytes)}` : `${formatBytesExact(inc.offset)} of the ${formatBytesExact(r.source.hprof_bytes)}`} of HPROF data${r.source.gzip ? ' (after decompression)' : ''}: names, class loads and stack traces, no heap record`),
       ...r.warnings.map((w) => h('li', null, w)),
     ),
     h('p', { class: 'fine' }, 'The file was probably cut off while it was written or copied: take the dump again, or copy the whole file.'),

@@ -72,11 +72,19 @@ export function renderShell(app: HTMLElement): void {
           'div',
           { class: 'tabbar' },
           h(
-            'nav',
-            { class: 'tabs', id: 'tabs', role: 'tablist', 'aria-label': 'Views' },
-            ...VIEWS.map((v) =>
-              h('button', { type: 'button', role: 'tab', id: `tab-${v.id}`, 'data-view': v.id, 'aria-controls': `view-${v.id}` }, v.title),
+            'div',
+            { class: 'tabs-wrap' },
+            // For the mouse, when the row is narrower than its tabs (the keyboard's arrows
+            // move from tab to tab and bring each into view).
+            h('button', { type: 'button', class: 'tab-scroll', id: 'tabs-left', tabindex: -1, 'aria-hidden': 'true', title: 'More views to the left', hidden: true }, '‹'),
+            h(
+              'nav',
+              { class: 'tabs', id: 'tabs', role: 'tablist', 'aria-label': 'Views' },
+              ...VIEWS.map((v) =>
+                h('button', { type: 'button', role: 'tab', id: `tab-${v.id}`, 'data-view': v.id, 'aria-controls': `view-${v.id}` }, v.title),
+              ),
             ),
+            h('button', { type: 'button', class: 'tab-scroll', id: 'tabs-right', tabindex: -1, 'aria-hidden': 'true', title: 'More views to the right', hidden: true }, '›'),
           ),
           h('div', { id: 'tree-choice', class: 'tree-choice' }),
         ),
@@ -103,6 +111,23 @@ export function renderShell(app: HTMLElement): void {
     ),
   );
   wireExportMenu();
+  wireTabScroll();
+}
+
+/** Shows the arrows beside the tab row on the sides where tabs are out of sight. */
+function wireTabScroll(): void {
+  const row = byId('tabs');
+  const left = byId('tabs-left');
+  const right = byId('tabs-right');
+  const update = (): void => {
+    left.hidden = row.scrollLeft <= 1;
+    right.hidden = row.scrollLeft + row.clientWidth >= row.scrollWidth - 1;
+  };
+  const step = (dir: number): void => row.scrollBy({ left: dir * row.clientWidth * 0.7, behavior: 'smooth' });
+  left.addEventListener('click', () => step(-1));
+  right.addEventListener('click', () => step(1));
+  row.addEventListener('scroll', update, { passive: true });
+  new ResizeObserver(update).observe(row);
 }
 
 /** The exports, in one menu (a disclosure: a button that shows a list of buttons). */

@@ -178,10 +178,10 @@ export function treeSwitch(container: HTMLElement, current: Tree, hasDump: boole
     h(
       'div',
       { role: 'radiogroup', id: 'tree-switch', 'aria-label': 'Dominator tree', 'data-tree': current },
-      h('span', { class: 'fine', title: 'Which dominator tree every retained size on the page comes from' }, 'Tree:'),
+      h('span', { class: 'fine tree-label', title: 'Which dominator tree every retained size on the page comes from' }, 'Tree:'),
       option('mat', 'MAT', "Eclipse MAT's reading: every reference holds what it points at (Reference.referent too); unreachable objects are left out"),
       ' ',
-      option('strength', 'Strength-aware', 'A weak, soft, phantom, finalizer, cache, thread-local or stack reference holds an object only when nothing firmer does; uncollected garbage is part of the tree'),
+      option('strength', 'Strength', 'The strength-aware tree: a weak, soft, phantom, finalizer, cache, thread-local or stack reference holds an object only when nothing firmer does; uncollected garbage is part of the tree'),
       h('span', { class: 'fine', id: 'tree-status', role: 'status' }),
     ),
   );
