@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Regenerates the README's screenshots of the page: every view at 1440 and 800 px wide,
-// on a corpus dump (s02, the static-map leak) when ../shared/corpus is there, else on the
-// sample dump the page ships. Needs the built page (npm run build) and Chromium (as the
-// browser tests: /usr/bin/chromium or $CHROMIUM).
+// on two corpus dumps when ../shared/corpus is there (s02, the static-map leak: VIEW-WIDTH.png,
+// compared with its G1 twin last; the LeakCanary Android dump: leakcanary-VIEW-WIDTH.png),
+// else on the sample dump the page ships. Needs the built page (npm run build) and Chromium
+// (as the browser tests: /usr/bin/chromium or $CHROMIUM).
 //
 //   node scripts/screenshots.mjs [OUT_DIR]     # default docs/screenshots
 import fs from 'node:fs';
@@ -13,7 +14,12 @@ import { startServer } from '../tests/e2e/helpers/server.mjs';
 
 const out = path.resolve(process.argv[2] ?? path.join(REPO, 'docs', 'screenshots'));
 const corpusDump = path.join(CORPUS, 'dumps', 's02_static_map_leak_serial.hprof.gz');
-const dump = fs.existsSync(corpusDump) ? corpusDump : path.join(REPO, 'www', 'sample.hprof.gz');
+const DUMPS = fs.existsSync(corpusDump)
+  ? [
+      { prefix: '', file: corpusDump, baseline: path.join(CORPUS, 'dumps', 's02_static_map_leak_g1.hprof.gz') },
+      { prefix: 'leakcanary-', file: path.join(CORPUS, 'android', 'leakcanary_leak_service_binder.hprof.gz'), baseline: null },
+    ]
+  : [{ prefix: '', file: path.join(REPO, 'www', 'sample.hprof.gz'), baseline: null }];
 const WIDTHS = [1440, 800];
 const HEIGHT = 900;
 
@@ -28,6 +34,9 @@ const SHOTS = [
   ['consumers', async () => {}],
   ['threads', async (page) => {
     await page.waitForSelector('#threads-summary');
+    // The biggest thread with a stack, open: its frames and what their locals hold.
+    const row = page.locator('#threads-tree tr[data-kind="thread"][data-has-stack="true"]').first();
+    if ((await row.count()) && (await row.getAttribute('aria-expanded')) === 'false') await row.click();
   }],
   ['waste', async (page) => {
     await page.waitForSelector('#waste-panel > *');
@@ -69,7 +78,7 @@ const server = await startServer();
 const chromium = await launchChromium();
 fs.mkdirSync(out, { recursive: true });
 try {
-  for (const width of WIDTHS) {
+  for (const { prefix, file: dump, baseline } of DUMPS) for (const width of WIDTHS) {
     const context = await chromium.browser.newContext({ viewport: { width, height: HEIGHT }, colorScheme: 'light' });
     const page = await context.newPage();
     await page.goto(server.url);
@@ -86,7 +95,20 @@ try {
       await page.waitForFunction((v) => !document.getElementById(`view-${v}`).hidden, tab ?? name);
       await prepare(page);
       await page.evaluate(() => window.scrollTo(0, 0));
-      const file = path.join(out, `${name}-${width}.png`);
+      // A view that scrolls a row into view once its answer arrives does so first.
+      await page.waitForTimeout(300);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const file = path.join(out, `${prefix}${name}-${width}.png`);
+      await page.screenshot({ path: file });
+      console.log(path.relative(REPO, file));
+    }
+    // Last, as it releases the dump: the comparison with a baseline of the same program.
+    if (baseline && fs.existsSync(baseline)) {
+      await page.click('#tab-compare');
+      await page.setInputFiles('#compare-input', baseline);
+      await page.waitForSelector('#compare-body .vrow:not([hidden])', { timeout: 120_000 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const file = path.join(out, `${prefix}compare-${width}.png`);
       await page.screenshot({ path: file });
       console.log(path.relative(REPO, file));
     }

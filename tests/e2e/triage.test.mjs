@@ -99,13 +99,13 @@ describe('triage', { skip: CORPUS_MISSING }, () => {
     });
   });
 
-  test('800 px wide: no horizontal page scroll in any view; the import area is one line and asks before replacing', async () => {
+  test('800 px wide: no horizontal page scroll in any view; the toolbar replaces the import area and asks before replacing', async () => {
     await h.withPage(async ({ page }) => {
       await page.setViewportSize({ width: 800, height: 900 });
       assert.equal(await openFile(page, h.corpusFile(S02)), 'done');
-      const importHeight = await page.locator('#import').evaluate((e) => e.getBoundingClientRect().height);
-      assert.ok(importHeight < 60, `the import area is one line once a dump is open (${importHeight}px)`);
-      assert.equal(await page.locator('#choose-button').textContent(), 'Open another dump…');
+      assert.ok(await page.locator('#import').isHidden(), 'the import area gives way to the toolbar once a dump is open');
+      const toolbar = await page.locator('#toolbar').evaluate((e) => e.getBoundingClientRect().height);
+      assert.ok(toolbar < 50, `the toolbar is one row (${toolbar}px)`);
       for (const view of ['overview', 'histogram', 'suspects', 'consumers', 'dominators', 'classes', 'treemap', 'inspector', 'path']) {
         await showTab(page, view);
         await page.waitForTimeout(500);
@@ -113,7 +113,7 @@ describe('triage', { skip: CORPUS_MISSING }, () => {
         assert.ok(scroll <= client, `${view}: the page scrolls sideways (${scroll} > ${client})`);
       }
       // Replacing the analysis asks first; keeping it leaves the report.
-      await page.click('#sample-button');
+      await page.click('#open-button');
       await page.waitForSelector('#replace-confirm:not([hidden])');
       await page.click('#replace-no');
       assert.ok(await page.locator('#replace-confirm').isHidden());

@@ -26,7 +26,7 @@ function expected() {
 /** The visible rows of the threads tree: kind, level, address, text of the first cell. */
 async function treeRows(page) {
   return page.$$eval('#threads-tree tbody tr', (rows) =>
-    rows.map((r) => ({ name: r.dataset.name ?? null, kind: r.dataset.kind, level: Number(r.getAttribute('aria-level')), address: r.dataset.address ?? null, text: r.cells[0].textContent.replace(/^[▸▾]/, ''), locals: r.dataset.locals ?? null })),
+    rows.map((r) => ({ name: r.dataset.name ?? null, kind: r.dataset.kind, level: Number(r.getAttribute('aria-level')), address: r.dataset.address ?? null, text: r.cells[0].textContent.replace(/^[▸▾]/, ''), mat: r.querySelector('.frame')?.dataset.mat ?? null, locals: r.dataset.locals ?? null })),
   );
 }
 
@@ -60,7 +60,8 @@ describe('threads and waste views', { skip: CORPUS_MISSING }, () => {
       );
       assert.deepEqual(tops.map((r) => r.name), exp.map((t) => t.name));
 
-      // A thread with a stack: its frames (MAT's text), each frame's locals (MAT's addresses).
+      // A thread with a stack: its frames (MAT's text, kept beside the Java-style one shown),
+      // each frame's locals (MAT's addresses).
       const main = exp.find((t) => t.frames.length > 0 && t.frames.some((f) => f.locals.length > 0));
       assert.ok(main, 'MAT lists a thread with frames holding locals');
       const row = page.locator(`#threads-tree tr[data-kind="thread"][data-address="${main.object}"]`);
@@ -70,7 +71,7 @@ describe('threads and waste views', { skip: CORPUS_MISSING }, () => {
       let rows = await treeRows(page);
       const frames = rows.filter((r) => r.kind === 'frame');
       assert.equal(frames.length, main.frames.length, 'frames');
-      assert.deepEqual(frames.map((f) => f.text.trim()), main.frames.map((f) => f.text));
+      assert.deepEqual(frames.map((f) => f.mat), main.frames.map((f) => f.text));
       assert.deepEqual(frames.map((f) => Number(f.locals)), main.frames.map((f) => f.locals.length), 'locals per frame');
       const k = main.frames.findIndex((f) => f.locals.length > 0);
       await page.locator(`#threads-tree tr[data-kind="frame"][data-frame="${k}"] button.toggle`).click();

@@ -21,7 +21,7 @@ import { installTrustedTypesPolicy } from './lib/trusted-types';
 import { internalError, isAnalysisError, type AnalysisError, type OpenOptions, type Opened } from './protocol';
 import type { DumpContext } from './views/common';
 import { DominatorTreeView } from './views/dominators';
-import { hideError, showError } from './views/error';
+import { hideError, nothingReadable, showError, showNothingReadable } from './views/error';
 import { HistogramView } from './views/histogram';
 import { ClassesUpView } from './views/classes-up';
 import { CompareView } from './views/compare';
@@ -31,7 +31,7 @@ import { ValueDecorator } from './lib/values';
 import { renderOverview } from './views/overview';
 import { confirmReplace } from './views/replace';
 import { ProgressView } from './views/progress';
-import { onTabClick, renderShell, setMode, setNotice, setVersion, showView, viewBody } from './views/shell';
+import { onTabClick, renderShell, setMode, setNotice, setVersion, showResultsFrame, showView, viewBody } from './views/shell';
 import { renderConsumers, renderSuspects } from './views/suspects';
 import { ThreadsView } from './views/threads';
 import { TreemapView } from './views/treemap';
@@ -125,7 +125,7 @@ async function openFile(file: File, mapping: File | null = null, snapshot: numbe
   hideError();
   setNotice(null);
   open?.compare.close();
-  byId('results').hidden = true;
+  showResultsFrame(false);
   setMode('running');
   const report = await isJsonReport(file).catch(() => false);
   const mappingText = mapping && !report ? await mapping.text().catch(() => null) : null;
@@ -139,6 +139,13 @@ async function openFile(file: File, mapping: File | null = null, snapshot: numbe
       : await client.open(file, options, { onProgress: (p) => id === runId && progress.update(p) });
     if (id !== runId) return;
     progress.stop();
+    const parsed = JSON.parse(opened.reportJson) as Report;
+    if (nothingReadable(parsed)) {
+      // Cut before its first heap record: the error and what was read, not empty views.
+      showNothingReadable(parsed, file);
+      setMode('error');
+      return;
+    }
     showResults(file, opened, mappingText === null ? null : mapping!.name, mappingText === null ? null : mapping);
     setMode('done');
     announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and the other views are below.`);
@@ -185,20 +192,24 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   };
   const tree: Tree = report.tree ?? 'mat';
   treeSwitch(byId('tree-choice'), tree, opened.hasDump, (t) => store.set({ tree: t === 'strength' ? 'strength' : undefined }));
-  setText(byId('dump-title'), report.source.file_name ?? file.name);
+  const title = byId('dump-title');
+  setText(title, report.source.file_name ?? file.name);
+  title.title = report.source.file_name ?? file.name;
   const runFacts = byId('run-facts');
   if (opened.hasDump) {
     setText(runFacts, `Analyzed in ${formatDuration(opened.seconds)} (${formatBytes(report.source.hprof_bytes)} of HPROF data read twice, ${formatRate(report.source.hprof_bytes / Math.max(opened.seconds, 1e-3))}); the worker used ${formatMiB(opened.memoryBytes)} of memory.`);
     runFacts.dataset.seconds = String(opened.seconds);
     runFacts.dataset.memoryBytes = String(opened.memoryBytes);
     if (mappingName) runFacts.append(` Class and field names deobfuscated with ${mappingName}.`);
-    const snapshots = report.dump.snapshots ?? 0;
-    if (snapshots > 1) runFacts.append(' ', snapshotChooser(file, mapping, snapshots, report.dump.snapshot ?? snapshots));
   } else {
     setText(runFacts, `A saved report (${formatBytes(file.size)} of JSON, written by ${report.tool}).`);
     delete runFacts.dataset.seconds;
     delete runFacts.dataset.memoryBytes;
   }
+  const snapshots = opened.hasDump ? report.dump.snapshots ?? 0 : 0;
+  const snapshotNote = byId('snapshot-note');
+  snapshotNote.hidden = snapshots <= 1;
+  replaceChildren(snapshotNote, snapshots > 1 ? snapshotChooser(file, mapping, snapshots, report.dump.snapshot ?? snapshots) : null);
   byId('mapping-button').hidden = !opened.hasDump;
   const reportOnly = byId('report-only');
   reportOnly.hidden = opened.hasDump;
@@ -261,7 +272,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('classes'), classes.root);
   replaceChildren(viewBody('compare'), compare.root);
   open = { ctx, histogram, dominators, treemap, inspector, path, merge, classes, compare, threads, waste, values, file, opened, mappingName, mapping, tree };
-  byId('results').hidden = false;
+  showResultsFrame(true);
   update(store.get());
 }
 
@@ -384,9 +395,22 @@ function wireRenderedExport(id: string, render: (q: Queries) => Promise<string>,
 }
 wireRenderedExport('export-markdown', (q) => q.markdown(), 'md', 'text/markdown');
 wireRenderedExport('export-html', (q) => q.html(), 'html', 'text/html');
+// The Markdown report with its graphs: the core's plain Markdown until it renders md-graphs.
+wireRenderedExport('export-md-graphs', (q) => q.markdown(), 'graphs.md', 'text/markdown');
 
-wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFiles: (f) => void openFiles(f) });
-byId('choose-button').addEventListener('click', () => confirmReplace('Open another dump', () => byId<HTMLInputElement>('file-input').click()));
+/** Files dropped on the page: a dump replacing an open analysis asks first, as the buttons
+ * do (a mapping alone only renames the open one). */
+async function droppedFiles(files: File[]): Promise<void> {
+  const kinds = await Promise.all(files.map(isMapping));
+  const dump = files.find((_, i) => !kinds[i]);
+  if (dump && byId('main').dataset.mode === 'done') confirmReplace(`Analyze ${dump.name}`, () => void openFiles(files));
+  else await openFiles(files);
+}
+
+wireFileInputs({ picker: byId<HTMLInputElement>('file-input'), zone: byId('main'), onFiles: (f) => void openFiles(f), onDrop: (f) => void droppedFiles(f) });
+const chooseFile = (): void => confirmReplace('Open another dump', () => byId<HTMLInputElement>('file-input').click());
+byId('choose-button').addEventListener('click', chooseFile);
+byId('open-button').addEventListener('click', chooseFile);
 byId('compare-button').addEventListener('click', () => {
   if (!open) return;
   store.set({ view: 'compare' });

@@ -9,6 +9,7 @@
 // swallowed, and later queries are refused with the same message.
 import init, { Session, heapLog, memoryLimit, version, warmUp, wasmPeakEstimate } from '../pkg/heapscope.js';
 import { cliCommand } from './lib/cli';
+import { formatBytes } from './lib/format';
 import { runReader, startReadAhead, type ReadAheadMessage } from './import/read-ahead';
 import { loadFailure } from './import/wasm-support';
 import type { AnalysisError, FromWorker, OpenOptions, Progress, Request, ToWorker } from './protocol';
@@ -191,7 +192,7 @@ function formatError(message: string): AnalysisError {
 }
 
 function describeSize(bytes: number): string {
-  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  return formatBytes(bytes);
 }
 
 function describe(e: unknown): string {

@@ -47,6 +47,9 @@ pub struct Options {
     /// The peak per object that estimate uses (default [`PEAK_BYTES_PER_OBJECT`], what the
     /// allocator holds; the page gives its own, what the wasm memory grows to).
     pub peak_bytes_per_object: Option<u64>,
+    /// What the estimate adds whatever the dump's size (the page's buffers and arenas;
+    /// 0 for the CLI): counted in the need that `memory_limit` is compared with.
+    pub memory_fixed_bytes: u64,
     /// Which exact algorithm computes the dominator tree (both give the same tree).
     pub dominators: DominatorAlgorithm,
     /// Which dominator tree the analysis computes first (the other on request, see

@@ -161,12 +161,19 @@ pub const PEAK_BYTES_PER_OBJECT: u64 = 16;
 
 fn check_memory(options: &Options, objects: u64) -> Result<()> {
     if let Some(limit) = options.memory_limit {
-        let need = objects * options.peak_bytes_per_object.unwrap_or(PEAK_BYTES_PER_OBJECT);
+        let per_object = options.peak_bytes_per_object.unwrap_or(PEAK_BYTES_PER_OBJECT);
+        let need = options.memory_fixed_bytes.saturating_add(objects.saturating_mul(per_object));
         if need > limit {
+            use crate::model::format::{binary_size, format_bytes};
+            let fixed = match options.memory_fixed_bytes {
+                0 => String::new(),
+                f => format!("{} plus ", binary_size(f)),
+            };
             return Err(Error::memory(format!(
-                "this dump has {objects} objects; analyzing it needs about {} MiB, more than the {} MiB available here",
-                need >> 20,
-                limit >> 20
+                "this dump has {} objects: analyzing it needs about {} of memory ({fixed}{per_object} bytes per object), more than the {} available here",
+                format_bytes(objects),
+                binary_size(need),
+                binary_size(limit)
             )));
         }
     }

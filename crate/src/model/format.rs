@@ -28,6 +28,21 @@ pub fn format_bp(bp: u32) -> String {
     format!("{}.{:02}%", bp / 100, bp % 100)
 }
 
+/// `bytes` in the largest binary unit it fills, with one decimal and separators, for
+/// messages: 1023 → "1,023 bytes", 20,000,000 → "19.1 MiB", 5 << 40 → "5,120.0 GiB" (two
+/// small figures never both read "0 MiB").
+pub fn binary_size(bytes: u64) -> String {
+    const UNITS: [(u32, &str); 3] = [(30, "GiB"), (20, "MiB"), (10, "KiB")];
+    for (shift, unit) in UNITS {
+        if bytes >= 1 << shift {
+            // Tenths of the unit, rounded half up, in integers (no float formatting).
+            let tenths = (u128::from(bytes) * 10 + (1u128 << (shift - 1))) >> shift;
+            return format!("{}.{} {unit}", format_bytes((tenths / 10) as u64), tenths % 10);
+        }
+    }
+    format!("{} bytes", format_bytes(bytes))
+}
+
 /// Binary units, as MAT shows heap sizes: "29.3 MiB".
 pub fn binary_units(n: u64) -> String {
     if n >= 1 << 30 {

@@ -117,9 +117,10 @@ impl Session {
         let source = auto_decompress(Box::new(blob))?;
         let core_options = Options {
             keep_unreachable: options.keep_unreachable,
-            // The core checks the per-object part; the fixed part comes off the limit.
-            memory_limit: Some(memory_limit(options.memory_limit).saturating_sub(wasm_fixed_bytes(read_ahead))),
+            // The core compares the whole estimate (fixed part and per object) with the limit.
+            memory_limit: Some(memory_limit(options.memory_limit)),
             peak_bytes_per_object: Some(WASM_PEAK_BYTES_PER_OBJECT),
+            memory_fixed_bytes: wasm_fixed_bytes(read_ahead),
             snapshot: options.snapshot,
             ..Options::default()
         };

@@ -82,8 +82,12 @@ export async function overviewFacts(page) {
   );
 }
 
-/** Clicks `selector` and returns the downloaded file's text and suggested name. */
+/** Clicks `selector` and returns the downloaded file's text and suggested name. The
+ * report's exports are in the toolbar's Export menu: it is opened first. */
 export async function downloadText(page, selector) {
+  if ((await page.locator('#export-items').evaluate((m, sel) => m.hidden && m.querySelector(sel) !== null, selector).catch(() => false))) {
+    await page.click('#export-button');
+  }
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click(selector)]);
   const file = await download.path();
   return { name: download.suggestedFilename(), text: (await import('node:fs')).readFileSync(file, 'utf8') };

@@ -5,11 +5,13 @@ export interface FileInputs {
   picker: HTMLInputElement;
   /** The element highlighted while a file is dragged over the page. */
   zone: HTMLElement;
-  /** The files chosen or dropped together (a dump, and maybe its mapping.txt). */
+  /** The files chosen together (a dump, and maybe its mapping.txt). */
   onFiles(files: File[]): void;
+  /** The files dropped together (the page may ask before replacing what is open). */
+  onDrop(files: File[]): void;
 }
 
-export function wireFileInputs({ picker, zone, onFiles }: FileInputs): void {
+export function wireFileInputs({ picker, zone, onFiles, onDrop }: FileInputs): void {
   picker.addEventListener('change', () => {
     const files = Array.from(picker.files ?? []);
     // Reset so choosing the same file again (after a cancel or error) fires 'change'.
@@ -41,6 +43,6 @@ export function wireFileInputs({ picker, zone, onFiles }: FileInputs): void {
     depth = 0;
     zone.classList.remove('dragging');
     const files = Array.from(e.dataTransfer?.files ?? []);
-    if (files.length > 0) onFiles(files);
+    if (files.length > 0) onDrop(files);
   });
 }

@@ -7,7 +7,8 @@
 const PAGE = 10;
 
 export function navigableRows(tbody: HTMLTableSectionElement): void {
-  const rows = (): HTMLTableRowElement[] => [...tbody.rows];
+  // Rows hidden by a folded table are skipped.
+  const rows = (): HTMLTableRowElement[] => [...tbody.rows].filter((r) => !r.hidden);
   let current = tbody.rows[0] ?? null;
   for (const r of rows()) r.tabIndex = r === current ? 0 : -1;
   tbody.addEventListener('focusin', (e) => {

@@ -3,7 +3,8 @@
 // next file; the message is shown as text (it may quote bytes of the file).
 import { byId, h, replaceChildren, setText } from '../lib/dom';
 import { cliCommand } from '../lib/cli';
-import { formatBytes, formatOffset } from '../lib/format';
+import { formatBytes, formatBytesExact, formatCount, formatOffset, formatTimestamp } from '../lib/format';
+import type { Report } from '../generated/report';
 import type { AnalysisError } from '../protocol';
 
 const TITLES: Record<AnalysisError['kind'], string> = {
@@ -22,6 +23,8 @@ export function errorPanel(): HTMLElement {
     h('h2', { id: 'error-title' }),
     h('p', { id: 'error-where', class: 'where' }),
     h('p', { id: 'error-message', class: 'message' }),
+    h('div', { id: 'error-read', hidden: true }),
+    h('p', { id: 'error-limit', class: 'fine', hidden: true }),
     h('div', { id: 'error-cli', class: 'cli', hidden: true }),
     h('p', { id: 'error-file', class: 'fine' }),
     h('p', { class: 'fine' }, 'You can drop or choose another file.'),
@@ -43,13 +46,19 @@ export function showError(error: AnalysisError, file: { name: string; size: numb
     where.hidden = true;
   }
   setText(byId('error-message'), error.text || error.message);
+  const read = byId('error-read');
+  replaceChildren(read);
+  read.hidden = true;
+  const limit = byId('error-limit');
+  setText(limit, error.kind === 'memory' ? memoryLimitNote() : '');
+  limit.hidden = error.kind !== 'memory';
   const cli = byId('error-cli');
   // Too big for the tab (or the tab ran out): the command line has no such limit.
   const offerCli = error.kind === 'memory' || (error.kind === 'internal' && /memory/i.test(error.message));
   if (offerCli && file) {
     replaceChildren(
       cli,
-      h('p', null, 'The command-line tool runs the same analysis natively, without the browser\'s 4 GiB limit:'),
+      h('p', null, 'The command-line tool runs the same analysis natively, with the memory of the whole machine:'),
       h('pre', null, h('code', { id: 'error-cli-command' }, cliCommand(file.name))),
       h('p', { class: 'fine' }, 'Build it with cargo build --release (target/release/heapscope); the Markdown report it writes has the same numbers as this page. Save it with --format json to open the report here.'),
     );
@@ -64,4 +73,42 @@ export function showError(error: AnalysisError, file: { name: string; size: numb
 
 export function hideError(): void {
   byId('error').hidden = true;
+}
+
+/** Which limit applied, said plainly: a lowered one by name, else the browser's. */
+function memoryLimitNote(): string {
+  const requested = Number(new URLSearchParams(location.search).get('memory-limit'));
+  if (Number.isFinite(requested) && requested > 0) {
+    return `This tab's limit was lowered to ${formatBytes(requested)} (${formatCount(requested)} bytes) by memory-limit in its address; without it, the analysis gets what the browser gives a tab (at most 4 GiB, less what the page holds).`;
+  }
+  return 'A browser tab gives the analysis at most 4 GiB of memory, less what the page already holds.';
+}
+
+/** A report with no heap record in it: the dump was cut before its first one. */
+export function nothingReadable(r: Report): boolean {
+  const c = r.overview.records;
+  return !!r.incomplete && c.instances + c.object_arrays + c.primitive_arrays + c.classes === 0;
+}
+
+/** The error for a dump cut before its first heap record, with what was read of it. */
+export function showNothingReadable(r: Report, file: { name: string; size: number }): void {
+  const inc = r.incomplete!;
+  const text = `nothing to analyze: reading stopped at byte ${formatCount(inc.offset)} (0x${inc.offset.toString(16)}), before the first heap record: ${inc.message}`;
+  showError({ kind: 'format', offset: inc.offset, message: text, text }, file);
+  setText(byId('error-title'), 'This dump holds no heap record that could be read');
+  const d = r.dump;
+  const read = byId('error-read');
+  replaceChildren(
+    read,
+    h('p', null, 'What was read:'),
+    h(
+      'ul',
+      { id: 'error-read-list' },
+      h('li', null, `the header: ${d.format} (${d.platform}), ${d.id_size}-byte identifiers, written ${formatTimestamp(d.timestamp_ms)}`),
+      h('li', null, `${inc.offset >= r.source.hprof_bytes ? `all ${formatBytesExact(r.source.hprof_bytes)}` : `${formatBytesExact(inc.offset)} of the ${formatBytesExact(r.source.hprof_bytes)}`} of HPROF data${r.source.gzip ? ' (after decompression)' : ''}: names, class loads and stack traces, no heap record`),
+      ...r.warnings.map((w) => h('li', null, w)),
+    ),
+    h('p', { class: 'fine' }, 'The file was probably cut off while it was written or copied: take the dump again, or copy the whole file.'),
+  );
+  read.hidden = false;
 }

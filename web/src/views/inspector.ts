@@ -13,6 +13,10 @@ import { objectLink, objectTitle } from '../lib/objects';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
 import { strengthLabel, strengthMark, strengthMeaning } from './strength';
 import { entriesSection } from './entries';
+import { heldByFrame, localFrame } from './path-frames';
+
+/** How a path step names a reference from a thread to a local variable of its stack. */
+const LOCAL_VIA = '<local variable>';
 
 /** The address box: select any object by its address. */
 function addressForm(ctx: DumpContext, id: string): HTMLElement {
@@ -125,6 +129,26 @@ function dominatorText(ctx: DumpContext, paths: Paths, dominator: TraceStep | un
     : [h('strong', null, 'the whole heap dump'), ' (nothing in particular holds it: it is shared).'];
 }
 
+/** The line under a step: how it references the next one; through a thread's local
+ * variable, the frame that holds it (`worker-63 · Worker.descend (WorkerPool.java:48) ↓ local`). */
+function viaLine(ctx: DumpContext, s: TraceStep, next: TraceStep | undefined): HTMLElement {
+  const local = s.via.includes(LOCAL_VIA) && next ? localFrame(ctx, s.object.address, next.object.address) : null;
+  const names = local ? s.via.map((v) => (v === LOCAL_VIA ? 'local' : v)) : s.via;
+  return h(
+    'div',
+    { class: 'via', 'data-via': s.via.join(','), 'data-frame': local },
+    local ? h('span', { class: 'via-frame' }, `${local} `) : null,
+    '↓ ',
+    h('span', { class: 'mono' }, names.join(', ')),
+  );
+}
+
+/** For a path that starts at an object a stack frame holds: which thread and frame. */
+function rootFrame(ctx: DumpContext, s: TraceStep): HTMLElement | null {
+  const frame = heldByFrame(s.gc_root) ? localFrame(ctx, null, s.object.address) : null;
+  return frame ? h('span', { class: 'fine root-frame', 'data-frame': frame }, `held by ${frame} `) : null;
+}
+
 /** Independent paths asked per stretch. */
 const WAYS = 10;
 
@@ -175,12 +199,13 @@ class LeakTrace {
             'li',
             { 'data-address': s.object.address, 'data-step': i, 'data-dominates': String(s.dominates), class: s.object.address === this.address ? 'target' : s.dominates ? 'dominates' : null },
             s.gc_root.length ? h('span', { class: 'badge root' }, `GC root: ${s.gc_root.join(', ')}`) : null,
+            i === 0 ? rootFrame(this.ctx, s) : null,
             s.dominates ? h('span', { class: 'badge dominates', title: 'Every path from the GC roots to the object goes through it' }, '◆ holds it') : null,
             objectLink(s.object),
             sizes(s.object),
             st ? this.howElseButton(st, ways) : null,
             ways,
-            s.via.length ? h('div', { class: 'via', 'data-via': s.via.join(',') }, '↓ ', h('span', { class: 'mono' }, s.via.join(', '))) : null,
+            s.via.length ? viaLine(this.ctx, s, this.steps[i + 1]) : null,
             i + 1 === 100 && p.elided_steps ? h('div', { class: 'fine elided' }, `… ${formatCount(p.elided_steps)} more steps …`) : null,
           );
         }),

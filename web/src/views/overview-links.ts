@@ -26,12 +26,15 @@ export function biggestObjectsChart(ctx: DumpContext): HTMLElement | null {
     fill.style.width = `${Math.max(0.3, Math.min(100, fraction * 100)).toFixed(2)}%`;
     return h('span', { class: 'bar-track', 'aria-hidden': 'true' }, fill);
   };
+  // A thread is named by its name, as the threads view names it.
+  const threadNames = new Map((r.threads ?? []).map((t) => [t.address, t.name]));
   const rows = top.map((o) => {
-    const label = shortClassName(objectTitle(o));
+    const name = threadNames.get(o.address);
+    const label = typeof name === 'string' ? `${name} (${shortClassName(o.class_name)})` : shortClassName(objectTitle(o));
     const content = [h('span', { class: 'bar-label' }, label), bar(o.retained_bytes / used), h('span', { class: 'bar-size' }, `${formatMiB(o.retained_bytes)} · ${formatBp(o.retained_bp)}`)];
     return h(
       'li',
-      { 'data-address': o.address, 'data-retained': String(o.retained_bytes) },
+      { 'data-address': o.address, 'data-retained': String(o.retained_bytes), 'data-thread': typeof name === 'string' ? name : null },
       ctx.hasDump
         ? h('a', { href: formatFragment({ view: 'inspector', object: o.address }), class: 'bar-row', title: `${objectLabel(o)}: open in the inspector` }, ...content)
         : h('span', { class: 'bar-row', title: objectLabel(o) }, ...content),

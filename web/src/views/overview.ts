@@ -1,10 +1,14 @@
-// The overview: MAT's heap summary, GC roots by type (heapscope's name beside MAT's), the
-// objects discarded as unreachable, the dump's facts and the warnings. All from the report.
+// The overview: the verdict first (what the dump shows, in a sentence or two), then MAT's
+// heap summary, GC roots by type (heapscope's name beside MAT's), the objects discarded as
+// unreachable, the dump's facts and the warnings. All from the report; long tables show
+// their first rows until asked.
 import { h, type Child } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
 import { formatFragment } from '../lib/state';
 import { facts, table, type DumpContext } from './common';
+import { foldRows } from './fold';
 import { biggestObjectsChart, viewLink } from './overview-links';
+import { verdict } from './verdict';
 
 type Fact = [key: string, label: string, value: Child, exact: string | number];
 
@@ -34,13 +38,13 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
       u.objects,
     ],
   ]);
-  const roots = table(
+  const roots = foldRows(table(
     'gc-roots-by-type',
     'GC roots by type (an object with two kinds counts in both)',
     [{ label: 'Type (heapscope)' }, { label: 'Type (Eclipse MAT)' }, { label: 'Objects', num: true }],
     o.gc_roots_by_type.map((t) => [t.name, t.mat_name === t.name ? h('span', { class: 'same' }, t.mat_name) : t.mat_name, formatCount(t.objects)]),
     (i) => ({ 'data-root-type': o.gc_roots_by_type[i].name, 'data-objects': String(o.gc_roots_by_type[i].objects) }),
-  );
+  ));
   const unreachable = u.objects > 0
     ? h(
         'div',
@@ -51,12 +55,12 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
           `${formatCount(u.objects)} objects (${bytes(u.shallow_bytes)}) are not reachable from any GC root`,
           u.discarded ? ' and were left out of every number on this page, as in Eclipse MAT (the command line keeps them with --keep-unreachable).' : '; they were kept, each entry point as a GC root "Unreachable".',
         ),
-        table(
+        foldRows(table(
           'unreachable-classes',
           `Unreachable objects by class${u.classes.length >= 100 ? ' (the 100 biggest)' : ''}`,
           [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }],
           u.classes.map((c) => [c.class_name, formatCount(c.objects), formatCount(c.shallow_bytes)]),
-        ),
+        )),
       )
     : h('p', null, 'Every object in the dump is reachable from a GC root.');
   const src = r.source;
@@ -80,6 +84,7 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
   return h(
     'div',
     { class: 'overview' },
+    verdict(ctx),
     h('h3', null, 'Heap summary'),
     heap,
     biggestObjectsChart(ctx),

@@ -1,6 +1,6 @@
-// Asking before a control replaces the loaded analysis: an inline confirmation in the
-// import bar (a native confirm() would block the page and cannot be styled or tested), with
-// the replacing action on its first button. Dropping a file is explicit and is not asked.
+// Asking before a control or a dropped file replaces the loaded analysis: an inline
+// confirmation under the toolbar (a native confirm() would block the page and cannot be
+// styled or tested), with the replacing action on its first button.
 import { byId, h, replaceChildren } from '../lib/dom';
 
 /** Runs `action` at once when nothing is loaded, else after the user confirms. */

@@ -1,5 +1,8 @@
 // The page's frame: header, the import area (drop zone, file picker, sample), progress,
-// errors, and the views of an opened dump with their navigation and exports.
+// errors, and the views of an opened dump. With a dump open, the header is one toolbar row
+// (the file's name, Open, the exports in one menu, Mapping, Compare) and the tabs are one
+// row beside the reading switch, which scrolls sideways when the window is narrow: the
+// view starts near the top of the window.
 import { byId, h, replaceChildren, setText } from '../lib/dom';
 import type { PageState, ViewId } from '../lib/state';
 import { errorPanel } from './error';
@@ -16,16 +19,31 @@ export function renderShell(app: HTMLElement): void {
       { class: 'top' },
       h('h1', null, 'heapscope'),
       h('p', { class: 'tagline' }, 'Java and Android heap dumps, analyzed in your browser. The file never leaves this tab.'),
+      // With a dump open, the header is the page's one toolbar: the file and its actions.
+      h(
+        'div',
+        { id: 'toolbar', class: 'toolbar-row', hidden: true },
+        h('h2', { id: 'dump-title', class: 'file-name' }),
+        h(
+          'div',
+          { class: 'toolbar-actions', role: 'group', 'aria-label': 'Actions on this dump' },
+          h('button', { id: 'open-button', type: 'button', class: 'secondary', title: 'Open another heap dump or saved report (this one is replaced; you are asked first)' }, 'Open…'),
+          exportMenu(),
+          h('button', { id: 'mapping-button', type: 'button', class: 'secondary', title: 'Apply a ProGuard/R8 mapping file (mapping.txt): class and field names get their original names' }, 'Mapping…'),
+          h('input', { id: 'mapping-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.txt,.map,text/plain' }),
+          h('button', { id: 'compare-button', type: 'button', class: 'secondary', title: 'Compare with a baseline: what grew since an earlier dump of the same program (a dump or a saved JSON report), as heapscope compare BASELINE CURRENT' }, 'Compare…'),
+        ),
+      ),
     ),
     h(
       'main',
       { id: 'main', 'data-mode': 'idle' },
       h('p', { id: 'announcer', class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }),
+      h('div', { id: 'replace-confirm', class: 'replace-confirm', role: 'alertdialog', 'aria-label': 'Replace the loaded analysis?', hidden: true }),
       h(
         'section',
         { id: 'import', class: 'panel import', 'aria-label': 'Open a heap dump' },
-        h('p', { class: 'drop-hint compact-hint' }, 'or drop a file anywhere on the page'),
-        h('p', { class: 'drop-hint full-hint' }, 'Drop an .hprof or .hprof.gz file anywhere on this page (with its ProGuard/R8 mapping.txt, if obfuscated)'),
+        h('p', { class: 'drop-hint' }, 'Drop an .hprof or .hprof.gz file anywhere on this page (with its ProGuard/R8 mapping.txt, if obfuscated)'),
         h(
           'div',
           { class: 'actions' },
@@ -35,60 +53,51 @@ export function renderShell(app: HTMLElement): void {
         ),
         h(
           'p',
-          { class: 'fine full-hint' },
+          { class: 'fine' },
           'HotSpot (JAVA PROFILE 1.0.1, 1.0.2) and Android ART (1.0.3) dumps, plain or gzip-compressed, or a heapscope JSON report saved earlier. ',
           'The analysis runs in a worker inside this tab; nothing is uploaded.',
         ),
         h('p', { id: 'notice', class: 'notice', hidden: true, role: 'status' }),
-        h('div', { id: 'replace-confirm', class: 'replace-confirm', role: 'alertdialog', 'aria-label': 'Replace the loaded analysis?', hidden: true }),
       ),
       progressPanel(),
       errorPanel(),
       h(
         'section',
-        { id: 'results', class: 'results', hidden: true },
-        h(
-          'div',
-          { class: 'results-head' },
-          h('h2', { id: 'dump-title', class: 'file-name' }),
-          h(
-            'div',
-            { class: 'exports', role: 'group', 'aria-label': 'Export the report' },
-            h('button', { id: 'export-json', type: 'button', class: 'secondary', title: 'The report as JSON (schema/report.schema.json), the same bytes as heapscope analyze --format json' }, 'Export JSON report'),
-            h('button', { id: 'export-markdown', type: 'button', class: 'secondary', title: 'The report as Markdown: system overview, leak suspects, top consumers' }, 'Export Markdown'),
-            h('button', { id: 'export-html', type: 'button', class: 'secondary', title: 'The same report as one self-contained HTML page (no script, nothing fetched)' }, 'Export HTML'),
-          ),
-          h(
-            'div',
-            { class: 'exports', role: 'group', 'aria-label': 'Deobfuscate' },
-            h('button', { id: 'mapping-button', type: 'button', class: 'secondary', title: 'A ProGuard/R8 mapping file (mapping.txt): class and field names get their original names' }, 'Apply a mapping file…'),
-            h('input', { id: 'mapping-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.txt,.map,text/plain' }),
-          ),
-          h(
-            'div',
-            { class: 'exports', role: 'group', 'aria-label': 'Compare' },
-            h('button', { id: 'compare-button', type: 'button', class: 'secondary', title: 'What grew since an earlier dump of the same program (a dump or a saved JSON report), as heapscope compare BASELINE CURRENT' }, 'Compare with a baseline…'),
-          ),
-        ),
-        h('p', { id: 'run-facts', class: 'fine' }),
-        h('div', { id: 'tree-choice', class: 'tree-choice' }),
+        { id: 'results', class: 'results', hidden: true, 'aria-labelledby': 'dump-title' },
+        h('div', { id: 'snapshot-note', class: 'panel note', hidden: true }),
         h('div', { id: 'report-only', class: 'panel note', hidden: true, role: 'status' }),
         h('div', { id: 'incomplete', class: 'panel warn', hidden: true, role: 'status' }),
         h('div', { id: 'dump-lost', class: 'panel warn', hidden: true, role: 'alert' }),
         h(
-          'nav',
-          { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
-          ...VIEWS.map((v) =>
-            h('button', { type: 'button', role: 'tab', id: `tab-${v.id}`, 'data-view': v.id, 'aria-controls': `view-${v.id}` }, v.title),
+          'div',
+          { class: 'tabbar' },
+          h(
+            'div',
+            { class: 'tabs-wrap' },
+            // For the mouse, when the row is narrower than its tabs (the keyboard's arrows
+            // move from tab to tab and bring each into view).
+            h('button', { type: 'button', class: 'tab-scroll', id: 'tabs-left', tabindex: -1, 'aria-hidden': 'true', title: 'More views to the left', hidden: true }, '‹'),
+            h(
+              'nav',
+              { class: 'tabs', id: 'tabs', role: 'tablist', 'aria-label': 'Views' },
+              ...VIEWS.map((v) =>
+                h('button', { type: 'button', role: 'tab', id: `tab-${v.id}`, 'data-view': v.id, 'aria-controls': `view-${v.id}` }, v.title),
+              ),
+            ),
+            h('button', { type: 'button', class: 'tab-scroll', id: 'tabs-right', tabindex: -1, 'aria-hidden': 'true', title: 'More views to the right', hidden: true }, '›'),
           ),
+          h('div', { id: 'tree-choice', class: 'tree-choice' }),
         ),
         ...VIEWS.map((v) =>
           h(
             'section',
             { class: 'view', id: `view-${v.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${v.id}`, 'data-view': v.id, hidden: true },
-            h('h2', null, v.title),
+            // The tab names the view: its heading is for screen readers only.
+            h('h2', { class: 'visually-hidden' }, v.title),
             v.usesSelection ? h('p', { class: 'selection', 'data-selection': '' }) : null,
             h('div', { class: 'view-body' }),
+            // How the analysis went: under the overview, out of the way of the answer.
+            v.id === 'overview' ? h('p', { id: 'run-facts', class: 'fine run-facts' }) : null,
           ),
         ),
       ),
@@ -101,12 +110,90 @@ export function renderShell(app: HTMLElement): void {
       h('span', null, ' · runs entirely in this tab: no uploads, no requests to other sites, no cookies.'),
     ),
   );
+  wireExportMenu();
+  wireTabScroll();
+}
+
+/** Shows the arrows beside the tab row on the sides where tabs are out of sight. */
+function wireTabScroll(): void {
+  const row = byId('tabs');
+  const left = byId('tabs-left');
+  const right = byId('tabs-right');
+  const update = (): void => {
+    left.hidden = row.scrollLeft <= 1;
+    right.hidden = row.scrollLeft + row.clientWidth >= row.scrollWidth - 1;
+  };
+  const step = (dir: number): void => row.scrollBy({ left: dir * row.clientWidth * 0.7, behavior: 'smooth' });
+  left.addEventListener('click', () => step(-1));
+  right.addEventListener('click', () => step(1));
+  row.addEventListener('scroll', update, { passive: true });
+  new ResizeObserver(update).observe(row);
+}
+
+/** The exports, in one menu (a disclosure: a button that shows a list of buttons). */
+function exportMenu(): HTMLElement {
+  const item = (id: string, label: string, title: string): HTMLElement => h('li', null, h('button', { id, type: 'button', class: 'menu-item', title }, label));
+  return h(
+    'div',
+    { class: 'menu', id: 'export-menu' },
+    h('button', { id: 'export-button', type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'export-items', title: 'Save the report as a file' }, 'Export ', h('span', { 'aria-hidden': 'true' }, '▾')),
+    h(
+      'ul',
+      { id: 'export-items', class: 'menu-items', hidden: true, 'aria-label': 'Export the report' },
+      item('export-json', 'JSON report', 'The report as JSON (schema/report.schema.json), the same bytes as heapscope analyze --format json'),
+      item('export-markdown', 'Markdown', 'The report as Markdown: system overview, leak suspects, top consumers'),
+      item('export-md-graphs', 'Markdown with graphs', 'The Markdown report with its charts (heapscope analyze --format md-graphs)'),
+      item('export-html', 'HTML page', 'The same report as one self-contained HTML page (no script, nothing fetched)'),
+    ),
+  );
+}
+
+function wireExportMenu(): void {
+  const button = byId('export-button');
+  const items = byId('export-items');
+  const menu = byId('export-menu');
+  const set = (open: boolean, focusButton = false): void => {
+    items.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    if (open) items.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+    else if (focusButton) button.focus();
+  };
+  button.addEventListener('click', () => set(items.hidden));
+  // Choosing an item closes the menu (the item's own handler runs too).
+  items.addEventListener('click', (e) => {
+    if ((e.target as HTMLElement).closest('button')) set(false);
+  });
+  menu.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !items.hidden) {
+      e.preventDefault();
+      set(false, true);
+      return;
+    }
+    if (items.hidden || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
+    const all = [...items.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
+    const i = all.indexOf(document.activeElement as HTMLButtonElement);
+    all[(i + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length]?.focus();
+    e.preventDefault();
+  });
+  // A click elsewhere, or the focus leaving the menu, closes it.
+  document.addEventListener('click', (e) => {
+    if (!items.hidden && !menu.contains(e.target as Node)) set(false);
+  });
+  menu.addEventListener('focusout', (e) => {
+    if (!items.hidden && e.relatedTarget instanceof Node && !menu.contains(e.relatedTarget)) set(false);
+  });
 }
 
 export function setMode(mode: PageMode): void {
   byId('main').dataset.mode = mode;
-  // Once a dump is open the import area is one line: the report gets the screen.
-  setText(byId('choose-button'), mode === 'done' ? 'Open another dump…' : 'Choose a heap dump…');
+  // Once a dump is open the import area gives way to the toolbar: the report gets the screen.
+  document.body.dataset.mode = mode;
+}
+
+/** Shows or hides an opened dump's toolbar and views together. */
+export function showResultsFrame(on: boolean): void {
+  byId('results').hidden = !on;
+  byId('toolbar').hidden = !on;
 }
 
 export function setVersion(version: string): void {
@@ -128,10 +215,21 @@ export function showView(state: PageState): void {
     const tab = byId(`tab-${v.id}`);
     tab.setAttribute('aria-selected', String(selected));
     tab.tabIndex = selected ? 0 : -1;
+    if (selected) revealTab(tab);
   }
   for (const el of document.querySelectorAll<HTMLElement>('[data-selection]')) {
     setText(el, state.object ? `Selected object: ${state.object}` : 'No object selected.');
   }
+}
+
+/** Scrolls the tab row sideways (only) so that `tab` is in it, when the row is narrower
+ * than its tabs. */
+function revealTab(tab: HTMLElement): void {
+  const row = tab.parentElement;
+  if (!row || row.scrollWidth <= row.clientWidth) return;
+  const left = tab.offsetLeft - row.offsetLeft;
+  if (left < row.scrollLeft) row.scrollLeft = Math.max(0, left - 24);
+  else if (left + tab.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + tab.offsetWidth - row.clientWidth + 24;
 }
 
 export function onTabClick(handler: (view: ViewId) => void): void {

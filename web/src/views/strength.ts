@@ -142,7 +142,7 @@ export function strengthLegend(report: Report, id: string): HTMLElement {
   return h(
     'section',
     { class: 'strength-legend', id, 'aria-label': 'How firmly objects are held' },
-    h('p', { class: 'fine legend-title' }, 'How firmly objects are held (the strongest of each path’s weakest reference). Checked strengths are drawn in colour; the tree stays the same.'),
+    h('p', { class: 'fine legend-title', title: 'How firmly objects are held: the strongest of each path’s weakest reference. Checked strengths are drawn in colour (everything else in grey); the tree stays the same.' }, 'Drawn in colour, by how firmly held:'),
     h('ul', { class: 'strength-rows' }, ...items),
     h('p', { class: 'fine strength-total', 'data-objects': totalObjects, 'data-bytes': totalBytes }, `Together: ${formatBytes(totalBytes)} · ${formatCount(totalObjects)} objects, every object of the dump (garbage included).`),
     // One line, the reason on hover (and for screen readers): it answers a question asked once.
@@ -164,7 +164,7 @@ export type Tree = Reading;
  * report's sizes come from. */
 export function treeSwitch(container: HTMLElement, current: Tree, hasDump: boolean, onPick: (tree: Tree) => void): void {
   if (!hasDump) {
-    replaceChildren(container, h('span', { class: 'fine', id: 'tree-reading' }, current === 'strength' ? 'Retained sizes from the strength-aware dominator tree.' : "Retained sizes from Eclipse MAT's dominator tree."));
+    replaceChildren(container, h('span', { class: 'fine', id: 'tree-reading', title: 'The retained sizes of this saved report come from this dominator tree' }, current === 'strength' ? 'Strength-aware tree' : "MAT's tree"));
     return;
   }
   const option = (tree: Tree, label: string, title: string): HTMLElement => {
@@ -178,10 +178,10 @@ export function treeSwitch(container: HTMLElement, current: Tree, hasDump: boole
     h(
       'div',
       { role: 'radiogroup', id: 'tree-switch', 'aria-label': 'Dominator tree', 'data-tree': current },
-      h('span', { class: 'fine' }, 'Dominator tree: '),
+      h('span', { class: 'fine tree-label', title: 'Which dominator tree every retained size on the page comes from' }, 'Tree:'),
       option('mat', 'MAT', "Eclipse MAT's reading: every reference holds what it points at (Reference.referent too); unreachable objects are left out"),
       ' ',
-      option('strength', 'Strength-aware', 'A weak, soft, phantom, finalizer, cache, thread-local or stack reference holds an object only when nothing firmer does; uncollected garbage is part of the tree'),
+      option('strength', 'Strength', 'The strength-aware tree: a weak, soft, phantom, finalizer, cache, thread-local or stack reference holds an object only when nothing firmer does; uncollected garbage is part of the tree'),
       h('span', { class: 'fine', id: 'tree-status', role: 'status' }),
     ),
   );

@@ -1,6 +1,8 @@
 // Threads: MAT's thread overview from the report (report.threads): every thread, largest
-// retained first; a thread opens into its stack, one row per frame as MAT prints it ("no
-// stack recorded" when the dump has none for it), a frame into the objects it holds as
+// retained first; a thread opens into its stack, one row per frame ("no stack recorded"
+// when the dump has none for it), written as in Java (`Worker.descend(String, int)
+// (WorkerPool.java:48)`, MAT's text on hover), with the retained sizes of its locals
+// together, the thread's biggest frame marked; a frame opens into the objects it holds as
 // locals, each with its class, shallow and retained size. Every object links to the
 // inspector. The open threads and frames live in the URL fragment
 // (#view=threads&threads=0x…,0x…/2: a frame is its thread's address and its index).
@@ -12,7 +14,8 @@
 // text only.
 import type { ObjectRef, ThreadInfo } from '../generated/report';
 import { h, replaceChildren, setText, type Child } from '../lib/dom';
-import { formatBp, formatCount } from '../lib/format';
+import { formatBp, formatCount, formatMiB } from '../lib/format';
+import { javaFrame } from '../lib/frames';
 import { parentRow } from '../lib/keyboard';
 import { objectLink, objectTitle } from '../lib/objects';
 import type { DumpContext } from './common';
@@ -39,6 +42,24 @@ const COLUMNS = 6;
  *  character added): a long frame or class name wraps between its parts in a narrow window. */
 function breakable(text: string): Child[] {
   return text.split(/(?<=[./$])|(?=\()/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+}
+
+/** "1 local", "3 locals", "no locals". */
+export function localsText(n: number): string {
+  return n === 0 ? 'no locals' : n === 1 ? '1 local' : `${formatCount(n)} locals`;
+}
+
+/** What a frame's locals retain together: each object once, the thread itself (a frame's
+ * `this` in Thread.run) not counted, since it would make every such frame the biggest. */
+function localsRetained(locals: ObjectRef[], thread: string): number {
+  const seen = new Set<string>([thread]);
+  let sum = 0;
+  for (const o of locals) {
+    if (seen.has(o.address)) continue;
+    seen.add(o.address);
+    sum += o.retained_bytes;
+  }
+  return sum;
 }
 
 function threadRef(t: ThreadInfo): ObjectRef {
@@ -87,7 +108,7 @@ export class ThreadsView {
                 h('th', { scope: 'col' }, 'Daemon'),
                 h('th', { scope: 'col', class: 'num', title: 'Frames of a thread, locals of a frame' }, 'Frames / locals'),
                 h('th', { scope: 'col', class: 'num' }, 'Shallow heap'),
-                h('th', { scope: 'col', class: 'num' }, 'Retained heap'),
+                h('th', { scope: 'col', class: 'num', title: "A thread's retained size; for a frame, its locals' retained sizes together (each object once, the thread itself not counted)" }, 'Retained heap'),
               ),
             ),
             this.tbody,
@@ -125,7 +146,7 @@ export class ThreadsView {
       h('span', null, h('span', { class: 'thread-name' }, name), ' ', h('span', { class: 'thread-class' }, t.class_name), facts.length ? h('span', { class: 'thread-facts' }, facts.join(' · ')) : null),
       objectLink(threadRef(t), 'inspector', t.address),
       t.daemon === null || t.daemon === undefined ? '' : t.daemon ? 'daemon' : 'no',
-      t.has_stack ? `${formatCount(frames)} frames` : 'no stack',
+      t.has_stack ? `${formatCount(frames)} ${frames === 1 ? 'frame' : 'frames'}` : 'no stack',
       formatCount(t.shallow_bytes),
       h('span', { title: formatBp(t.retained_bp) }, formatCount(t.retained_bytes)),
     ]);
@@ -138,8 +159,11 @@ export class ThreadsView {
       const kids: Node[] = [];
       if (!t.has_stack) kids.push(this.note(2, 'no stack recorded', 'The dump has no stack trace for this thread.'));
       else if (frames === 0) kids.push(this.note(2, 'the stack recorded has no frames', ''));
-      t.frames.forEach((f, i) => kids.push(this.frameNode(t.address, f.frame, f.locals, i)));
-      if (t.other_locals.length) kids.push(this.frameNode(t.address, t.has_stack ? 'locals of frames the stack trace does not list' : 'locals (no stack recorded)', t.other_locals, -1));
+      const rows = t.frames.map((f, i) => ({ text: f.frame, locals: f.locals, index: i, held: localsRetained(f.locals, t.address) }));
+      if (t.other_locals.length) rows.push({ text: t.has_stack ? 'locals of frames the stack trace does not list' : 'locals (no stack recorded)', locals: t.other_locals, index: -1, held: localsRetained(t.other_locals, t.address) });
+      // The frame whose locals hold the most (the first of equals): where to look first.
+      const biggest = rows.reduce<(typeof rows)[number] | null>((best, f) => (f.held > 0 && (!best || f.held > best.held) ? f : best), null);
+      for (const f of rows) kids.push(this.frameNode(t.address, f.text, f.locals, f.index, f.held, f === biggest));
       return kids;
     });
     node.key = t.address;
@@ -147,11 +171,17 @@ export class ThreadsView {
     return node;
   }
 
-  private frameNode(thread: string, text: string, locals: ObjectRef[], index: number): Node {
-    const row = this.row(2, 'frame', locals.length > 0, [h('span', { class: 'frame mono' }, ...breakable(text)), '', '', locals.length ? `${formatCount(locals.length)} locals` : 'no locals', '', '']);
+  private frameNode(thread: string, text: string, locals: ObjectRef[], index: number, held: number, biggest: boolean): Node {
+    const shown = index >= 0 ? javaFrame(text) : text;
+    const frame = h('span', { class: 'frame mono', title: shown === text ? null : text, 'data-mat': index >= 0 ? text : null }, ...breakable(shown));
+    const mark = biggest ? h('span', { class: 'badge biggest-frame', title: "The frame whose locals retain the most in this thread" }, 'biggest') : null;
+    const sum = held > 0 ? h('span', { title: `${formatMiB(held)}: the retained sizes of this frame's locals together` }, formatCount(held)) : '';
+    const row = this.row(2, 'frame', locals.length > 0, [h('span', null, frame, mark), '', '', localsText(locals.length), '', sum]);
     row.dataset.frame = String(index);
     row.dataset.locals = String(locals.length);
-    const node = this.node('frame', 2, row, locals.length ? () => locals.map((o) => this.localNode(o)) : null);
+    row.dataset.localsRetained = String(held);
+    if (biggest) row.dataset.biggest = 'true';
+    const node = this.node('frame', 2, row, locals.length ? () => locals.map((o) => this.localNode(o, thread)) : null);
     if (locals.length) {
       node.key = `${thread}/${index}`;
       this.byFrame.set(node.key, node);
@@ -159,8 +189,9 @@ export class ThreadsView {
     return node;
   }
 
-  private localNode(o: ObjectRef): Node {
-    const row = this.row(3, 'local', false, [h('span', { class: 'cls', title: objectTitle(o) }, ...breakable(objectTitle(o))), objectLink(o, 'inspector', o.address), '', '', formatCount(o.shallow_bytes), formatCount(o.retained_bytes)]);
+  private localNode(o: ObjectRef, thread: string): Node {
+    const self = o.address === thread ? h('span', { class: 'fine' }, ' (this thread)') : null;
+    const row = this.row(3, 'local', false, [h('span', { class: 'cls', title: objectTitle(o) }, ...breakable(objectTitle(o)), self), objectLink(o, 'inspector', o.address), '', '', formatCount(o.shallow_bytes), formatCount(o.retained_bytes)]);
     row.dataset.address = o.address;
     return this.node('local', 3, row, null);
   }

@@ -21,7 +21,11 @@ import { loading, needsDump, queryFailed, type DumpContext } from './common';
 const PAGE = 200;
 const MIN_SHARE = 0.003;
 const GROUPS = 40;
-const HEIGHT = 520;
+/** The canvas fills the window below it, within these bounds (CSS pixels). */
+const MIN_HEIGHT = 320;
+const MAX_HEIGHT = 1600;
+/** Kept below the canvas for the info line under it. */
+const INFO_ROOM = 64;
 
 type Item =
   | { kind: 'object'; node: TreeNode; value: number }
@@ -167,6 +171,7 @@ export class TreemapView {
   private selected: string | null = null;
   private started = false;
   private width = 0;
+  private height = MIN_HEIGHT;
 
   constructor(private readonly ctx: DumpContext) {
     this.canvas = h('canvas', {
@@ -185,8 +190,12 @@ export class TreemapView {
       'div',
       { class: 'treemap', 'data-tree': ctx.q.tree },
       strengthLegend(ctx.report, 'strength-legend-treemap'),
-      h('p', { class: 'fine' }, 'Each rectangle is an object, sized by the memory it keeps alive. Click one to zoom into what it retains; the path above zooms back out. Groups (“N × Class”) gather a level\'s many small objects by class.'),
-      h('p', { class: 'fine', id: 'treemap-keys' }, 'Keyboard: arrow keys move between rectangles, Enter zooms in, Escape zooms out.'),
+      h(
+        'p',
+        { class: 'fine treemap-help' },
+        'Each rectangle is an object, sized by the memory it keeps alive; click one to zoom in, the path above zooms out. “N × Class” gathers a level\'s small objects by class. ',
+        h('span', { id: 'treemap-keys' }, 'Keys: arrows move, Enter zooms in, Escape zooms out.'),
+      ),
       this.crumbs,
       h('div', { class: 'treemap-stage' }, this.canvas, this.status),
       this.info,
@@ -223,6 +232,9 @@ export class TreemapView {
       const w = this.canvas.parentElement?.clientWidth ?? 0;
       if (w > 0 && Math.abs(w - this.width) >= 1) this.layout();
     }).observe(this.root);
+    window.addEventListener('resize', () => {
+      if (this.root.isConnected && this.canvas.offsetParent !== null && this.fitHeight() !== this.height) this.layout();
+    });
   }
 
   /** Loads the top level the first time the view is shown; redraws the selection. */
@@ -382,12 +394,13 @@ export class TreemapView {
     const w = parent?.clientWidth ?? 0;
     if (!level?.items || w <= 0) return;
     this.width = w;
+    this.height = this.fitHeight();
     const dpr = window.devicePixelRatio || 1;
     this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${HEIGHT}px`;
+    this.canvas.style.height = `${this.height}px`;
     this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(HEIGHT * dpr);
-    this.placed = squarify(level.items, 0, 0, w, HEIGHT);
+    this.canvas.height = Math.round(this.height * dpr);
+    this.placed = squarify(level.items, 0, 0, w, this.height);
     this.nested = [];
     // The keyboard's rectangle: the same item after a resize, else the biggest.
     const kept = this.hover ? this.placed.find((p) => p.item === this.hover?.item) ?? null : null;
@@ -396,6 +409,15 @@ export class TreemapView {
     this.renderList();
     this.draw();
     void this.loadNested();
+  }
+
+  /** The height that fills the window below the canvas's top (in page coordinates, so
+   * the same however the page is scrolled), leaving room for the info line. */
+  private fitHeight(): number {
+    const stage = this.canvas.parentElement;
+    if (!stage) return MIN_HEIGHT;
+    const top = stage.getBoundingClientRect().top + window.scrollY;
+    return Math.round(Math.max(MIN_HEIGHT, Math.min(MAX_HEIGHT, window.innerHeight - top - INFO_ROOM)));
   }
 
   /** Fills the biggest rectangles with their own children (one level down, no zoom). */
@@ -445,6 +467,7 @@ export class TreemapView {
             'data-kind': item.kind,
             'data-address': item.kind === 'object' ? item.node.object.address : null,
             'data-children': item.kind === 'object' ? item.node.children : null,
+            'data-strength': item.kind === 'object' ? item.node.strength : null,
             'data-x': p.x.toFixed(1),
             'data-y': p.y.toFixed(1),
             'data-w': p.w.toFixed(1),
@@ -464,14 +487,19 @@ export class TreemapView {
     );
   }
 
+  /** Colour means strength: an object held at a strength picked in the legend is drawn
+   * in that strength's colour; everything else in greys, barely tinted by class (so that
+   * neighbours of different classes stay apart) and never in a legend colour. */
   private color(item: Item, dark: boolean, nested = false): string {
     if (item.kind === 'rest') return dark ? '#3a4048' : '#d5d9de';
     const byStrength = item.kind === 'object' ? strengthFill(item.node.strength, dark) : null;
     if (byStrength) return byStrength;
     const name = item.kind === 'object' ? item.node.object.class_of_object ?? item.node.object.class_name : item.className;
     const hue = classHue(name);
-    if (item.kind === 'group') return dark ? `hsl(${hue} 25% 32%)` : `hsl(${hue} 30% 82%)`;
-    return dark ? `hsl(${hue} 45% ${nested ? 30 : 38}%)` : `hsl(${hue} 60% ${nested ? 80 : 72}%)`;
+    // Lightness varies by class too: greys of one saturation would all look alike.
+    const step = (hue % 5) * 2;
+    if (item.kind === 'group') return dark ? `hsl(${hue} 6% ${24 + step / 2}%)` : `hsl(${hue} 8% ${86 + step / 2}%)`;
+    return dark ? `hsl(${hue} 8% ${(nested ? 22 : 28) + step}%)` : `hsl(${hue} 10% ${(nested ? 84 : 74) + step}%)`;
   }
 
   private draw(): void {
