@@ -378,9 +378,10 @@ fn gzip_blob_decodes_through_auto_decompress() {
 /// The report the core itself makes of `bytes` (what the CLI would print), for comparison.
 fn native_report_json(bytes: &[u8], file_name: &str, file_bytes: u64, gzip: bool) -> String {
     let src = auto_decompress(Box::new(MemorySource::new(bytes.to_vec()))).unwrap();
-    let mut a = analysis::analyze(src, &Options::default(), &mut analysis::NoProgress).unwrap();
     let info = SourceInfo { file_name: Some(file_name.to_string()), file_bytes, gzip };
-    report::to_json(&heapscope::compare::keys::annotated_report(&mut a, &info).unwrap())
+    let mut session =
+        heapscope::session::Session::open(src, &Options::default(), &mut analysis::NoProgress, info).unwrap();
+    report::to_json(session.report().unwrap())
 }
 
 fn file_of(bytes: &[u8], name: &str) -> Blob {
