@@ -75,7 +75,18 @@ pub fn records(
     ids: &[u64],
     max_data: usize,
 ) -> ReadBack<Vec<Option<Record>>> {
-    let mut f = Finder {
+    records_of::<true>(index, source, ids, max_data)
+}
+
+/// [`records`]; with `FIELDS` false, instances come without their field bytes (the walk
+/// then skips every instance's body: reading arrays back needs none).
+fn records_of<const FIELDS: bool>(
+    index: &Index,
+    source: Box<dyn ByteSource>,
+    ids: &[u64],
+    max_data: usize,
+) -> ReadBack<Vec<Option<Record>>> {
+    let mut f = Finder::<FIELDS> {
         targets: ids,
         last_offset: 0,
         id_size: index.header.id_size,
@@ -92,7 +103,7 @@ pub fn records(
 }
 
 /// The two rounds of walks (see the module's documentation).
-fn walk(index: &Index, cursor: &mut Cursor, f: &mut Finder) -> Result<()> {
+fn walk<const FIELDS: bool>(index: &Index, cursor: &mut Cursor, f: &mut Finder<FIELDS>) -> Result<()> {
     if f.missing == 0 {
         return Ok(());
     }
@@ -140,7 +151,7 @@ pub fn record(index: &Index, source: Box<dyn ByteSource>, id: u64) -> ReadBack<O
 /// `max_bytes` bytes (None: not found, or a record without its data).
 pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, objects: &[u32], max_bytes: usize) -> Result<Arrays> {
     let ids: Vec<u64> = objects.iter().map(|&o| index.ids.id(o)).collect();
-    let (source, found) = records(index, source, &ids, max_bytes);
+    let (source, found) = records_of::<false>(index, source, &ids, max_bytes);
     let arrays = found?
         .into_iter()
         .map(|r| match r {
@@ -183,7 +194,7 @@ pub fn read_fields(
     Ok((source, arrays, fields))
 }
 
-struct Finder<'t> {
+struct Finder<'t, const FIELDS: bool> {
     /// Identifiers wanted, ascending.
     targets: &'t [u64],
     /// Offset of the last record of the span: the walk of the span ends after it.
@@ -197,7 +208,7 @@ struct Finder<'t> {
     data: Vec<u8>,
 }
 
-impl Finder<'_> {
+impl<const FIELDS: bool> Finder<'_, FIELDS> {
     /// Where `id` goes in `found`, if it is wanted, not found yet, and the record at
     /// `offset` is still in the span.
     fn at(&mut self, offset: u64, id: u64) -> Option<usize> {
@@ -217,8 +228,8 @@ impl Finder<'_> {
     }
 }
 
-impl Visitor for Finder<'_> {
-    const INSTANCE_FIELDS: bool = true;
+impl<const FIELDS: bool> Visitor for Finder<'_, FIELDS> {
+    const INSTANCE_FIELDS: bool = FIELDS;
     const ARRAY_ELEMENTS: bool = false;
     const PRIMITIVE_DATA: bool = true;
 

@@ -107,6 +107,8 @@ struct StringLayout {
     only_reference: bool,
 }
 
+/// The default collector collects nothing (what a sink holds before pass 2 starts).
+#[derive(Default)]
 pub struct Collector {
     id_size: usize,
     /// Per class: Some for `java.lang.String` classes.
@@ -144,8 +146,7 @@ pub struct Collector {
     sites: Vec<(u32, u32)>,
     /// The first allocation that failed (reported by [`Collector::finish`]).
     failed: Option<Error>,
-    /// False for a core-only analysis ([`crate::analysis::Options::core_only`]): nothing
-    /// is collected, and pass 1 hashed no array.
+    /// False for the default collector: nothing is collected.
     on: bool,
 }
 

@@ -20,7 +20,9 @@ use crate::source::ByteSource;
 pub struct WasteSink {
     hasher: ArrayHasher,
     hashes: Option<ArrayHashes>,
-    collector: Option<Collector>,
+    /// Collects nothing until pass 2 starts (no test per call: it is a field, not an
+    /// option).
+    collector: Collector,
     collected: Collected,
     kept: Option<Kept>,
     found: Found,
@@ -68,54 +70,42 @@ impl Pass2Sink for WasteSink {
 
     fn start(&mut self, index: &Index) -> Result<()> {
         let hashes = self.hashes.take().ok_or_else(out_of_order)?;
-        self.collector = Some(Collector::new(index, hashes, true)?);
+        self.collector = Collector::new(index, hashes, true)?;
         Ok(())
     }
 
     #[inline(always)]
     fn allocation_serial(&mut self, serial: u32) {
-        if let Some(c) = &mut self.collector {
-            c.allocation_serial(serial);
-        }
+        self.collector.allocation_serial(serial);
     }
 
     #[inline(always)]
     fn object(&mut self, obj: Option<u32>) {
-        if let Some(c) = &mut self.collector {
-            c.allocated(obj.unwrap_or(u32::MAX));
-        }
+        self.collector.allocated(obj.unwrap_or(u32::MAX));
     }
 
     #[inline(always)]
     fn wants_instance(&self, class: u32) -> bool {
-        self.collector.as_ref().is_some_and(|c| c.wants(class))
+        self.collector.wants(class)
     }
 
+    #[inline(always)]
     fn instance(&mut self, index: &Index, obj: u32, class: u32, fields: &[u8], targets: &[u32]) -> Result<()> {
-        match &mut self.collector {
-            Some(c) => c.instance(obj, class, fields, &index.ids, targets),
-            None => Ok(()),
-        }
+        self.collector.instance(obj, class, fields, &index.ids, targets)
     }
 
     #[inline(always)]
     fn object_array(&mut self, obj: u32, class: u32, len: u32) -> Result<()> {
-        match &mut self.collector {
-            Some(c) => c.object_array(obj, class, len),
-            None => Ok(()),
-        }
+        self.collector.object_array(obj, class, len)
     }
 
     #[inline(always)]
     fn primitive_array(&mut self, obj: Option<u32>, has_data: bool) -> Result<()> {
-        match &mut self.collector {
-            Some(c) => c.array(obj, has_data),
-            None => Ok(()),
-        }
+        self.collector.array(obj, has_data)
     }
 
     fn walk_done(&mut self, index: &Index) -> Result<()> {
-        let collector = self.collector.take().ok_or_else(out_of_order)?;
+        let collector = std::mem::take(&mut self.collector);
         // While the arrays' hashes are held (the peak of pass 2): only the strings' keys stay.
         self.collected = collector.finish(&index.ids)?;
         Ok(())
