@@ -22,6 +22,7 @@ fn check(what: String, e: &Value, a: &Value, out: &mut Vec<String>) {
 fn every_thread_matches_mat() {
     let Some(corpus) = support::corpus_dir() else { return };
     let cases = support::expected_cases(&corpus);
+    support::check_every_dump_expected(&corpus, "threads");
     assert!(cases.len() >= 20, "expected files with dumps: {}", cases.len());
     let mut failures = Vec::new();
     let (mut threads, mut frames, mut locals, mut names) = (0, 0, 0, 0);

@@ -20,6 +20,7 @@ const TOP_VALUE_CHARS: usize = 1024;
 fn duplicate_strings_match_mat() {
     let Some(corpus) = support::corpus_dir() else { return };
     let cases = support::expected_cases(&corpus);
+    support::check_every_dump_expected(&corpus, "duplicate strings");
     let mut failures = Vec::new();
     let mut groups_compared = 0;
     for (expected, dump, keep, android) in &cases {
