@@ -46,11 +46,6 @@ const KNOWN: &[Known] = &[
         only: &[],
         field: |f, _| f.starts_with("top_consumers.class_loaders"),
     },
-    Known {
-        what: "thread names of old Android dumps (a char[] longer than the String's count): heapscope keeps the array's trailing NULs, MAT honors count",
-        only: &["leakcanary_leak_service_binder"],
-        field: |f, _| f.starts_with("threads[") && f.ends_with(".name"),
-    },
 ];
 
 struct Case {

@@ -11,11 +11,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::readback::locate::ArrayData;
 use heapscope::readback::object::object_details;
-use heapscope::readback::strings::mat_value;
-use heapscope::records::basic_type;
-use heapscope::rules::strings::reading;
 use heapscope::session::{Answer, Query, Session};
 use heapscope::waste::members::GroupMembers;
 use serde_json::Value;
@@ -135,9 +131,10 @@ fn s09_group_members_match_mat_and_a_scan_of_every_string() {
     assert!(e.to_string().contains("not a kept java.lang.String"), "{e}");
 }
 
-/// `text` as MAT shows a String's value (the units of a `char[]` holding it).
+/// `text` as MAT shows a String's value (its UTF-16 units written as MAT writes them, at
+/// most 1024, then "...").
 fn mat_text(text: &str) -> String {
-    let data: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
-    let array = ArrayData { ty: basic_type::CHAR, len: (data.len() / 2) as u32, data };
-    mat_value(&array, reading::NO_CODER)
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let cut = if units.len() > 1024 { "..." } else { "" };
+    support::mat_strings::escape(&units[..units.len().min(1024)]) + cut
 }

@@ -2,13 +2,15 @@
 //! every thread object, its retained and shallow size, daemon flag, priority, context class
 //! loader, name, whether it has a stack, every frame's text and every frame's locals.
 //!
-//! Android dumps went through hprof-conv before MAT saw them and MAT shows their strings
-//! as byte pairs: there names are not compared (said in the output); every number is.
+//! Android dumps went through hprof-conv before MAT saw them and MAT shows ART's compressed
+//! strings as byte pairs: there our names (the characters the program holds) are turned
+//! into MAT's rendering by its rules (`support::mat_strings`) to be compared.
 
 mod support;
 
 use heapscope::analysis::Options;
 use serde_json::Value;
+use support::mat_strings;
 
 fn check(what: String, e: &Value, a: &Value, out: &mut Vec<String>) {
     if e != a {
@@ -20,20 +22,18 @@ fn check(what: String, e: &Value, a: &Value, out: &mut Vec<String>) {
 fn every_thread_matches_mat() {
     let Some(corpus) = support::corpus_dir() else { return };
     let cases = support::expected_cases(&corpus);
+    support::check_every_dump_expected(&corpus, "threads");
     assert!(cases.len() >= 20, "expected files with dumps: {}", cases.len());
     let mut failures = Vec::new();
-    let (mut threads, mut frames, mut locals) = (0, 0, 0);
+    let (mut threads, mut frames, mut locals, mut names) = (0, 0, 0, 0);
     for (expected, dump, keep, android) in &cases {
         let exp: Value = serde_json::from_slice(&std::fs::read(expected).unwrap()).unwrap();
         let options = Options { keep_unreachable: *keep, ..Options::default() };
-        let s = support::session(support::open_dump(dump), &options).expect("analysis");
+        let mut s = support::session(support::open_dump(dump), &options).expect("analysis");
         let act = serde_json::to_value(&s.features().threads).unwrap();
         let exp_threads = exp["threads"]["threads"].as_array().expect("threads in expected");
         let act_threads = act.as_array().unwrap();
         let name = expected.file_name().unwrap().to_string_lossy().to_string();
-        if *android {
-            eprintln!("{name}: thread names not compared (MAT shows hprof-conv'd Android strings as byte pairs); every number is");
-        }
         let mut out = Vec::new();
         check("thread count".into(), &exp_threads.len().into(), &act_threads.len().into(), &mut out);
         for (i, e) in exp_threads.iter().enumerate() {
@@ -62,9 +62,17 @@ fn every_thread_matches_mat() {
             for (f, ev, av) in pairs {
                 check(format!("thread {addr} {f}"), ev, av, &mut out);
             }
-            if !android {
-                check(format!("thread {addr} name"), &e["name"], &t["name"], &mut out);
-            }
+            let ours = match (t["name"].as_str(), *android) {
+                (Some(n), true) => {
+                    let string = mat_strings::thread_name_string(&mut s.analysis, addr).expect("a name String");
+                    let bytes = mat_strings::value_is_bytes(&mut s.analysis, &string);
+                    let units: Vec<u16> = n.encode_utf16().collect();
+                    mat_strings::art(&units, bytes, usize::MAX).map_or(Value::Null, Value::from)
+                }
+                _ => t["name"].clone(),
+            };
+            check(format!("thread {addr} name"), &e["name"], &ours, &mut out);
+            names += 1;
             let ef = e["frames"].as_array().unwrap();
             let af = t["frames"].as_array().unwrap();
             check(format!("thread {addr} frames"), &ef.len().into(), &af.len().into(), &mut out);
@@ -76,6 +84,11 @@ fn every_thread_matches_mat() {
                 check(format!("thread {addr} frame {k} locals"), &ef["locals"], &Value::from(al), &mut out);
             }
         }
+        eprintln!(
+            "{name}: {} threads, names compared{}",
+            exp_threads.len(),
+            if *android { " as MAT renders ours" } else { "" }
+        );
         if !out.is_empty() {
             failures.push(format!(
                 "{name}: {} mismatches:\n    {}",
@@ -85,7 +98,7 @@ fn every_thread_matches_mat() {
         }
     }
     eprintln!(
-        "threads: {threads} threads, {frames} frames, {locals} locals compared with MAT on {} files",
+        "threads: {threads} threads ({names} names), {frames} frames, {locals} locals compared with MAT on {} files",
         cases.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -11,11 +11,16 @@ use heapscope::waste::TOP_STRING_GROUPS;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::hprof_builder::{ClassDef, Hprof, Value as V};
+use support::mat_strings;
+
+/// Characters of a duplicate-string value MAT shows.
+const TOP_VALUE_CHARS: usize = 1024;
 
 #[test]
 fn duplicate_strings_match_mat() {
     let Some(corpus) = support::corpus_dir() else { return };
     let cases = support::expected_cases(&corpus);
+    support::check_every_dump_expected(&corpus, "duplicate strings");
     let mut failures = Vec::new();
     let mut groups_compared = 0;
     for (expected, dump, keep, android) in &cases {
@@ -45,6 +50,7 @@ fn duplicate_strings_match_mat() {
                 out.push(format!("{e}: expected {}, got {}", exp[e], act[k]));
             }
         }
+        let before = groups_compared;
         let numbers = |g: &Value, names: [&str; 5]| names.map(|n| g[n].as_u64().unwrap_or(u64::MAX));
         let exp_top: Vec<&Value> = exp["top"].as_array().unwrap().iter().collect();
         let act_top: Vec<&Value> = act["groups"].as_array().unwrap().iter().collect();
@@ -57,42 +63,65 @@ fn duplicate_strings_match_mat() {
         let cut = act_top.last().map(|g| (g["wasted_bytes"].as_u64().unwrap(), g["count"].as_u64().unwrap()));
         let exp_names = ["count", "wasted", "strings_shallow", "arrays_shallow", "distinct_arrays"];
         let act_names = ["count", "wasted_bytes", "strings_shallow_bytes", "arrays_shallow_bytes", "distinct_arrays"];
-        if *android {
-            // MAT shows hprof-conv'd Android strings as byte pairs: compare the numbers only.
-            eprintln!("{name}: duplicate string values not compared (MAT shows hprof-conv'd Android strings as byte pairs); every number is");
-            let mut e: Vec<[u64; 5]> = exp_top[..want].iter().map(|g| numbers(g, exp_names)).collect();
-            let mut g: Vec<[u64; 5]> = act_top.iter().map(|g| numbers(g, act_names)).collect();
-            e.sort();
-            g.sort();
-            if e != g {
-                out.push(format!("groups (numbers): expected {e:?}, got {g:?}"));
-            }
-            groups_compared += e.len();
-        } else {
-            let by_value: BTreeMap<&str, &Value> = act_top.iter().map(|g| (g["value"].as_str().unwrap(), *g)).collect();
-            for (i, e) in exp_top[..want].iter().enumerate() {
-                let value = e["value"].as_str().unwrap();
-                match by_value.get(value) {
-                    Some(g) => {
-                        groups_compared += 1;
-                        if numbers(e, exp_names) != numbers(g, act_names) {
-                            out.push(format!(
-                                "group {value:?}: expected {:?}, got {:?}",
-                                numbers(e, exp_names),
-                                numbers(g, act_names)
-                            ));
-                        }
-                        if act_top.iter().position(|x| x["value"] == value) != Some(i)
-                            && cut != Some((e["wasted"].as_u64().unwrap(), e["count"].as_u64().unwrap()))
-                        {
-                            out.push(format!("group {value:?} is not at position {i}"));
-                        }
-                    }
-                    None if cut == Some((e["wasted"].as_u64().unwrap(), e["count"].as_u64().unwrap())) => {}
-                    None => out.push(format!("group {value:?} ({}) missing", e["count"])),
+        // MAT read Android dumps converted by hprof-conv and shows ART's compressed strings
+        // (a byte[] value) as byte pairs: ours (the characters the program holds) are
+        // turned into MAT's rendering by its rules (support::mat_strings) to be compared.
+        let mut shown: Vec<(String, &Value)> = Vec::new();
+        let mut session = s;
+        for g in &act_top {
+            let value = g["value"].as_str().unwrap();
+            let mat = if *android {
+                let mut units = mat_strings::unescape(value);
+                let cut = units.len() == TOP_VALUE_CHARS + 3 && value.ends_with("...");
+                if cut {
+                    units.truncate(TOP_VALUE_CHARS);
                 }
+                let first = g["sample"][0]["address"].as_str().unwrap();
+                let bytes = mat_strings::value_is_bytes(&mut session.analysis, first);
+                if cut && bytes {
+                    out.push(format!("group {value:?}: a compressed string cut at 1024 characters; MAT's pairs cannot be rebuilt from it"));
+                    continue;
+                }
+                match mat_strings::art(&units, bytes, TOP_VALUE_CHARS) {
+                    Some(m) => m + if cut { "..." } else { "" },
+                    None => {
+                        out.push(format!("group {value:?}: MAT shows no value for it, yet it is grouped"));
+                        continue;
+                    }
+                }
+            } else {
+                value.to_string()
+            };
+            shown.push((mat, *g));
+        }
+        let by_value: BTreeMap<&str, &Value> = shown.iter().map(|(v, g)| (v.as_str(), *g)).collect();
+        for (i, e) in exp_top[..want].iter().enumerate() {
+            let value = e["value"].as_str().unwrap();
+            match by_value.get(value) {
+                Some(g) => {
+                    groups_compared += 1;
+                    if numbers(e, exp_names) != numbers(g, act_names) {
+                        out.push(format!(
+                            "group {value:?}: expected {:?}, got {:?}",
+                            numbers(e, exp_names),
+                            numbers(g, act_names)
+                        ));
+                    }
+                    if shown.iter().position(|x| x.0 == value) != Some(i)
+                        && cut != Some((e["wasted"].as_u64().unwrap(), e["count"].as_u64().unwrap()))
+                    {
+                        out.push(format!("group {value:?} is not at position {i}"));
+                    }
+                }
+                None if cut == Some((e["wasted"].as_u64().unwrap(), e["count"].as_u64().unwrap())) => {}
+                None => out.push(format!("group {value:?} ({}) missing", e["count"])),
             }
         }
+        eprintln!(
+            "{name}: {} groups compared (values{}, counts, sizes)",
+            groups_compared - before,
+            if *android { " as MAT renders ours" } else { "" }
+        );
         if !out.is_empty() {
             failures.push(format!(
                 "{name}: {} mismatches:\n    {}",

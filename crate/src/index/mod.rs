@@ -183,7 +183,7 @@ impl<S: Pass1Sink> Visitor for Pass1<'_, S> {
 
     // Without a sink that wants them, nothing reads the bodies: skipped in place.
     #[inline(always)]
-    fn primitive_data(&self) -> bool {
+    fn primitive_data(&mut self, _id: u64) -> bool {
         self.primitive_data
     }
 

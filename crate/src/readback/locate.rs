@@ -75,16 +75,35 @@ pub fn records(
     ids: &[u64],
     max_data: usize,
 ) -> ReadBack<Vec<Option<Record>>> {
-    records_of::<true>(index, source, ids, max_data)
+    records_with::<true>(index, source, ids, Limits::All(max_data))
+}
+
+/// [`records`], each primitive array `ids[i]` with its first `max_data[i]` bytes (a
+/// String's window needs the bytes up to its end, no more).
+pub fn records_each(
+    index: &Index,
+    source: Box<dyn ByteSource>,
+    ids: &[u64],
+    max_data: &[usize],
+) -> ReadBack<Vec<Option<Record>>> {
+    assert_eq!(ids.len(), max_data.len(), "one byte limit per object");
+    records_with::<true>(index, source, ids, Limits::Each(max_data))
+}
+
+/// Bytes of a primitive array's data kept: the same for every array, or one per object.
+#[derive(Clone, Copy)]
+enum Limits<'t> {
+    All(usize),
+    Each(&'t [usize]),
 }
 
 /// [`records`]; with `FIELDS` false, instances come without their field bytes (the walk
 /// then skips every instance's body: reading arrays back needs none).
-fn records_of<const FIELDS: bool>(
+fn records_with<const FIELDS: bool>(
     index: &Index,
     source: Box<dyn ByteSource>,
     ids: &[u64],
-    max_data: usize,
+    limits: Limits,
 ) -> ReadBack<Vec<Option<Record>>> {
     let mut f = Finder::<FIELDS> {
         targets: ids,
@@ -93,7 +112,8 @@ fn records_of<const FIELDS: bool>(
         found: vec![None; ids.len()],
         missing: ids.len(),
         past: false,
-        max_data,
+        limits,
+        max_data: 0,
         data: Vec::new(),
     };
     // One span per read: a span is the unit these walks seek to.
@@ -151,8 +171,25 @@ pub fn record(index: &Index, source: Box<dyn ByteSource>, id: u64) -> ReadBack<O
 /// `max_bytes` bytes (None: not found, or a record without its data).
 pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, objects: &[u32], max_bytes: usize) -> Result<Arrays> {
     let ids: Vec<u64> = objects.iter().map(|&o| index.ids.id(o)).collect();
-    let (source, found) = records_of::<false>(index, source, &ids, max_bytes);
-    let arrays = found?
+    let (source, found) = records_with::<false>(index, source, &ids, Limits::All(max_bytes));
+    Ok((source, arrays_of(found?)))
+}
+
+/// [`read_arrays`], the array `objects[i]` with its first `max_bytes[i]` bytes.
+pub fn read_arrays_each(
+    index: &Index,
+    source: Box<dyn ByteSource>,
+    objects: &[u32],
+    max_bytes: &[usize],
+) -> Result<Arrays> {
+    assert_eq!(objects.len(), max_bytes.len(), "one byte limit per array");
+    let ids: Vec<u64> = objects.iter().map(|&o| index.ids.id(o)).collect();
+    let (source, found) = records_with::<false>(index, source, &ids, Limits::Each(max_bytes));
+    Ok((source, arrays_of(found?)))
+}
+
+fn arrays_of(found: Vec<Option<Record>>) -> Vec<Option<ArrayData>> {
+    found
         .into_iter()
         .map(|r| match r {
             Some(Record { head: RecordHead::PrimitiveArray { elem_type, len, has_data: true, .. }, data, .. }) => {
@@ -160,8 +197,7 @@ pub fn read_arrays(index: &Index, source: Box<dyn ByteSource>, objects: &[u32], 
             }
             _ => None,
         })
-        .collect();
-    Ok((source, arrays))
+        .collect()
 }
 
 /// The objects `objects` (ascending object indices): each primitive array's first
@@ -203,7 +239,9 @@ struct Finder<'t, const FIELDS: bool> {
     found: Vec<Option<Record>>,
     missing: usize,
     past: bool,
-    /// Bytes of a primitive array's data kept, and those of the array being walked.
+    /// Bytes of a primitive array's data kept; those kept of the array being walked (0:
+    /// not one wanted), and its data.
+    limits: Limits<'t>,
     max_data: usize,
     data: Vec<u8>,
 }
@@ -233,6 +271,17 @@ impl<const FIELDS: bool> Visitor for Finder<'_, FIELDS> {
     const ARRAY_ELEMENTS: bool = false;
     const PRIMITIVE_DATA: bool = true;
 
+    fn primitive_data(&mut self, id: u64) -> bool {
+        // Only the arrays wanted (and not found yet) are copied; the others are skipped.
+        self.max_data = match self.targets.binary_search(&id) {
+            Ok(k) if self.found[k].is_none() && !self.past => match self.limits {
+                Limits::All(n) => n,
+                Limits::Each(each) => each[k],
+            },
+            _ => 0,
+        };
+        self.max_data > 0
+    }
     fn flow(&self) -> ControlFlow<()> {
         if self.past || self.missing == 0 {
             ControlFlow::Break(())

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::fields::{array_elements, instance_fields, primitive_bytes, FieldsEnd, Value};
 use super::locate::{self, Record, RecordHead};
-use super::strings::plain_text;
+use super::strings::{array_text, plan, render, ByteOrder, Decoding, Display, Fields};
 use crate::analysis::{loader_label, object_ref, strength_name, Analysis};
 use crate::error::Result;
 use crate::model::{ObjectRef, StrengthName};
@@ -16,7 +16,6 @@ use crate::records::basic_type;
 use crate::records::cursor::{be_u16, be_u32, be_u64};
 use crate::records::heap::FieldDecl;
 use crate::rules::roots::name as root_name;
-use crate::rules::strings::reading;
 
 /// Array elements shown at most.
 pub const MAX_ELEMENTS: usize = 1000;
@@ -60,7 +59,8 @@ pub struct ObjectDetails {
     /// For arrays: the length, and how many elements `fields` shows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub array_length: Option<u64>,
-    /// For java.lang.String (and char[]/byte[] values of strings): the text, cut at 2000 chars.
+    /// For a java.lang.String, the characters it holds, in every layout ("" when empty);
+    /// for a char[] or byte[], its characters; at most 2000, then "…".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// What could not be read as the class says (a record shorter than its fields): the
@@ -127,18 +127,21 @@ fn reference_value(a: &Analysis, name: String, id: u64, is_static: bool) -> Fiel
     }
 }
 
-/// The text of a String whose value array is `value` (coder 1: UTF-16 in a byte[]).
-fn string_text(a: &mut Analysis, value: u64, coder: Option<u8>) -> Result<Option<String>> {
+/// The text of a String whose value array is `value` and whose fields are `f`: the
+/// characters the program holds, plainly, the bytes read bounded by the characters shown.
+fn string_text(a: &mut Analysis, value: u64, f: &Fields) -> Result<Option<String>> {
     let Some(v) = a.object_at(value) else { return Ok(None) };
     let Some(Record { head: RecordHead::PrimitiveArray { elem_type, len, data_at, has_data: true }, .. }) =
         read_record(a, v)?
     else {
         return Ok(None);
     };
+    let order = ByteOrder::of(&a.heap.index);
+    let Some(plan) = plan(f, elem_type, len, order, Decoding::Runtime, MAX_STRING_CHARS) else { return Ok(None) };
     let Some(source) = a.source.as_deref_mut() else { return Ok(None) };
-    let bytes = primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS * 2)?;
-    let coder = if coder == Some(1) { reading::UTF16 } else { reading::NO_CODER };
-    Ok(Some(plain_text(elem_type, coder, &bytes, MAX_STRING_CHARS)))
+    let size = basic_type::primitive_size(elem_type).unwrap_or(1) as u64;
+    let bytes = primitive_bytes(source, elem_type, len, data_at, plan.end().div_ceil(size) as usize)?;
+    Ok(render(&plan, &bytes, Display::Plain))
 }
 
 /// Fields and values of `obj`, read back from the dump.
@@ -153,7 +156,9 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
     match record.map(|r| r.head) {
         Some(RecordHead::Instance { class_id, fields: data }) => {
             let class = a.heap.index.class_by_id.get(class_id);
-            let (mut value, mut coder) = (None, None);
+            // A String's value array and the fields saying how it reads it (the most
+            // derived field of each name, as Java resolves them).
+            let (mut value, mut string) = (None, Fields::default());
             let mut names = Vec::new();
             let end = instance_fields(&data, field_chain(a, class), id_size, |f| {
                 names.push((f.depth, f.decl.name_id, f.value.to_owned_value()));
@@ -165,13 +170,17 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
                 match v {
                     OwnedValue::Reference(id) => {
                         if name == "value" {
-                            value = Some(id);
+                            value.get_or_insert(id);
                         }
                         fields.push(reference_value(a, name, id, false));
                     }
                     OwnedValue::Primitive(ty, bytes, n) => {
-                        if name == "coder" && ty == basic_type::BYTE {
-                            coder = Some(bytes[0]);
+                        let int = || i32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                        match (name.as_str(), ty) {
+                            ("coder", basic_type::BYTE) => _ = string.coder.get_or_insert(bytes[0]),
+                            ("offset", basic_type::INT) => _ = string.offset.get_or_insert(int()),
+                            ("count", basic_type::INT) => _ = string.count.get_or_insert(int()),
+                            _ => {}
                         }
                         fields.push(primitive_value(name, ty, &bytes[..n], false));
                     }
@@ -186,7 +195,7 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
             }
             if a.class_name(a.class_of(obj)) == "java.lang.String" {
                 if let Some(v) = value {
-                    text = string_text(a, v, coder)?;
+                    text = string_text(a, v, &string)?;
                 }
             }
         }
@@ -217,7 +226,7 @@ pub fn object_details(a: &mut Analysis, obj: u32) -> Result<ObjectDetails> {
                 }
                 if elem_type == basic_type::CHAR || elem_type == basic_type::BYTE {
                     let more = primitive_bytes(source, elem_type, len, data_at, MAX_STRING_CHARS)?;
-                    text = Some(plain_text(elem_type, reading::NO_CODER, &more, usize::MAX));
+                    text = Some(array_text(elem_type, len, &more, MAX_STRING_CHARS));
                 }
             }
         }

@@ -10,13 +10,14 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use super::fields::{array_elements, instance_fields, Value};
-use super::locate::{records, RecordHead};
+use super::locate::{records_each, RecordHead};
 use super::object::field_chain;
 use crate::analysis::Analysis;
 use crate::error::Result;
 use crate::records::basic_type;
 
-/// Bytes of a primitive array's data read with its record (a string's first characters).
+/// Bytes of a primitive array's data read with its record (a string's first characters),
+/// unless more are asked for ([`Reader::want_data`]).
 pub const MAX_DATA: usize = 4096;
 
 /// An instance field's value.
@@ -92,7 +93,7 @@ pub enum Obj {
         len: u32,
         elements_at: u64,
     },
-    /// A primitive array with its first [`MAX_DATA`] bytes.
+    /// A primitive array with its first bytes ([`MAX_DATA`], or as many as asked for).
     PrimitiveArray {
         ty: u8,
         len: u32,
@@ -105,6 +106,9 @@ pub enum Obj {
 /// Objects read back during one question.
 pub struct Reader {
     cache: HashMap<u64, Option<Obj>>,
+    /// Bytes asked for of primitive arrays, beyond [`MAX_DATA`] (a String's window far
+    /// into a shared `char[]`).
+    data_wanted: HashMap<u64, usize>,
     /// Records that may still be read.
     budget: usize,
     /// Whether an object was left unread because the budget ran out.
@@ -113,7 +117,36 @@ pub struct Reader {
 
 impl Reader {
     pub fn new(budget: usize) -> Reader {
-        Reader { cache: HashMap::new(), budget, exhausted: false }
+        Reader { cache: HashMap::new(), data_wanted: HashMap::new(), budget, exhausted: false }
+    }
+
+    /// Asks for the first `bytes` bytes of the primitive array at `id` when it is read
+    /// (again, if it was read with fewer).
+    pub fn want_data(&mut self, id: u64, bytes: usize) {
+        let w = self.data_wanted.entry(id).or_insert(0);
+        *w = (*w).max(bytes);
+    }
+
+    /// Bytes of the array at `id` asked for (at least [`MAX_DATA`]).
+    pub fn wanted(&self, id: u64) -> usize {
+        self.data_wanted.get(&id).copied().unwrap_or(0).max(MAX_DATA)
+    }
+
+    /// Whether `id` was read, with as many bytes as asked for (or all of them).
+    pub fn ready(&self, id: u64) -> bool {
+        match self.cache.get(&id) {
+            None => false,
+            Some(Some(Obj::PrimitiveArray { data, .. })) => !self.short(id, data),
+            Some(_) => true,
+        }
+    }
+
+    /// Whether the array at `id`, read with `data`, holds fewer bytes than asked for
+    /// (and fewer than it has).
+    fn short(&self, id: u64, data: &[u8]) -> bool {
+        let Some(Obj::PrimitiveArray { ty, len, .. }) = self.get(id) else { return false };
+        let all = *len as usize * basic_type::primitive_size(*ty).unwrap_or(1) as usize;
+        data.len() < self.wanted(id).min(all)
     }
 
     /// The object at `id`, once read (None: not read, not an object, or no record).
@@ -136,7 +169,7 @@ impl Reader {
 
     /// Reads the objects `ids` not read yet, all in one walk (within the budget).
     pub fn fetch(&mut self, a: &mut Analysis, ids: impl IntoIterator<Item = u64>) -> Result<()> {
-        let mut want: Vec<u64> = ids.into_iter().filter(|&id| id != 0 && !self.cache.contains_key(&id)).collect();
+        let mut want: Vec<u64> = ids.into_iter().filter(|&id| id != 0 && !self.ready(id)).collect();
         want.sort_unstable();
         want.dedup();
         // Objects of the dump only (a dangling reference has no record to look for).
@@ -161,7 +194,8 @@ impl Reader {
             }
             return Ok(());
         };
-        let (source, found) = records(&a.heap.index, source, &want, MAX_DATA);
+        let limits: Vec<usize> = want.iter().map(|&id| self.wanted(id)).collect();
+        let (source, found) = records_each(&a.heap.index, source, &want, &limits);
         a.source = Some(source);
         for (id, record) in want.into_iter().zip(found?) {
             let obj = record.map(|r| match r.head {

@@ -98,10 +98,11 @@ pub trait Visitor {
     const ARRAY_ELEMENTS: bool;
     /// Whether [`Visitor::primitive_array_data`] is called (otherwise the data is skipped).
     const PRIMITIVE_DATA: bool = false;
-    /// With [`Visitor::PRIMITIVE_DATA`]: whether this visitor wants the data after all
-    /// (one that needs it only in some runs skips it in the others).
+    /// With [`Visitor::PRIMITIVE_DATA`]: whether this visitor wants the data of the array
+    /// `id` after all (one that needs it only in some runs, or for some arrays, skips it
+    /// in the others).
     #[inline(always)]
-    fn primitive_data(&self) -> bool {
+    fn primitive_data(&mut self, id: u64) -> bool {
         Self::PRIMITIVE_DATA
     }
     /// Whether [`Visitor::allocation_serial`] is called.
@@ -597,7 +598,7 @@ fn walk_segment<V: Visitor>(
                     ));
                 }
                 c.advance(head);
-                if V::PRIMITIVE_DATA && bytes > 0 && v.primitive_data() {
+                if V::PRIMITIVE_DATA && bytes > 0 && v.primitive_data(id) {
                     // Streamed in pieces, never buffered whole. A cut is reported as a
                     // skip reports it: the passes differ in which of the two they do.
                     let elements = c.pos();

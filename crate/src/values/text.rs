@@ -12,23 +12,23 @@ use crate::analysis::Analysis;
 use crate::error::Result;
 use crate::readback::object::primitive_text;
 use crate::readback::reader::{class_chain, FieldVal, Instance, Obj, Reader};
-use crate::readback::strings::{window_text, Display};
+use crate::readback::strings::{plan, render, ByteOrder, Decoding, Display, Fields};
 use crate::records::basic_type;
-use crate::rules::strings::reading;
 
 /// Characters of a text shown at most (then "...").
 pub const MAX_CHARS: usize = 100;
 /// Reading rounds per batch.
 pub const ROUNDS: usize = 6;
 
-/// What resolving a text found: the text (None: the object has none), or the objects
-/// to read first.
+/// What resolving a text found: the text (None: the object has none), the objects to read
+/// first, or a primitive array to read with (at least) its first bytes.
 enum Step {
     Done(Option<String>),
     Need(Vec<u64>),
+    NeedData(u64, usize),
 }
 
-use Step::{Done, Need};
+use Step::{Done, Need, NeedData};
 
 /// Nesting followed at most (a node's key's name's characters).
 const MAX_NESTING: u8 = 4;
@@ -37,21 +37,26 @@ const MAX_NESTING: u8 = 4;
 /// without one, or when the reader's budget ran out first.
 pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<Option<String>>> {
     let mut out: Vec<Option<Option<String>>> = vec![None; ids.len()];
+    let order = ByteOrder::of(&a.heap.index);
     for _ in 0..ROUNDS {
         let mut need = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             if out[i].is_some() {
                 continue;
             }
-            match resolve(a, reader, id, 0) {
+            match resolve(a, reader, order, id, 0) {
                 Done(t) => out[i] = Some(t),
                 Need(ids) => need.extend(ids),
+                NeedData(id, bytes) => {
+                    reader.want_data(id, bytes);
+                    need.push(id);
+                }
             }
         }
         if need.is_empty() {
             break;
         }
-        need.retain(|&n| !reader.has(n));
+        need.retain(|&n| !reader.ready(n));
         if need.is_empty() || reader.exhausted {
             // Nothing more can be read: the rest have no text.
             break;
@@ -62,7 +67,7 @@ pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<O
 }
 
 /// The text of the object at `id` from what `reader` holds.
-fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8) -> Step {
+fn resolve(a: &Analysis, reader: &Reader, order: ByteOrder, id: u64, nesting: u8) -> Step {
     if id == 0 {
         return Done(Some("null".into()));
     }
@@ -77,11 +82,12 @@ fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8) -> Step {
         return Need(vec![id]);
     }
     match reader.get(id) {
-        Some(Obj::Instance(inst)) => instance_text(a, reader, inst, nesting),
-        Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => Done(Some(
-            window_text(basic_type::CHAR, reading::NO_CODER, *len as u64, data, None, Display::Mat, MAX_CHARS)
-                .unwrap_or_default(),
-        )),
+        Some(Obj::Instance(inst)) => instance_text(a, reader, order, inst, nesting),
+        // A thread's or an enum's name before JDK 5 was a char[] (the inspector's reading).
+        Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => {
+            let p = plan(&Fields::default(), basic_type::CHAR, *len, order, Decoding::Runtime, MAX_CHARS);
+            Done(p.and_then(|p| render(&p, data, Display::Mat)))
+        }
         _ => Done(None),
     }
 }
@@ -140,15 +146,15 @@ const NODES: [&str; 8] = [
     "java.util.WeakHashMap$Entry",
 ];
 
-fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) -> Step {
+fn instance_text(a: &Analysis, reader: &Reader, order: ByteOrder, inst: &Instance, nesting: u8) -> Step {
     for name in class_chain(a, inst.class) {
         match name {
-            "java.lang.String" => return string_text(reader, inst),
-            "java.lang.AbstractStringBuilder" => return builder_text(reader, inst),
+            "java.lang.String" => return string_text(reader, order, inst),
+            "java.lang.AbstractStringBuilder" => return builder_text(reader, order, inst),
             "java.lang.Thread" | "java.lang.Enum" => {
                 return match inst.get("name") {
                     Some(FieldVal::Ref(0)) | None => Done(None),
-                    Some(FieldVal::Ref(n)) => resolve(a, reader, n, nesting + 1),
+                    Some(FieldVal::Ref(n)) => resolve(a, reader, order, n, nesting + 1),
                     Some(_) => Done(None),
                 };
             }
@@ -172,7 +178,7 @@ fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) ->
                         return Done(None);
                     }
                     // The inner collection's size, or an AtomicInteger's value.
-                    match resolve(a, reader, inner, nesting + 1) {
+                    match resolve(a, reader, order, inner, nesting + 1) {
                         Done(Some(t)) if t.starts_with("size=") => Done(Some(t)),
                         Done(Some(t)) if t.parse::<i64>().is_ok() => Done(Some(format!("size={t}"))),
                         Done(_) => Done(None),
@@ -192,7 +198,7 @@ fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) ->
             let key = if name == "java.util.WeakHashMap$Entry" { inst.get("referent") } else { inst.get("key") };
             return match key {
                 Some(FieldVal::Ref(0)) => Done(Some("null".into())),
-                Some(FieldVal::Ref(k)) => match resolve(a, reader, k, nesting + 1) {
+                Some(FieldVal::Ref(k)) => match resolve(a, reader, order, k, nesting + 1) {
                     Done(None) => Done(a.object_at(k).map(|o| format!("{} @ 0x{k:x}", a.class_name(a.class_of(o))))),
                     step => step,
                 },
@@ -229,40 +235,39 @@ fn array_backed_size(reader: &Reader, inst: &Instance, name: &str) -> Step {
     Done(Some(format!("size={len}")))
 }
 
-/// A String's value: JDK 9+ (`byte[]` and `coder`), JDK 8 (`char[]`), JDK ≤ 6 and old
-/// Android (`offset` and `count` into a shared `char[]`), Android (`byte[]` or `char[]`).
-fn string_text(reader: &Reader, inst: &Instance) -> Step {
+/// A String's value, in every layout ([`crate::readback::strings`]): the characters the
+/// program holds, as MAT writes a value.
+fn string_text(reader: &Reader, order: ByteOrder, inst: &Instance) -> Step {
     let Some(array) = inst.reference("value") else { return Done(None) };
-    let coder = match inst.get("coder") {
-        Some(v @ FieldVal::Prim(basic_type::BYTE, _)) => (v.int().unwrap_or(0) as u8).min(reading::UTF16),
-        _ => reading::NO_CODER,
+    let int = |name| inst.get(name).filter(|v| matches!(v, FieldVal::Prim(basic_type::INT, _))).and_then(|v| v.int());
+    let f = Fields {
+        coder: inst.get("coder").filter(|v| matches!(v, FieldVal::Prim(basic_type::BYTE, _))).map(|v| v.bytes()[0]),
+        offset: int("offset").map(|o| o as i32),
+        count: int("count").map(|c| c as i32),
     };
-    let window = match (inst.int("offset"), inst.int("count")) {
-        (Some(o), Some(c)) => Some((o.max(0) as u64, c.max(0) as u64)),
-        _ => None,
-    };
-    array_text(reader, array, coder, window)
+    array_text_of(reader, order, array, &f)
 }
 
 /// StringBuilder/StringBuffer: the first `count` characters of `value`.
-fn builder_text(reader: &Reader, inst: &Instance) -> Step {
+fn builder_text(reader: &Reader, order: ByteOrder, inst: &Instance) -> Step {
     let Some(array) = inst.reference("value") else { return Done(None) };
-    let coder = match inst.get("coder") {
-        Some(v @ FieldVal::Prim(basic_type::BYTE, _)) => (v.int().unwrap_or(0) as u8).min(reading::UTF16),
-        _ => reading::NO_CODER,
-    };
-    let count = inst.int("count").unwrap_or(0).max(0) as u64;
-    array_text(reader, array, coder, Some((0, count)))
+    let coder = inst.get("coder").filter(|v| matches!(v, FieldVal::Prim(basic_type::BYTE, _))).map(|v| v.bytes()[0]);
+    let count = inst.int("count").unwrap_or(0).clamp(0, i32::MAX as i64) as i32;
+    array_text_of(reader, order, array, &Fields { coder, offset: None, count: Some(count) })
 }
 
-fn array_text(reader: &Reader, array: u64, coder: u8, window: Option<(u64, u64)>) -> Step {
+/// The text of the value array `array` read as the fields `f` say, once its bytes up to
+/// the end of the characters shown are read.
+fn array_text_of(reader: &Reader, order: ByteOrder, array: u64, f: &Fields) -> Step {
     if !reader.has(array) {
-        return Need(vec![array]);
+        return NeedData(array, f.bytes_bound(MAX_CHARS));
     }
     let Some(Obj::PrimitiveArray { ty, len, data, has_data: true }) = reader.get(array) else { return Done(None) };
-    let (ty, len) = (*ty, *len as u64);
-    if ty != basic_type::CHAR && ty != basic_type::BYTE {
-        return Done(None);
+    let Some(p) = plan(f, *ty, *len, order, Decoding::Runtime, MAX_CHARS) else { return Done(None) };
+    let end = p.end() as usize;
+    if data.len() < end && reader.wanted(array) < end {
+        // Read before with fewer bytes (for another String sharing the array).
+        return NeedData(array, end);
     }
-    Done(window_text(ty, coder, len, data, window, Display::Mat, MAX_CHARS))
+    Done(render(&p, data, Display::Mat))
 }

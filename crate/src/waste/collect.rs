@@ -16,11 +16,12 @@
 //! 12-byte (hash, object) entries. A string's value array is found again later from the
 //! reference graph.
 
-use super::hash::{mix, StreamHash, HEAD_LONG, HEAD_SHORT};
+use super::hash::{hash_bytes, mix, TRUNCATED};
 use crate::error::{Error, Result};
 use crate::index::ids::IdMap;
 use crate::index::Index;
-use crate::readback::locate::read_arrays;
+use crate::readback::locate::read_arrays_each;
+use crate::readback::strings::{plan, ByteOrder, Decoding, Fields};
 use crate::records::basic_type;
 use crate::records::cursor::be_id;
 use crate::rules::strings::{reading, STRING_FIELDS};
@@ -56,8 +57,9 @@ pub struct Collected {
     /// Strings whose value is null, not an array of the dump, or a `byte[]` of odd length
     /// read two bytes per character (MAT shows no value for them).
     pub unresolved: Vec<u32>,
-    /// Strings whose value is a window of their array, to hash once the arrays are read
-    /// again ([`resolve_windows`]); by array.
+    /// Strings whose value is a window of their array: by array until they are hashed
+    /// ([`resolve_windows`] reads the arrays again), then by string, for the texts of the
+    /// groups they head.
     pub pending: Vec<Window>,
     /// (string, array) of the strings whose array other strings share too; by string.
     pub shared: Vec<(u32, u32)>,
@@ -404,7 +406,8 @@ impl Collector {
         strings.retain_mut(|e| {
             let (array, coder) = ((e.key >> 2) as u32, (e.key & 3) as u8);
             let hash = kept_arrays.position(array).map(|at| (at, kept_arrays.hash(at)));
-            // Not an array with data, or a byte[] of odd length read two bytes per character.
+            // Not an array with data, or a byte[] of odd length read two bytes per character
+            // (MAT shows no value; a JDK 9+ UTF-16 array is never odd).
             let Some((at, hash)) = hash.filter(|&(_, h)| coder == reading::LATIN1 || h & ODD_BYTES == 0) else {
                 if let Err(x) = push(&mut unresolved, e.string) {
                     failed = Err(x);
@@ -475,41 +478,55 @@ impl Collector {
 }
 
 /// Hashes the windows of [`Collected::pending`] by reading their arrays again in one
-/// forward walk ([`read_arrays`]; dumps of JDK ≤ 6 and old Android only, others have no
-/// windows and read nothing). Returns the source.
+/// forward walk (dumps of JDK ≤ 6 and old Android only, others have no windows and read
+/// nothing), each array up to the end of the furthest window shown in it; leaves the
+/// windows sorted by string. Returns the source.
+///
+/// The key is MAT's text of the window ([`Decoding::Mat`], at most 1024 characters):
+/// the bytes MAT reads, their encoding and whether MAT marks a cut.
 pub fn resolve_windows(c: &mut Collected, index: &Index, source: Box<dyn ByteSource>) -> Result<Box<dyn ByteSource>> {
     if c.pending.is_empty() {
         return Ok(source);
     }
-    let mut arrays: Vec<u32> = c.pending.iter().map(|w| w.array).collect();
-    arrays.dedup();
-    let (source, data) = read_arrays(index, source, &arrays, usize::MAX)?;
-    for w in std::mem::take(&mut c.pending) {
-        let k = arrays.partition_point(|&x| x < w.array);
-        let Some(Some(array)) = data.get(k) else {
-            c.unresolved.push(w.string);
-            continue;
-        };
-        let unit = if array.ty == basic_type::CHAR { 2 } else { 1 };
-        let (a, b) = (w.offset as usize * unit, (w.offset as usize + w.count as usize) * unit);
-        let Some(window) = array.data.get(a..b) else {
-            c.unresolved.push(w.string);
-            continue;
-        };
-        let mut h = StreamHash::new();
-        h.update(window);
-        // As the whole-array keys: up to 1024 characters, then a prefix cut short.
-        let head = if unit == 2 { HEAD_LONG } else { HEAD_SHORT };
-        let content = if (window.len() as u64) > head {
-            h.head(head, array.ty as u64)
-        } else {
-            h.finish_all(array.ty as u64) & !1
-        };
-        let reading = if unit == 2 { reading::NO_CODER } else { reading::LATIN1 };
-        c.strings.push(StringEntry {
-            key: (mix(content, reading as u64) & !FLAGS) | LONG | reading as u64,
-            string: w.string,
-        });
+    let max = super::strings::MAX_VALUE_CHARS;
+    let fields = |w: &Window| Fields::of_reading(reading::NO_CODER, Some((w.offset, w.count)));
+    // By array: each array once, read up to the end of its furthest window.
+    let (mut arrays, mut limits): (Vec<u32>, Vec<usize>) = (Vec::new(), Vec::new());
+    for w in &c.pending {
+        let bound = fields(w).bytes_bound(max);
+        match arrays.last() {
+            Some(&last) if last == w.array => {
+                let l = limits.last_mut().expect("one limit per array");
+                *l = (*l).max(bound);
+            }
+            _ => {
+                arrays.push(w.array);
+                limits.push(bound);
+            }
+        }
     }
+    let (source, data) = read_arrays_each(index, source, &arrays, &limits)?;
+    drop(limits);
+    let order = ByteOrder::of(index);
+    for w in &c.pending {
+        let k = arrays.partition_point(|&x| x < w.array);
+        let f = fields(w);
+        let found = data.get(k).and_then(|d| d.as_ref()).and_then(|array| {
+            let p = plan(&f, array.ty, array.len, order, Decoding::Mat, max)?;
+            let bytes = array.data.get(p.start as usize..p.end() as usize)?;
+            let tag = array.ty as u64 | (p.units as u64) << 8 | if p.cut { TRUNCATED } else { 0 };
+            Some(hash_bytes(bytes, tag))
+        });
+        let Some(content) = found else {
+            push(&mut c.unresolved, w.string)?;
+            continue;
+        };
+        let reading = f.reading();
+        push(
+            &mut c.strings,
+            StringEntry { key: (mix(content, reading as u64) & !FLAGS) | LONG | reading as u64, string: w.string },
+        )?;
+    }
+    c.pending.sort_unstable_by_key(|w| w.string);
     Ok(source)
 }

@@ -3,16 +3,18 @@
 //! each with its referrers.
 //!
 //! Terms: a *member* is a kept `java.lang.String` whose value reads, as Eclipse MAT shows
-//! it ([`crate::readback::strings::mat_value`]: at most 1024 characters, then "..."), the
-//! same text as the string asked about; its *holders* are its referrers (the referrer
-//! index, [`crate::holders`]), each with the field names it holds the string by.
+//! it ([`crate::readback::strings::Decoding::Mat`]: at most 1024 characters, then "..."),
+//! the same text as the string asked about (the group's value is then written as the
+//! program holds it, as the report writes it); its *holders* are its referrers (the
+//! referrer index, [`crate::holders`]), each with the field names it holds the string by.
 //!
 //! Cost: one scan of the class column for the strings whose value array has the asked
 //! string's array size (equal texts read the same way have equal arrays; a value cut at
 //! 1024 characters, or a JDK ≤ 6 window of a longer array, can have any array, then every
 //! string is a candidate), then one forward walk over the parts of the dump that hold the
-//! candidates and their arrays ([`crate::readback::locate::read_fields`]), then the
-//! referrer index for the page of members listed. Nothing per object is kept.
+//! candidates and their arrays ([`crate::readback::locate::read_fields`]; for windows two,
+//! the strings' fields first, then each array up to the window's end), then the referrer
+//! index for the page of members listed. Nothing per object is kept.
 //!
 //! A duplicate-*array* group ([`array_group_members`]) is named by one of its arrays: its
 //! members are the kept primitive arrays of the same class and shallow size whose
@@ -32,10 +34,9 @@ use crate::holders::referrer_index::ReferrerIndex;
 use crate::model::ObjectRef;
 use crate::query::paths::via;
 use crate::query::referrers::referrers;
-use crate::readback::locate::{read_fields, ArrayData};
-use crate::readback::strings::mat_value;
+use crate::readback::locate::{read_arrays_each, read_fields, ArrayData};
+use crate::readback::strings::{text, ByteOrder, Decoding, Display, Fields, Layout};
 use crate::records::basic_type;
-use crate::rules::strings::{reading, STRING_FIELDS};
 
 /// Holders listed per member at most.
 pub const MAX_HOLDERS: u32 = 20;
@@ -71,21 +72,8 @@ pub struct GroupMembers {
     pub members: Vec<GroupMember>,
 }
 
-/// Where a String class keeps its value in an instance's field bytes.
-#[derive(Debug, Clone, Copy)]
-struct Layout {
-    coder: Option<usize>,
-    /// `offset` and `count` (JDK ≤ 6, old Android): the value is a window of the array.
-    window: Option<(usize, usize)>,
-}
-
 fn layout(a: &Analysis, class: u32) -> Option<Layout> {
-    if a.class_name(class) != "java.lang.String" {
-        return None;
-    }
-    let [value, coder, offset, count] = a.heap.index.field_offsets(class, STRING_FIELDS);
-    value?;
-    Some(Layout { coder, window: offset.zip(count) })
+    Layout::of(&a.heap.index, class)
 }
 
 /// The byte[] or char[] a string references (its value array), found in the graph.
@@ -113,27 +101,66 @@ fn read_back(a: &mut Analysis, objects: &[u32], max_bytes: usize) -> Result<Read
     Ok((fields, arrays))
 }
 
-/// The text MAT shows for a string, from its field bytes and its value array's data
-/// (None: MAT shows none, e.g. a byte[] of odd length read two bytes per character).
-fn text_of(l: &Layout, fields: &[u8], array: &ArrayData) -> Option<String> {
-    let int = |at: usize| fields.get(at..at + 4).map(|b| u32::from_be_bytes(b.try_into().expect("4 bytes")));
-    if let Some((offset, count)) = l.window {
-        let unit = if array.ty == basic_type::CHAR { 2 } else { 1 };
-        let (from, count) = (int(offset)? as usize, int(count)? as usize);
-        let window = array.data.get(from * unit..(from + count) * unit)?;
-        return Some(mat_value(
-            &ArrayData { ty: array.ty, len: count as u32, data: window.to_vec() },
-            reading::NO_CODER,
-        ));
+/// Reads the primitive arrays `arrays` (ascending, distinct), each with its first
+/// `limits[i]` bytes.
+fn read_windows(a: &mut Analysis, arrays: &[u32], limits: &[usize]) -> Result<Vec<Option<ArrayData>>> {
+    let Some(source) = a.source.take() else { return Ok(vec![None; arrays.len()]) };
+    let (source, data) = read_arrays_each(&a.heap.index, source, arrays, limits)?;
+    a.source = Some(source);
+    Ok(data)
+}
+
+/// Bytes of a value array read when the String's fields are not known yet: as much as
+/// MAT shows of a String that reads the whole array (1024 characters of two bytes, and
+/// one more to see the cut).
+const WHOLE_ARRAY_BYTES: usize = 2 * MAX_VALUE_CHARS + 2;
+
+/// The strings `pairs` (string, value array) read back, each with its class's layout
+/// (`layouts`, per class): each one's fields and its array. One walk; when a String reads
+/// a window of its array, two (the fields say how far into its array each reads).
+fn strings_read_back(
+    a: &mut Analysis,
+    layouts: &[Option<Layout>],
+    pairs: &[(u32, u32)],
+) -> Result<Vec<Option<(Fields, ArrayData)>>> {
+    let id_size = a.heap.index.header.id_size;
+    let layout_of = |a: &Analysis, s: u32| layouts.get(a.class_of(s) as usize).copied().flatten();
+    let windows = pairs.iter().any(|&(s, _)| layout_of(a, s).is_some_and(|l| l.is_window()));
+    let mut objects: Vec<u32> =
+        pairs.iter().flat_map(|&(s, arr)| [Some(s), (!windows).then_some(arr)]).flatten().collect();
+    objects.sort_unstable();
+    objects.dedup();
+    let (fields, mut arrays) = read_back(a, &objects, WHOLE_ARRAY_BYTES)?;
+    let of: Vec<Option<Fields>> = pairs
+        .iter()
+        .map(|&(s, _)| {
+            let f = objects.binary_search(&s).ok().and_then(|k| fields[k].as_ref())?;
+            Some(layout_of(a, s)?.read(f, id_size)?.1)
+        })
+        .collect();
+    if windows {
+        let mut wanted: Vec<(u32, usize)> = pairs
+            .iter()
+            .zip(&of)
+            .filter_map(|(&(_, arr), f)| Some((arr, f.as_ref()?.bytes_bound(MAX_VALUE_CHARS))))
+            .collect();
+        wanted.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.cmp(&x.1)));
+        wanted.dedup_by_key(|w| w.0);
+        let (ids, limits): (Vec<u32>, Vec<usize>) = wanted.into_iter().unzip();
+        arrays = read_windows(a, &ids, &limits)?;
+        objects = ids;
     }
-    let coder = match l.coder {
-        Some(at) => fields.get(at).copied().unwrap_or(reading::LATIN1).min(reading::UTF16),
-        None => reading::NO_CODER,
-    };
-    if array.ty == basic_type::BYTE && coder != reading::LATIN1 && array.len % 2 == 1 {
-        return None;
-    }
-    Some(mat_value(array, coder))
+    Ok(pairs
+        .iter()
+        .zip(of)
+        .map(|(&(_, arr), f)| Some((f?, objects.binary_search(&arr).ok().and_then(|k| arrays[k].clone())?)))
+        .collect())
+}
+
+/// The text of a string with fields `f` and value array `array`, as `decoding` reads it
+/// (None: none, e.g. MAT cannot read an ART string of odd length).
+fn text_of(f: &Fields, array: &ArrayData, order: ByteOrder, decoding: Decoding) -> Option<String> {
+    text(f, array.ty, array.len, &array.data, order, decoding, Display::Mat, MAX_VALUE_CHARS)
 }
 
 /// Strings read back per forward walk (bounds the field bytes and array heads held).
@@ -159,23 +186,18 @@ pub fn group_members(
     let no_value =
         || Error::query(format!("0x{address:x} has no value MAT shows (its value array is missing or unreadable)"));
     let target_array = value_array(a, string).ok_or_else(no_value)?;
-    // The whole array for a window (its characters can be anywhere in it); else as much
-    // as MAT shows (1024 characters of two bytes, and one more to see the cut).
-    let max_bytes = if l.window.is_some() { usize::MAX } else { 2 * MAX_VALUE_CHARS + 2 };
-    let mut pair = [string, target_array];
-    pair.sort_unstable();
-    let (fields, arrays) = read_back(a, &pair, max_bytes)?;
-    let (si, ai) = if pair[0] == string { (0, 1) } else { (1, 0) };
-    let value = match (&fields[si], &arrays[ai]) {
-        (Some(f), Some(arr)) => text_of(&l, f, arr),
-        _ => None,
-    }
-    .ok_or_else(no_value)?;
+    let layouts: Vec<Option<Layout>> = (0..a.class_count() as u32).map(|c| layout_of(a, c)).collect();
+    let order = ByteOrder::of(&a.heap.index);
+    // Members are grouped by MAT's text; the value is written as the program holds it.
+    let (value, key) = match strings_read_back(a, &layouts, &[(string, target_array)])?.pop().flatten() {
+        Some((f, arr)) => (text_of(&f, &arr, order, Decoding::Runtime), text_of(&f, &arr, order, Decoding::Mat)),
+        None => (None, None),
+    };
+    let (Some(value), Some(key)) = (value, key) else { return Err(no_value()) };
     // Equal texts of fewer than 1024 characters, read as one String class reads them, have
     // value arrays of one shallow size (the analysis groups by value and reading too).
-    let exact_size = l.window.is_none() && !value.ends_with("...");
+    let exact_size = !l.is_window() && !key.ends_with("...");
     let target_size = a.shallow(target_array);
-    let layouts: Vec<Option<Layout>> = (0..a.class_count() as u32).map(|c| layout_of(a, c)).collect();
     let mut candidates: Vec<(u32, u32)> = Vec::new();
     let (mut total, mut members) = (0u64, Vec::new());
     let end = offset.saturating_add(limit);
@@ -197,18 +219,9 @@ pub fn group_members(
         if candidates.is_empty() {
             continue;
         }
-        let mut objects: Vec<u32> = candidates.iter().flat_map(|&(s, arr)| [s, arr]).collect();
-        objects.sort_unstable();
-        objects.dedup();
-        let (fields, arrays) = read_back(a, &objects, max_bytes)?;
-        for &(s, arr) in &candidates {
-            let f = objects.binary_search(&s).ok().and_then(|k| fields[k].as_ref());
-            let d = objects.binary_search(&arr).ok().and_then(|k| arrays[k].as_ref());
-            let Some(l) = layouts[a.class_of(s) as usize] else { continue };
-            let same = match (f, d) {
-                (Some(f), Some(d)) => text_of(&l, f, d).as_deref() == Some(value.as_str()),
-                _ => false,
-            };
+        let read = strings_read_back(a, &layouts, &candidates)?;
+        for (&(s, _), r) in candidates.iter().zip(read) {
+            let same = r.is_some_and(|(f, d)| text_of(&f, &d, order, Decoding::Mat).as_deref() == Some(key.as_str()));
             if same {
                 if (offset..end).contains(&(total as usize)) {
                     members.push(s);

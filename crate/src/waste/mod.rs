@@ -34,8 +34,8 @@ use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
 use crate::model::waste::*;
 use crate::model::ClassCount;
-use crate::readback::locate::read_arrays;
-use crate::readback::strings::mat_value;
+use crate::readback::locate::read_arrays_each;
+use crate::readback::strings::{text, ByteOrder, Decoding, Display, Fields};
 use crate::rules::strength::UNREACHABLE;
 pub use sink::WasteSink;
 
@@ -134,33 +134,52 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
 /// in one forward walk).
 pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)> {
     let Found { strings: groups, arrays: array_groups, collections, boxed, sites } = found;
-    let mut arrays: Vec<u32> =
-        groups.top.iter().map(|g| g.first_array).chain(array_groups.top.iter().map(|g| g.sample[0])).collect();
-    arrays.sort_unstable();
-    arrays.dedup();
+    // Each array once, read up to the end of the characters shown of the group it heads
+    // (the furthest, when several groups' first strings share it).
+    let fields: Vec<Fields> = groups.top.iter().map(|g| Fields::of_reading(g.reading, g.window)).collect();
+    let mut wanted: Vec<(u32, usize)> = groups
+        .top
+        .iter()
+        .zip(&fields)
+        .map(|(g, f)| (g.first_array, f.bytes_bound(strings::MAX_VALUE_CHARS)))
+        .chain(array_groups.top.iter().map(|g| (g.sample[0], 2 * strings::MAX_VALUE_CHARS)))
+        .collect();
+    wanted.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.cmp(&x.1)));
+    wanted.dedup_by_key(|w| w.0);
+    let (arrays, limits): (Vec<u32>, Vec<usize>) = wanted.into_iter().unzip();
     let data = match a.source.take() {
         Some(source) => {
-            let (source, data) = read_arrays(&a.heap.index, source, &arrays, 2 * strings::MAX_VALUE_CHARS)?;
+            let (source, data) = read_arrays_each(&a.heap.index, source, &arrays, &limits)?;
             a.source = Some(source);
             data
         }
         None => vec![None; arrays.len()],
     };
     let read = |obj: u32| arrays.binary_search(&obj).ok().and_then(|k| data[k].as_ref());
+    let order = ByteOrder::of(&a.heap.index);
+    let max = strings::MAX_VALUE_CHARS;
+    // Each group's text as the program holds it, and as MAT shows it (MAT's order breaks
+    // ties by its text).
     let mut out = Vec::with_capacity(groups.top.len());
-    for g in &groups.top {
-        out.push(StringGroup {
-            value: read(g.first_array).map(|d| mat_value(d, g.reading)).unwrap_or_default(),
+    for (g, f) in groups.top.iter().zip(&fields) {
+        let shown =
+            |d: Decoding| read(g.first_array).and_then(|x| text(f, x.ty, x.len, &x.data, order, d, Display::Mat, max));
+        let group = StringGroup {
+            value: shown(Decoding::Runtime).unwrap_or_default(),
             count: g.count,
             wasted_bytes: g.wasted,
             strings_shallow_bytes: g.strings_shallow,
             arrays_shallow_bytes: g.arrays_shallow,
             distinct_arrays: g.distinct_arrays,
             sample: g.sample.iter().map(|&s| object_ref(a, s)).collect(),
-        });
+        };
+        out.push((shown(Decoding::Mat).unwrap_or_default(), group));
     }
-    // MAT's order; ties of waste and count by value.
-    out.sort_by(|x, y| y.wasted_bytes.cmp(&x.wasted_bytes).then(y.count.cmp(&x.count)).then(x.value.cmp(&y.value)));
+    // MAT's order; ties of waste and count by MAT's text.
+    out.sort_by(|(mx, x), (my, y)| {
+        y.wasted_bytes.cmp(&x.wasted_bytes).then(y.count.cmp(&x.count)).then(mx.cmp(my)).then(x.value.cmp(&y.value))
+    });
+    let out: Vec<StringGroup> = out.into_iter().map(|(_, g)| g).collect();
     let mut array_out: Vec<ArrayGroup> = array_groups
         .top
         .iter()

@@ -19,7 +19,8 @@ use super::hash::{StreamHash, HEAD_LONG, HEAD_SHORT};
 use crate::error::{Error, Result};
 use crate::records::basic_type;
 
-/// Hash bit: a `byte[]` of odd length (MAT cannot read it two bytes per character).
+/// Hash bit: a `byte[]` of odd length of at most 2048 bytes: MAT cannot read it two bytes
+/// per character (its last pair has no second byte); a longer one MAT cuts at 1024 pairs.
 pub const ODD_BYTES: u64 = 1;
 /// Hash bit: longer than 1024 bytes (its heads are in the side list when a `byte[]` or
 /// `char[]`).
@@ -263,7 +264,7 @@ impl ArrayHasher {
         let heads = (bytes > HEAD_SHORT)
             .then(|| (h.head(HEAD_SHORT, ty as u64), (bytes > HEAD_LONG).then(|| h.head(HEAD_LONG, ty as u64))));
         let zero = bytes > 0 && h.all_zero();
-        let flags = if ty == basic_type::BYTE && bytes % 2 == 1 { ODD_BYTES } else { 0 }
+        let flags = if ty == basic_type::BYTE && bytes % 2 == 1 && bytes <= HEAD_LONG { ODD_BYTES } else { 0 }
             | if zero { super::arrays::ALL_ZERO } else { 0 }
             | if heads.is_some() { LONG_ARRAY } else { 0 };
         let full = (h.finish_all(ty as u64) & !7) | flags;

@@ -29,10 +29,13 @@ pub struct Group {
     pub arrays_shallow: u64,
     pub distinct_arrays: u64,
     pub wasted: u64,
-    /// The lowest-address instance, its value array and how it reads it.
+    /// The lowest-address instance, its value array and how it reads it: its
+    /// [`crate::rules::strings::reading`] and, for a JDK ≤ 6 or old Android String, its
+    /// `offset` and `count` in the array.
     pub first: u32,
     pub first_array: u32,
     pub reading: u8,
+    pub window: Option<(u32, u32)>,
     /// The first members by address (at most [`SAMPLE`]).
     pub sample: Vec<u32>,
 }
@@ -140,6 +143,11 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
         g.duplicated_values += 1;
         g.total_wasted += wasted;
         let reading = (key & 3) as u8;
+        let window = collected
+            .pending
+            .binary_search_by_key(&first, |w| w.string)
+            .ok()
+            .map(|k| (collected.pending[k].offset, collected.pending[k].count));
         let sample = sample.iter().copied().filter(|&x| x != u32::MAX).collect();
         g.top.push(Group {
             count,
@@ -150,6 +158,7 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
             first,
             first_array,
             reading,
+            window,
             sample,
         });
         if g.top.len() >= 2 * limit.max(1) {

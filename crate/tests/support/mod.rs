@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod hprof_builder;
+pub mod mat_strings;
 
 use heapscope::source::{auto_decompress, ByteSource, FileSource, GzipSource, MemorySource};
 
@@ -117,6 +118,41 @@ pub fn crc32(data: &[u8]) -> u32 {
         }
     }
     !crc
+}
+
+/// Corpus dumps that have no MAT expected file (none today). The tests that compare every
+/// dump with MAT check that exactly these lack one ([`check_every_dump_expected`]).
+pub const DUMPS_WITHOUT_EXPECTED: &[&str] = &[];
+
+/// Fails unless the corpus's dumps without an expected file are exactly
+/// [`DUMPS_WITHOUT_EXPECTED`], and says which are compared and which are not.
+pub fn check_every_dump_expected(corpus: &Path, what: &str) {
+    let without = dumps_without_expected(corpus);
+    assert_eq!(
+        without, DUMPS_WITHOUT_EXPECTED,
+        "{what}: corpus dumps without MAT's expected file: add the file, or list the dump in DUMPS_WITHOUT_EXPECTED"
+    );
+    eprintln!(
+        "{what}: every corpus dump has MAT's expected file except {DUMPS_WITHOUT_EXPECTED:?} (listed, not compared)"
+    );
+}
+
+/// The corpus's dumps (`dumps/` and `android/`, by name without `.hprof.gz`) that no
+/// expected file describes, sorted: a test comparing every dump with MAT lists these
+/// explicitly, so that a dump added without MAT's numbers is never skipped unseen.
+pub fn dumps_without_expected(corpus: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["dumps", "android"] {
+        for e in std::fs::read_dir(corpus.join(dir)).expect("corpus dumps are readable") {
+            let name = e.expect("a directory entry").file_name().to_string_lossy().to_string();
+            let Some(base) = name.strip_suffix(".hprof.gz") else { continue };
+            if !corpus.join("expected").join(format!("{base}.json")).exists() {
+                out.push(base.to_string());
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// (expected file, dump, keep unreachable, Android) for every expected file with a dump.

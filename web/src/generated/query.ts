@@ -335,7 +335,10 @@ export interface ObjectDetails {
    * weakest reference (the same in both trees).
    */
   strength: StrengthName;
-  /** For java.lang.String (and char[]/byte[] values of strings): the text, cut at 2000 chars. */
+  /**
+   * For a java.lang.String, the characters it holds, in every layout ("" when empty);
+   * for a char[] or byte[], its characters; at most 2000, then "…".
+   */
   text?: string | null;
 }
 

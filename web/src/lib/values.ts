@@ -72,11 +72,13 @@ export class ValueDecorator {
 
   private apply(a: HTMLAnchorElement, text: string | null): void {
     a.dataset.valueDone = '';
-    if (text === null || text === '') return;
+    if (text === null) return;
+    // An empty String shows as "", not as nothing (no text is `null`).
+    const shown = text === '' ? '""' : text;
     const span = document.createElement('span');
     span.className = 'val';
-    span.textContent = ` ${text}`;
-    span.title = text;
+    span.textContent = ` ${shown}`;
+    span.title = text === '' ? 'an empty string' : text;
     a.dataset.value = text;
     a.after(span);
   }

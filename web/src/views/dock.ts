@@ -48,7 +48,7 @@ export class Dock {
             h('div', { class: 'fact' }, h('dt', null, 'GC root'), h('dd', null, d.gc_root.length ? d.gc_root.join(', ') : 'no')),
           ),
           h('p', null, h('a', { href: formatFragment({ view: 'inspector', object: o.address }), 'data-open-inspector': '' }, 'Open in the inspector'), ' · ', objectLink(o, 'path', 'path from a GC root')),
-          d.text !== null && d.text !== undefined ? h('pre', { class: 'string-text' }, d.text) : null,
+          d.text !== null && d.text !== undefined ? h('pre', { class: 'string-text', title: d.text === '' ? 'an empty string' : null }, d.text === '' ? '""' : d.text) : null,
           fields.length
             ? h(
                 'ul',

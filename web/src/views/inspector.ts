@@ -339,7 +339,8 @@ function renderDetails(d: ObjectDetails): HTMLElement {
       d.record_offset !== null && d.record_offset !== undefined ? fact('record-offset', 'Record at byte', formatOffset(d.record_offset), d.record_offset) : null,
     ),
     h('p', null, objectLink(o, 'path', 'Show the path from a GC root to this object'), ' · ', objectLink(o, 'merge', o.class_of_object ? 'Merge paths to GC roots of its instances' : 'Merge paths to GC roots')),
-    d.text !== null && d.text !== undefined ? h('div', null, h('h4', null, 'Text'), h('pre', { class: 'string-text', id: 'inspector-text' }, d.text)) : null,
+    // An empty String shows as "", not as nothing.
+    d.text !== null && d.text !== undefined ? h('div', null, h('h4', null, 'Text'), h('pre', { class: 'string-text', id: 'inspector-text', title: d.text === '' ? 'an empty string' : null }, d.text === '' ? '""' : d.text)) : null,
     h('h4', null, fieldsTitle),
     d.fields.length
       ? table(
