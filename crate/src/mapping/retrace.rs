@@ -62,8 +62,8 @@ pub struct RetracedFrame {
     /// The JVM descriptor, `(Z)V`.
     pub descriptor: String,
     pub source_file: String,
-    /// > 0 a line; otherwise the frame's own code (0 none, -1 unknown, -2 compiled, -3
-    /// native).
+    /// A line when positive; otherwise the frame's own code (0 none, -1 unknown, -2
+    /// compiled, -3 native).
     pub line: i32,
 }
 
