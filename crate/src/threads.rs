@@ -21,25 +21,51 @@ use std::collections::HashMap;
 use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
 use crate::index::stacks::{Frame, Trace};
+use crate::mapping::Mapping;
 use crate::model::format::{basis_points, parse_address};
 use crate::model::threads::{ThreadFrame, ThreadInfo};
 use crate::readback::object::{object_details, FieldValue};
 
 /// MAT's text for a frame: `at CLASS.METHODSIGNATURE (SOURCE…)`.
 pub fn frame_text(a: &Analysis, f: &Frame) -> String {
+    let (class, method, signature, source) = frame_parts(a, f);
+    mat_frame(&class, &method, &signature, &source, f.line)
+}
+
+/// The frame's class (dotted), method, signature and source file, as the dump names them.
+fn frame_parts(a: &Analysis, f: &Frame) -> (String, String, String, String) {
     let strings = &a.heap.index.strings;
     let text = |id: u64| if id == 0 { String::new() } else { strings.name(id) };
     let class = match a.heap.index.stacks.class_names.get(&f.class_serial) {
         Some(&name) => text(name).replace('/', "."),
         None => "<UNKNOWN CLASS>".to_string(),
     };
-    let location = match f.line {
+    (class, text(f.method), text(f.signature), text(f.source_file))
+}
+
+/// `at CLASS.METHODSIGNATURE (SOURCE:LINE)`, MAT's form (`line`: > 0 a line, 0 none, -1
+/// unknown, -2 compiled, -3 native).
+fn mat_frame(class: &str, method: &str, signature: &str, source: &str, line: i32) -> String {
+    let location = match line {
         l if l > 0 => format!(":{l}"),
         -2 => "(Compiled method)".to_string(),
         -3 => "(Native Method)".to_string(),
         _ => String::new(),
     };
-    format!("at {class}.{}{} ({}{location})", text(f.method), text(f.signature), text(f.source_file))
+    format!("at {class}.{method}{signature} ({source}{location})")
+}
+
+/// The frame as MAT prints it, retraced through `mapping` when it has one (see
+/// [`crate::mapping::retrace`]): one text, or several, innermost first, where R8 inlined
+/// methods into the frame's.
+pub fn frame_texts(a: &Analysis, f: &Frame, mapping: Option<&Mapping>) -> Vec<String> {
+    let (class, method, signature, source) = frame_parts(a, f);
+    match mapping.and_then(|m| m.retrace_frame(&class, &method, &signature, &source, f.line)) {
+        Some(frames) => {
+            frames.iter().map(|r| mat_frame(&r.class, &r.method, &r.descriptor, &r.source_file, r.line)).collect()
+        }
+        None => vec![mat_frame(&class, &method, &signature, &source, f.line)],
+    }
 }
 
 /// After the reading changed: each thread's retained size from the tree in use, and the
@@ -68,8 +94,10 @@ fn field<'f>(fields: &'f [FieldValue], name: &str) -> Option<&'f FieldValue> {
     fields.iter().rev().find(|f| f.name == name && !f.is_static)
 }
 
-/// The thread overview: every kept thread object, largest retained first.
-pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
+/// The thread overview: every kept thread object, largest retained first; frames
+/// retraced through `mapping` when one was applied (a frame R8 inlined methods into
+/// becomes one frame per method, the locals on the last: the method the stack ran).
+pub fn collect(a: &mut Analysis, mapping: Option<&Mapping>) -> Result<Vec<ThreadInfo>> {
     let is_thread = a.heap.index.classes.all_extending("java.lang.Thread");
     if !is_thread.iter().any(|&t| t) {
         return Ok(Vec::new());
@@ -139,22 +167,25 @@ pub fn collect(a: &mut Analysis) -> Result<Vec<ThreadInfo>> {
         let local_ref = |id: u64| a.object_at(id).filter(|&o| a.is_kept(o)).map(|o| object_ref(a, o));
         let (frames, other_locals) = match &trace {
             Some(t) => {
-                let frames: Vec<ThreadFrame> = t
-                    .frames
-                    .iter()
-                    .enumerate()
-                    .map(|(k, fid)| ThreadFrame {
-                        frame: match a.heap.index.stacks.frames.get(fid) {
-                            Some(f) => frame_text(a, f),
-                            None => format!("at <unknown frame 0x{fid:x}>"),
-                        },
-                        locals: held
-                            .iter()
-                            .filter(|&&(f, _)| f as usize == k)
-                            .filter_map(|&(_, id)| local_ref(id))
-                            .collect(),
-                    })
-                    .collect();
+                let mut frames: Vec<ThreadFrame> = Vec::with_capacity(t.frames.len());
+                for (k, fid) in t.frames.iter().enumerate() {
+                    let texts = match a.heap.index.stacks.frames.get(fid) {
+                        Some(f) => frame_texts(a, f, mapping),
+                        None => vec![format!("at <unknown frame 0x{fid:x}>")],
+                    };
+                    let n = texts.len();
+                    for (i, frame) in texts.into_iter().enumerate() {
+                        let locals = if i + 1 < n {
+                            Vec::new()
+                        } else {
+                            held.iter()
+                                .filter(|&&(f, _)| f as usize == k)
+                                .filter_map(|&(_, id)| local_ref(id))
+                                .collect()
+                        };
+                        frames.push(ThreadFrame { frame, locals });
+                    }
+                }
                 let others = held
                     .iter()
                     .filter(|&&(f, _)| f as usize >= t.frames.len())

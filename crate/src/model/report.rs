@@ -82,9 +82,13 @@ pub struct GrowthPoint {
     /// Address of the top-level dominator (as in `top_dominators`).
     pub address: String,
     pub accumulation_point: ObjectRef,
-    /// Its elements when it is an array (length) or a collection (`size`-like field).
+    /// Entries of what `held_in` names (as [`Suspect::accumulation_point_elements`]): a
+    /// collection's size, an array's length.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elements: Option<u64>,
+    /// Where the memory is held, named as a developer names it (as [`Suspect::held_in`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_in: Option<String>,
 }
 
 /// Where the report came from.
@@ -283,14 +287,19 @@ pub struct Suspect {
     /// dump of the program (`heapscope compare`). Absent when the dump was not read again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference_path: Option<Vec<PathKey>>,
-    /// Elements of the accumulation point when it is an array (its length) or a
-    /// collection (its `size`-like field), as the dump holds it.
+    /// Entries of what `held_in` names: of the collection it ends at (its `size`-like
+    /// field) when that is not the accumulation point (whose backing array it is), else of
+    /// the accumulation point when it is an array (its length) or a collection (its
+    /// `size`-like field), as the dump holds it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accumulation_point_elements: Option<u64>,
-    /// The chain named by its fields, as a developer names the object that leaks
-    /// (`S02StaticMapLeak.CACHE.table`: the class's static `CACHE`, its field `table`);
-    /// `…` where the next object is not referenced directly. Absent when the dump was not
-    /// read again or the chain has steps left out.
+    /// Where the memory is held, named as a developer names it: from the static field
+    /// nearest the accumulation point (`com.acme.ui.EventBus.INSTANCE.listeners`: the
+    /// class's static `INSTANCE`, its field `listeners`), else from the chain's first
+    /// object (`Thread("worker-1").threadLocals…`); each step a field or `[i]`, `…` where
+    /// the next object is not referenced directly; a collection's internal array at the
+    /// end is left out (the name stops at the collection). Absent when the dump was not
+    /// read again or the name would have more than 40 steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_in: Option<String>,
     /// The objects the accumulation point immediately dominates, grouped by class, largest
@@ -298,6 +307,11 @@ pub struct Suspect {
     /// Dominator Tree".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accumulated: Vec<MemberGroup>,
+    /// When every object of the biggest accumulated group (`accumulated[0]`) immediately
+    /// dominates exactly one object of one other class, through the same field: that
+    /// class and field (`Screen$1.this$0` → `com.acme.ui.Screen`), usually what leaked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub each_holds: Option<EachHolds>,
     /// Group: its biggest members (at most 20), largest retained first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub biggest_members: Vec<Member>,
@@ -308,6 +322,19 @@ pub struct Suspect {
     /// The loader of `represented_class`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub represented_loader: Option<String>,
+}
+
+/// What each object of a suspect's biggest accumulated group holds (see
+/// [`Suspect::each_holds`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EachHolds {
+    /// The class of the object each one holds.
+    pub class_name: String,
+    /// The field (of the group's class) each one holds it by.
+    pub field: String,
+    /// Retained by the held objects together.
+    pub retained_bytes: u64,
 }
 
 /// Objects of one class among those an accumulation point holds.

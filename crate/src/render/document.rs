@@ -282,8 +282,8 @@ pub fn document(r: &Report) -> Document {
     }
     for (i, s) in r.leak_suspects.suspects.iter().enumerate() {
         b.heading(3, format!("Problem Suspect {}", i + 1));
-        if let Some(held) = &s.held_in {
-            b.blocks.push(Block::Paragraph(vec![Inline::Strong("Held in:".into()), Inline::Text(format!(" {held}"))]));
+        if let Some(headline) = super::suspects::headline(s) {
+            b.blocks.push(Block::Paragraph(vec![Inline::Strong(headline)]));
         }
         b.paragraph(s.description.clone());
         let point = match (&s.kind, &s.accumulation_point) {

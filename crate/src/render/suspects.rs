@@ -4,6 +4,30 @@ use super::document::{columns, object_label};
 use crate::model::document::{Align, Block, Inline};
 use crate::model::format::format_bytes;
 use crate::model::Suspect;
+use crate::report::held_in::simple;
+
+/// "a" or "an" before a class name, as it is read out.
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some(c) if "aeiouAEIOU".contains(c) => "an",
+        _ => "a",
+    }
+}
+
+/// The suspect in one sentence, in the application's terms, as the page's headline says
+/// it: `com.acme.ui.EventBus.INSTANCE.listeners holds 150 × Screen$1; each holds a
+/// com.acme.ui.Screen by this$0` (None without a `held_in`).
+pub fn headline(s: &Suspect) -> Option<String> {
+    let held = s.held_in.as_ref()?;
+    let mut text = match s.accumulated.first() {
+        Some(g) => format!("{held} holds {} × {}", format_bytes(g.objects), simple(&g.class_name)),
+        None => format!("{held} retains {} bytes", format_bytes(s.retained_bytes)),
+    };
+    if let Some(e) = &s.each_holds {
+        text.push_str(&format!("; each holds {} {} by {}", article(&e.class_name), e.class_name, e.field));
+    }
+    Some(text)
+}
 
 /// The suspect's accumulated objects and biggest members, as tables of the report for
 /// people.

@@ -31,7 +31,7 @@ pub const MAX_PATH: usize = 32;
 /// Fields that hold a collection's element count, by collection class.
 const SIZE_FIELDS: [&str; 5] = ["size", "elementCount", "count", "baseCount", "mSize"];
 /// Words in a class's simple name that make it a collection.
-const COLLECTION_WORDS: [&str; 9] =
+pub const COLLECTION_WORDS: [&str; 9] =
     ["Map", "List", "Set", "Queue", "Deque", "Vector", "Stack", "Hashtable", "Collection"];
 
 fn label(a: &Analysis, obj: u32) -> String {
@@ -122,6 +122,7 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
                 address: top.address.clone(),
                 accumulation_point: object_ref(a, ap),
                 elements,
+                held_in: None,
             });
         }
     }

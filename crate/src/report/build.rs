@@ -284,6 +284,7 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo]) -> LeakSuspects {
                 reference_path: None,
                 accumulation_point_elements: None,
                 held_in: None,
+                each_holds: None,
                 accumulated: s.accumulation_point.map(|ap| super::findings::accumulated(a, ap)).unwrap_or_default(),
                 biggest_members,
                 represented_class,

@@ -1,11 +1,9 @@
 //! What a leak suspect found, said in the application's terms (added fields only: the
 //! suspects themselves, their sizes and their accumulation points are MAT's, unchanged).
 //!
-//! - **Held in** (`held_in`): the suspect's chain named by its fields, the way a developer
-//!   names the object that leaks: `S02StaticMapLeak.CACHE.table` for the class object of
-//!   `S02StaticMapLeak` whose static `CACHE` map holds the accumulating `table`. Each step
-//!   is the field (or `[i]`) through which one chain object references the next; where the
-//!   next object is dominated but not referenced directly, the step is `…`.
+//! - **Held in** (`held_in`) and **each holds** (`each_holds`): where the memory is held,
+//!   named as a developer names it (`com.acme.ui.EventBus.INSTANCE.listeners`), and what
+//!   each accumulated object holds: see [`super::held_in`].
 //! - **Accumulated objects by class** (`accumulated`): the objects the accumulation point
 //!   immediately dominates, grouped by class, as MAT's "Accumulated Objects by Class in
 //!   Dominator Tree" table (count, shallow and retained sums, the biggest few).
@@ -14,17 +12,18 @@
 //!   (`represented_class`, `represented_loader`), not `java.lang.Class`'s.
 //!
 //! Cost: one pass over the accumulation point's dominated children (bounded by the object
-//! count, done once per suspect: at most 10), and reading back one record per chain step
-//! (at most 40) for the field names.
+//! count, done once per suspect: at most 10), and what [`super::held_in`] reads back.
 
 use std::collections::BTreeMap;
 
+use super::held_in;
+use super::suspects::single_accumulation_point;
 use crate::analysis::{loader_label, object_ref, Analysis};
 use crate::error::Result;
 use crate::model::format::parse_address;
 use crate::model::threads::ThreadInfo;
-use crate::model::{Member, MemberGroup, Report, Suspect};
-use crate::query::{self, paths};
+use crate::model::{Member, MemberGroup, Report, Suspect, SuspectKind};
+use crate::query;
 
 /// Groups of accumulated objects kept per suspect (the largest).
 pub const MAX_GROUPS: usize = 20;
@@ -87,63 +86,57 @@ pub fn represented(a: &Analysis, object: u32) -> (Option<String>, Option<String>
     }
 }
 
-/// The simple name of a class: after its package (`corpus.S02StaticMapLeak$Inner` →
-/// `S02StaticMapLeak$Inner`).
-fn simple(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
-}
-
-/// The first step's name: the class for a class object (its statics), else the object's
-/// class, a thread with its name.
-fn head(a: &Analysis, threads: &[ThreadInfo], obj: u32) -> String {
-    if let Some(c) = a.class_represented_by(obj) {
-        return simple(a.class_name(c)).to_string();
-    }
-    let address = format!("0x{:x}", a.address(obj));
-    match threads.iter().find(|t| t.address == address).and_then(|t| t.name.as_deref()) {
-        Some(name) => format!("{}(\"{}\")", simple(a.class_name(a.class_of(obj))), name),
-        None => simple(a.class_name(a.class_of(obj))).to_string(),
-    }
-}
-
-/// The chain named by its fields: `Head.field.field[3].field`.
-pub fn held_in(a: &mut Analysis, threads: &[ThreadInfo], chain: &[u32]) -> Result<Option<String>> {
-    let Some(&first) = chain.first() else { return Ok(None) };
-    let mut out = head(a, threads, first);
-    for w in chain.windows(2) {
-        let fields = paths::via(a, w[0], w[1])?;
-        match fields.iter().find(|f| !f.starts_with('<')) {
-            Some(f) if f.starts_with('[') => out.push_str(f),
-            Some(f) => {
-                out.push('.');
-                out.push_str(f);
-            }
-            None => out.push_str(".…"),
-        }
-    }
-    Ok(Some(out))
-}
-
-/// Fills in `held_in` of each suspect of a report built from `a` (reading the dump back).
+/// Fills in what a report built from `a` says in the application's terms (reading the dump
+/// back): each suspect's `held_in`, `each_holds` and the entries of what `held_in` names,
+/// and each growth point's `held_in` and entries (see [`super::held_in`]).
 pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
     for k in 0..report.leak_suspects.suspects.len() {
-        let held_in = held_in_of(a, &report.threads, &report.leak_suspects.suspects[k])?;
-        report.leak_suspects.suspects[k].held_in = held_in;
+        let s = &report.leak_suspects.suspects[k];
+        let Some(chain) = chain_of(a, s) else { continue };
+        let named = held_in::name_chain(a, &report.threads, &chain)?;
+        let ap = s.accumulation_point.as_ref().and_then(|p| parse_address(&p.address)).and_then(|x| query::find(a, x));
+        let (entries, each_holds) = match ap {
+            Some(ap) => (held_in::entries(a, &chain, ap, named.as_ref())?, held_in::each_holds(a, ap)?),
+            None => (None, None),
+        };
+        let s = &mut report.leak_suspects.suspects[k];
+        s.held_in = named.map(|n| n.text);
+        if ap.is_some() {
+            s.accumulation_point_elements = entries;
+        }
+        s.each_holds = each_holds;
+    }
+    for k in 0..report.growth_points.len() {
+        let Some(top) = parse_address(&report.growth_points[k].address).and_then(|x| query::find(a, x)) else {
+            continue;
+        };
+        let (Some(ap), chain) = single_accumulation_point(a, top) else { continue };
+        let named = held_in::name_chain(a, &report.threads, &chain)?;
+        let entries = held_in::entries(a, &chain, ap, named.as_ref())?;
+        let g = &mut report.growth_points[k];
+        g.held_in = named.map(|n| n.text);
+        g.elements = entries;
     }
     Ok(())
 }
 
-fn held_in_of(a: &mut Analysis, threads: &[ThreadInfo], s: &Suspect) -> Result<Option<String>> {
-    // With steps left out in the middle the chain cannot be named field by field.
+/// The chain a suspect's name is read from: a single suspect's whole dominator chain down
+/// to its accumulation point (the report keeps at most 40 steps of it), a group's shared
+/// reference path as the report has it (None when steps were left out of it, or an
+/// object is not found).
+fn chain_of(a: &Analysis, s: &Suspect) -> Option<Vec<u32>> {
+    if s.kind == SuspectKind::SingleObject {
+        let obj = parse_address(&s.object.address).and_then(|x| query::find(a, x))?;
+        let (point, chain) = single_accumulation_point(a, obj);
+        // The walk that found the report's accumulation point finds it again.
+        return match (point, &s.accumulation_point) {
+            (Some(p), Some(ap)) if parse_address(&ap.address) == Some(a.address(p)) => Some(chain),
+            (None, None) => Some(chain),
+            _ => None,
+        };
+    }
     if s.chain_omitted > 0 {
-        return Ok(None);
+        return None;
     }
-    let mut chain = Vec::with_capacity(s.chain.len());
-    for o in &s.chain {
-        match parse_address(&o.address).and_then(|x| query::find(a, x)) {
-            Some(v) => chain.push(v),
-            None => return Ok(None),
-        }
-    }
-    held_in(a, threads, &chain)
+    s.chain.iter().map(|o| parse_address(&o.address).and_then(|x| query::find(a, x))).collect()
 }

@@ -2,7 +2,8 @@
 //! people by [`crate::render`]), and the MAT-parity output.
 //!
 //! - [`build`]: the report from an analysis and its features' sections;
-//! - [`suspects`], [`findings`]: MAT's leak suspects, and what each suspect holds;
+//! - [`suspects`], [`findings`], [`held_in`]: MAT's leak suspects, what each suspect holds,
+//!   and where, in the application's terms;
 //! - [`annotate`]: what a report built from a dump adds for comparisons (reference paths,
 //!   element counts, growth points);
 //! - [`parity`]: the numbers Eclipse MAT computes, as JSON, for comparing with MAT.
@@ -10,6 +11,7 @@
 pub mod annotate;
 pub mod build;
 pub mod findings;
+pub mod held_in;
 pub mod parity;
 pub mod suspects;
 

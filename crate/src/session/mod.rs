@@ -53,7 +53,9 @@ pub struct Session {
     pub info: SourceInfo,
     features: Features,
     holders: holders::Cache,
-    mapping: Option<Applied>,
+    /// The mapping applied (its frames retrace the features' stacks) and what applying it
+    /// changed.
+    mapping: Option<(Mapping, Applied)>,
     report: Option<Report>,
 }
 
@@ -93,9 +95,10 @@ impl Session {
     /// samples' retained sizes).
     fn tree_sections(&mut self) -> Result<()> {
         let a = &mut self.analysis;
-        let mut threads = crate::threads::collect(a)?;
+        let mapping = self.mapping.as_ref().map(|(m, _)| m);
+        let mut threads = crate::threads::collect(a, mapping)?;
         crate::threads::refresh_sizes(a, &mut threads);
-        let (waste, sites) = crate::waste::build(a, self.features.found.clone())?;
+        let (waste, sites) = crate::waste::build(a, self.features.found.clone(), mapping)?;
         self.features.threads = threads;
         self.features.waste = waste;
         self.features.allocation_sites = sites;
@@ -114,13 +117,14 @@ impl Session {
     }
 
     /// Applies a ProGuard/R8 mapping (replacing one applied before); returns how many
-    /// classes it renamed.
-    pub fn apply_mapping(&mut self, mapping: &Mapping) -> u64 {
-        let applied = mapping::apply(&mut self.analysis, mapping, self.mapping.take());
+    /// classes it renamed. The features that name classes or frames (threads, waste,
+    /// allocation sites) are computed again with the original names and retraced frames.
+    pub fn apply_mapping(&mut self, mapping: &Mapping) -> Result<u64> {
+        let applied = mapping::apply(&mut self.analysis, mapping, self.mapping.take().map(|(_, a)| a));
         let renamed = applied.renamed;
-        self.mapping = Some(applied);
-        self.report = None;
-        renamed
+        self.mapping = Some((mapping.clone(), applied));
+        self.tree_sections()?;
+        Ok(renamed)
     }
 
     /// The report as `heapscope analyze` writes it (built on first use: with what a later

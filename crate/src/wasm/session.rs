@@ -129,7 +129,7 @@ impl Session {
         let info = SourceInfo { file_name, file_bytes, gzip };
         let mut session = session::Session::open(source, &core_options, &mut progress, info)?;
         if let Some(mapping) = &mapping {
-            session.apply_mapping(mapping);
+            session.apply_mapping(mapping)?;
         }
         // As the CLI's report: with what a later comparison needs from the dump.
         let report = session.report()?.clone();
@@ -165,7 +165,7 @@ impl Session {
     pub fn apply_mapping(&mut self, text: &str) -> Result<String, JsValue> {
         let mapping = Mapping::parse_str(text)?;
         let s = self.session.as_mut().ok_or_else(no_dump)?;
-        s.apply_mapping(&mapping);
+        s.apply_mapping(&mapping)?;
         self.report = s.report()?.clone();
         self.report_json = report::to_json(&self.report);
         Ok(self.report_json.clone())

@@ -32,6 +32,7 @@ pub mod strings;
 use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
+use crate::mapping::Mapping;
 use crate::model::waste::*;
 use crate::model::ClassCount;
 use crate::readback::locate::read_arrays_each;
@@ -131,8 +132,8 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
 
 /// The waste report and the allocation sites from what [`group`] found (reads the texts
 /// of the listed strings and the first elements of the listed arrays back from the dump,
-/// in one forward walk).
-pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)> {
+/// in one forward walk); the sites' frames retraced through `mapping` when one was applied.
+pub fn build(a: &mut Analysis, found: Found, mapping: Option<&Mapping>) -> Result<(Waste, AllocationSites)> {
     let Found { strings: groups, arrays: array_groups, collections, boxed, sites } = found;
     // Each array once, read up to the end of the characters shown of the group it heads
     // (the furthest, when several groups' first strings share it).
@@ -252,14 +253,9 @@ pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)>
                     t.frames
                         .iter()
                         .take(sites::FRAMES)
-                        .map(|f| {
-                            a.heap
-                                .index
-                                .stacks
-                                .frames
-                                .get(f)
-                                .map(|fr| crate::threads::frame_text(a, fr))
-                                .unwrap_or_else(|| format!("<unknown frame 0x{f:x}>"))
+                        .flat_map(|f| match a.heap.index.stacks.frames.get(f) {
+                            Some(fr) => crate::threads::frame_texts(a, fr, mapping),
+                            None => vec![format!("<unknown frame 0x{f:x}>")],
                         })
                         .collect()
                 })

@@ -276,13 +276,31 @@ export interface DuplicateStrings {
   wasted_bytes: number;
 }
 
+/**
+ * What each object of a suspect's biggest accumulated group holds (see
+ * `Suspect::each_holds`).
+ */
+export interface EachHolds {
+  /** The class of the object each one holds. */
+  class_name: string;
+  /** The field (of the group's class) each one holds it by. */
+  field: string;
+  /** Retained by the held objects together. */
+  retained_bytes: number;
+}
+
 /** A top-level dominator's accumulation point. */
 export interface GrowthPoint {
   accumulation_point: ObjectRef;
   /** Address of the top-level dominator (as in `top_dominators`). */
   address: string;
-  /** Its elements when it is an array (length) or a collection (`size`-like field). */
+  /**
+   * Entries of what `held_in` names (as `Suspect::accumulation_point_elements`): a
+   * collection's size, an array's length.
+   */
   elements?: number | null;
+  /** Where the memory is held, named as a developer names it (as `Suspect::held_in`). */
+  held_in?: string | null;
 }
 
 /** Kept objects of one heap (see `Overview::heaps`). */
@@ -463,8 +481,10 @@ export interface Suspect {
   /** Where the memory is accumulated, when one object holds most of it. */
   accumulation_point?: ObjectRef | null;
   /**
-   * Elements of the accumulation point when it is an array (its length) or a
-   * collection (its `size`-like field), as the dump holds it.
+   * Entries of what `held_in` names: of the collection it ends at (its `size`-like
+   * field) when that is not the accumulation point (whose backing array it is), else of
+   * the accumulation point when it is an array (its length) or a collection (its
+   * `size`-like field), as the dump holds it.
    */
   accumulation_point_elements?: number | null;
   /** Group: its biggest members (at most 20), largest retained first. */
@@ -481,10 +501,19 @@ export interface Suspect {
   /** One sentence in the manner of MAT's report. */
   description: string;
   /**
-   * The chain named by its fields, as a developer names the object that leaks
-   * (`S02StaticMapLeak.CACHE.table`: the class's static `CACHE`, its field `table`);
-   * `…` where the next object is not referenced directly. Absent when the dump was not
-   * read again or the chain has steps left out.
+   * When every object of the biggest accumulated group (`accumulated[0]`) immediately
+   * dominates exactly one object of one other class, through the same field: that
+   * class and field (`Screen$1.this$0` → `com.acme.ui.Screen`), usually what leaked.
+   */
+  each_holds?: EachHolds | null;
+  /**
+   * Where the memory is held, named as a developer names it: from the static field
+   * nearest the accumulation point (`com.acme.ui.EventBus.INSTANCE.listeners`: the
+   * class's static `INSTANCE`, its field `listeners`), else from the chain's first
+   * object (`Thread("worker-1").threadLocals…`); each step a field or `[i]`, `…` where
+   * the next object is not referenced directly; a collection's internal array at the
+   * end is left out (the name stops at the collection). Absent when the dump was not
+   * read again or the name would have more than 40 steps.
    */
   held_in?: string | null;
   /** Objects in the group (1 for a single suspect). */

@@ -240,7 +240,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
     meter.clear();
     let mut session = session.map_err(fail)?;
     if let Some(mapping) = &mapping {
-        session.apply_mapping(mapping);
+        session.apply_mapping(mapping).map_err(fail)?;
     }
     for w in &session.analysis.warnings {
         eprintln!("heapscope: warning: {}", one_line(w));

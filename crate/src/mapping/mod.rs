@@ -3,7 +3,8 @@
 //! A mapping lists each renamed class at column 0 as `original.Name -> obfuscated:`,
 //! followed by its members, indented: fields as `type originalName -> obfuscatedName`,
 //! methods as `[start:end:]returnType originalName(args)[:line[:line]] -> obfuscatedName`.
-//! Lines starting with `#` (at any indentation) are comments or R8's JSON metadata.
+//! Lines starting with `#` (at any indentation) are comments or R8's JSON metadata, of
+//! which the class's source file and a method's synthesized mark are kept.
 //!
 //! [`Mapping::parse`] reads the file line by line (each line at most [`MAX_LINE`] bytes,
 //! memory linear in the file) and never panics: a malformed line is an error naming its
@@ -12,13 +13,17 @@
 //! `o[]` become `Outer$Inner[]`) and gives the index the original names of their declared
 //! fields for the inspector and paths (`Index::field_renames`). Applying again (another
 //! mapping) starts from the dump's own names. Cost: O(classes + fields) after an O(file)
-//! parse.
+//! parse. Stack frames (threads, allocation sites) are retraced with the method lines'
+//! line ranges by [`retrace`].
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
+pub mod retrace;
+
 use crate::analysis::Analysis;
 use crate::error::{Error, ErrorKind, Result};
+pub use retrace::{MethodLine, RetracedFrame};
 
 /// Longest line accepted (R8 lines with inlining metadata stay far below it).
 pub const MAX_LINE: usize = 64 << 10;
@@ -33,12 +38,19 @@ pub struct ClassMapping {
     /// Obfuscated method name → original names (several when R8 merged overloads
     /// into one obfuscated name; the order is the file's).
     pub methods: BTreeMap<String, Vec<String>>,
+    /// The source file R8 recorded for the class (`# {"id":"sourceFile",…}`).
+    pub source_file: Option<String>,
+    /// The method lines with their line ranges, in the file's order (for retracing
+    /// frames: [`retrace`]).
+    pub lines: Vec<MethodLine>,
 }
 
 /// A parsed mapping, keyed by obfuscated class name.
 #[derive(Debug, Clone, Default)]
 pub struct Mapping {
     pub classes: BTreeMap<String, ClassMapping>,
+    /// Original class name → obfuscated name.
+    pub obfuscated_of: BTreeMap<String, String>,
 }
 
 fn error(line: u64, message: impl std::fmt::Display) -> Error {
@@ -60,6 +72,10 @@ impl Mapping {
         let mut mapping = Mapping::default();
         // The obfuscated name of the class the member lines belong to.
         let mut current: Option<String> = None;
+        // Whether the current class had member lines yet (its source file comes before).
+        let mut members_seen = false;
+        // Whether the last member line was a method's (R8's synthesized mark follows it).
+        let mut last_was_method = false;
         let mut buf = Vec::new();
         let mut line_no = 0u64;
         loop {
@@ -77,7 +93,13 @@ impl Mapping {
             let line = std::str::from_utf8(&buf).map_err(|_| error(line_no, "not UTF-8 text"))?;
             let line = line.trim_end_matches(['\n', '\r']);
             let trimmed = line.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
+            if let Some(comment) = trimmed.strip_prefix('#') {
+                if let Some(class) = current.as_ref().and_then(|c| mapping.classes.get_mut(c)) {
+                    metadata(class, comment, members_seen, last_was_method);
+                }
+                continue;
+            }
+            if trimmed.is_empty() {
                 continue;
             }
             let indented = line.starts_with([' ', '\t']);
@@ -85,7 +107,10 @@ impl Mapping {
                 let (original, obfuscated) = parse_class_line(trimmed).map_err(|m| error(line_no, m))?;
                 let entry = mapping.classes.entry(obfuscated.to_string()).or_default();
                 entry.original = original.to_string();
+                mapping.obfuscated_of.insert(original.to_string(), obfuscated.to_string());
                 current = Some(obfuscated.to_string());
+                members_seen = false;
+                last_was_method = false;
             } else {
                 let Some(class) = current.as_ref().and_then(|c| mapping.classes.get_mut(c)) else {
                     return Err(error(line_no, "a member line before any class line"));
@@ -93,7 +118,10 @@ impl Mapping {
                 let (left, obfuscated) = split_arrow(trimmed)
                     .ok_or_else(|| error(line_no, "expected `type name -> obfuscated` (no ` -> `)"))?;
                 check_name(obfuscated).map_err(|m| error(line_no, m))?;
+                members_seen = true;
+                last_was_method = left.contains('(');
                 if let Some(paren) = left.find('(') {
+                    class.lines.push(retrace::parse_method_line(left, obfuscated).map_err(|m| error(line_no, m))?);
                     let name = member_name(&left[..paren]).map_err(|m| error(line_no, m))?;
                     // Inlined methods carry their declaring class: `com.a.B.m`. Keep `m`.
                     let name = name.rsplit('.').next().unwrap_or(name);
@@ -128,6 +156,30 @@ impl Mapping {
     /// `a|b` when R8 gave several methods the same obfuscated name.
     pub fn method_name(&self, class: &str, obfuscated: &str) -> Option<String> {
         self.classes.get(class)?.methods.get(obfuscated).map(|m| m.join("|"))
+    }
+}
+
+/// R8's metadata in a comment (`# {"id":"sourceFile","fileName":"Foo.java"}`, `#
+/// {"id":"com.android.tools.r8.synthesized"}`): the class's source file before its
+/// members, a method's synthesized mark after it. Other comments are ignored.
+fn metadata(class: &mut ClassMapping, comment: &str, members_seen: bool, last_was_method: bool) {
+    let text = comment.trim();
+    if !text.starts_with('{') {
+        return;
+    }
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return };
+    match value.get("id").and_then(|v| v.as_str()) {
+        Some("sourceFile") if !members_seen => {
+            if let Some(file) = value.get("fileName").and_then(|v| v.as_str()) {
+                class.source_file = Some(file.to_string());
+            }
+        }
+        Some("com.android.tools.r8.synthesized") if last_was_method => {
+            if let Some(last) = class.lines.last_mut() {
+                last.synthesized = true;
+            }
+        }
+        _ => {}
     }
 }
 
