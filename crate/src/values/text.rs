@@ -33,9 +33,25 @@ use Step::{Done, Need};
 /// Nesting followed at most (a node's key's name's characters).
 const MAX_NESTING: u8 = 4;
 
+/// How texts are written: MAT's display (beside references) or plain characters, and
+/// where they are cut.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub display: Display,
+    pub max_chars: usize,
+}
+
+/// Beside a reference: as MAT shows it, at most [`MAX_CHARS`] characters.
+pub const BESIDE: Style = Style { display: Display::Mat, max_chars: MAX_CHARS };
+
 /// The texts of the objects `ids` (addresses), read with `reader`: None for an object
 /// without one, or when the reader's budget ran out first.
 pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<Option<String>>> {
+    texts_in(a, reader, ids, BESIDE)
+}
+
+/// [`texts`] written in `style`.
+pub fn texts_in(a: &mut Analysis, reader: &mut Reader, ids: &[u64], style: Style) -> Result<Vec<Option<String>>> {
     let mut out: Vec<Option<Option<String>>> = vec![None; ids.len()];
     for _ in 0..ROUNDS {
         let mut need = Vec::new();
@@ -43,7 +59,7 @@ pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<O
             if out[i].is_some() {
                 continue;
             }
-            match resolve(a, reader, id, 0) {
+            match resolve(a, reader, id, 0, style) {
                 Done(t) => out[i] = Some(t),
                 Need(ids) => need.extend(ids),
             }
@@ -62,7 +78,7 @@ pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<O
 }
 
 /// The text of the object at `id` from what `reader` holds.
-fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8) -> Step {
+fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8, style: Style) -> Step {
     if id == 0 {
         return Done(Some("null".into()));
     }
@@ -77,9 +93,9 @@ fn resolve(a: &Analysis, reader: &Reader, id: u64, nesting: u8) -> Step {
         return Need(vec![id]);
     }
     match reader.get(id) {
-        Some(Obj::Instance(inst)) => instance_text(a, reader, inst, nesting),
+        Some(Obj::Instance(inst)) => instance_text(a, reader, inst, nesting, style),
         Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => Done(Some(
-            window_text(basic_type::CHAR, reading::NO_CODER, *len as u64, data, None, Display::Mat, MAX_CHARS)
+            window_text(basic_type::CHAR, reading::NO_CODER, *len as u64, data, None, style.display, style.max_chars)
                 .unwrap_or_default(),
         )),
         _ => Done(None),
@@ -140,15 +156,15 @@ const NODES: [&str; 8] = [
     "java.util.WeakHashMap$Entry",
 ];
 
-fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) -> Step {
+fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8, style: Style) -> Step {
     for name in class_chain(a, inst.class) {
         match name {
-            "java.lang.String" => return string_text(reader, inst),
-            "java.lang.AbstractStringBuilder" => return builder_text(reader, inst),
+            "java.lang.String" => return string_text(reader, inst, style),
+            "java.lang.AbstractStringBuilder" => return builder_text(reader, inst, style),
             "java.lang.Thread" | "java.lang.Enum" => {
                 return match inst.get("name") {
                     Some(FieldVal::Ref(0)) | None => Done(None),
-                    Some(FieldVal::Ref(n)) => resolve(a, reader, n, nesting + 1),
+                    Some(FieldVal::Ref(n)) => resolve(a, reader, n, nesting + 1, style),
                     Some(_) => Done(None),
                 };
             }
@@ -172,7 +188,7 @@ fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) ->
                         return Done(None);
                     }
                     // The inner collection's size, or an AtomicInteger's value.
-                    match resolve(a, reader, inner, nesting + 1) {
+                    match resolve(a, reader, inner, nesting + 1, style) {
                         Done(Some(t)) if t.starts_with("size=") => Done(Some(t)),
                         Done(Some(t)) if t.parse::<i64>().is_ok() => Done(Some(format!("size={t}"))),
                         Done(_) => Done(None),
@@ -192,7 +208,7 @@ fn instance_text(a: &Analysis, reader: &Reader, inst: &Instance, nesting: u8) ->
             let key = if name == "java.util.WeakHashMap$Entry" { inst.get("referent") } else { inst.get("key") };
             return match key {
                 Some(FieldVal::Ref(0)) => Done(Some("null".into())),
-                Some(FieldVal::Ref(k)) => match resolve(a, reader, k, nesting + 1) {
+                Some(FieldVal::Ref(k)) => match resolve(a, reader, k, nesting + 1, style) {
                     Done(None) => Done(a.object_at(k).map(|o| format!("{} @ 0x{k:x}", a.class_name(a.class_of(o))))),
                     step => step,
                 },
@@ -231,7 +247,7 @@ fn array_backed_size(reader: &Reader, inst: &Instance, name: &str) -> Step {
 
 /// A String's value: JDK 9+ (`byte[]` and `coder`), JDK 8 (`char[]`), JDK ≤ 6 and old
 /// Android (`offset` and `count` into a shared `char[]`), Android (`byte[]` or `char[]`).
-fn string_text(reader: &Reader, inst: &Instance) -> Step {
+fn string_text(reader: &Reader, inst: &Instance, style: Style) -> Step {
     let Some(array) = inst.reference("value") else { return Done(None) };
     let coder = match inst.get("coder") {
         Some(v @ FieldVal::Prim(basic_type::BYTE, _)) => (v.int().unwrap_or(0) as u8).min(reading::UTF16),
@@ -241,21 +257,21 @@ fn string_text(reader: &Reader, inst: &Instance) -> Step {
         (Some(o), Some(c)) => Some((o.max(0) as u64, c.max(0) as u64)),
         _ => None,
     };
-    array_text(reader, array, coder, window)
+    array_text(reader, array, coder, window, style)
 }
 
 /// StringBuilder/StringBuffer: the first `count` characters of `value`.
-fn builder_text(reader: &Reader, inst: &Instance) -> Step {
+fn builder_text(reader: &Reader, inst: &Instance, style: Style) -> Step {
     let Some(array) = inst.reference("value") else { return Done(None) };
     let coder = match inst.get("coder") {
         Some(v @ FieldVal::Prim(basic_type::BYTE, _)) => (v.int().unwrap_or(0) as u8).min(reading::UTF16),
         _ => reading::NO_CODER,
     };
     let count = inst.int("count").unwrap_or(0).max(0) as u64;
-    array_text(reader, array, coder, Some((0, count)))
+    array_text(reader, array, coder, Some((0, count)), style)
 }
 
-fn array_text(reader: &Reader, array: u64, coder: u8, window: Option<(u64, u64)>) -> Step {
+fn array_text(reader: &Reader, array: u64, coder: u8, window: Option<(u64, u64)>, style: Style) -> Step {
     if !reader.has(array) {
         return Need(vec![array]);
     }
@@ -264,5 +280,5 @@ fn array_text(reader: &Reader, array: u64, coder: u8, window: Option<(u64, u64)>
     if ty != basic_type::CHAR && ty != basic_type::BYTE {
         return Done(None);
     }
-    Done(window_text(ty, coder, len, data, window, Display::Mat, MAX_CHARS))
+    Done(window_text(ty, coder, len, data, window, style.display, style.max_chars))
 }

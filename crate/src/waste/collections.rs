@@ -259,6 +259,7 @@ pub fn group(
     shallow: impl Fn(u32) -> u64,
     kept: impl Fn(u32) -> bool,
     ref_size: u64,
+    marks: &mut super::marks::Marks,
 ) -> Vec<Row> {
     if !lens.windows(2).all(|w| w[0].0 < w[1].0) {
         lens.sort_unstable();
@@ -333,6 +334,7 @@ pub fn group(
             } else {
                 row.empty += 1;
                 row.wasted += shallow(array);
+                marks.set(array);
                 if row.sample.len() < super::strings::SAMPLE {
                     row.sample.push(obj);
                 }

@@ -22,6 +22,7 @@ pub mod collect;
 pub mod collections;
 pub mod counter_cells;
 pub mod hash;
+pub mod marks;
 pub mod members;
 pub mod prehash;
 pub mod sink;
@@ -89,6 +90,8 @@ pub struct Found {
     pub collections: Vec<collections::Row>,
     pub boxed: Vec<boxed::Row>,
     pub sites: sites::Sites,
+    /// The objects that are waste (see [`marks`]).
+    pub marks: marks::Marks,
 }
 
 /// Groups everything pass 2 collected, counting the kept objects only; `collected` is
@@ -96,8 +99,9 @@ pub struct Found {
 pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Found {
     let shallow = |v: u32| heap.shallow(v);
     let has = |v: u32| kept.has(v);
-    let strings = strings::group(heap, kept, collected, TOP_STRING_GROUPS);
-    let arrays = arrays::group(&mut collected.arrays, has, shallow, arrays::TOP_GROUPS);
+    let mut marks = marks::Marks::new(heap.object_count());
+    let strings = strings::group(heap, kept, collected, TOP_STRING_GROUPS, &mut marks);
+    let arrays = arrays::group(&mut collected.arrays, has, shallow, arrays::TOP_GROUPS, &mut marks);
     let ref_size = heap.index.layout.ref_size as u64;
     let collections = collections::group(
         &mut collected.collections,
@@ -107,6 +111,7 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
         shallow,
         has,
         ref_size,
+        &mut marks,
     );
     let boxed = boxed::group(&mut collected.boxed, has, shallow);
     // A site is a trace's top frames: traces that share them are one site.
@@ -126,14 +131,14 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
         if collected.sites.is_empty() { 0 } else { kept.count() },
     );
     *collected = Default::default();
-    Found { strings, arrays, collections, boxed, sites }
+    Found { strings, arrays, collections, boxed, sites, marks }
 }
 
 /// The waste report and the allocation sites from what [`group`] found (reads the texts
 /// of the listed strings and the first elements of the listed arrays back from the dump,
 /// in one forward walk).
 pub fn build(a: &mut Analysis, found: Found) -> Result<(Waste, AllocationSites)> {
-    let Found { strings: groups, arrays: array_groups, collections, boxed, sites } = found;
+    let Found { strings: groups, arrays: array_groups, collections, boxed, sites, .. } = found;
     let mut arrays: Vec<u32> =
         groups.top.iter().map(|g| g.first_array).chain(array_groups.top.iter().map(|g| g.sample[0])).collect();
     arrays.sort_unstable();
