@@ -40,7 +40,7 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
     }
     let shape = match for_half {
         1 => HeapShape::Dominant,
-        n if n >= 2 && n <= FEW && used > 0 => HeapShape::Few,
+        n if (2..=FEW).contains(&n) && used > 0 => HeapShape::Few,
         _ => HeapShape::Spread,
     };
     let suspects = &report.leak_suspects.suspects;

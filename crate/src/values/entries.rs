@@ -227,17 +227,15 @@ pub fn entries(a: &mut Analysis, obj: u32, offset: usize, limit: usize) -> Resul
     })
 }
 
+/// A collection's (key, value) pairs, and whether the walk saw them all.
+pub type Pairs = (Vec<(FieldVal, FieldVal)>, bool);
+
 /// The keys and values of the map `obj` (or a set's keys, a list's elements as values),
 /// in iteration order, at most [`MAX_WALK`], read with `reader`: None when `obj` is not a
 /// collection read as entries. The bool says whether the walk saw them all. Without
 /// `properties_map` a `Properties` is read as the `Hashtable` it extends, whatever its
 /// JDK (as Eclipse MAT reads one of a dump it does not take for JDK 9+).
-pub fn pairs_of(
-    a: &mut Analysis,
-    reader: &mut Reader,
-    obj: u32,
-    properties_map: bool,
-) -> Result<Option<(Vec<(FieldVal, FieldVal)>, bool)>> {
+pub fn pairs_of(a: &mut Analysis, reader: &mut Reader, obj: u32, properties_map: bool) -> Result<Option<Pairs>> {
     let w = walk_as(a, reader, obj, properties_map)?;
     if w.kind.is_none() {
         return Ok(None);

@@ -250,7 +250,9 @@ pub struct Row {
 
 /// Per class with kept instances: the rows, by wasted bytes, then class index. `lens` is
 /// (object array, length), any order; `kept` says which objects count; a map that a
-/// kept `HashSet` reads through counts for the set only.
+/// kept `HashSet` reads through counts for the set only. `marks` gets the empty
+/// collections' backing arrays (for the top components' waste).
+#[allow(clippy::too_many_arguments)]
 pub fn group(
     entries: &mut [Entry],
     lens: &mut Vec<(u32, u32)>,
