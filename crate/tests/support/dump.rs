@@ -91,6 +91,24 @@ impl Dump {
         self.fields.insert(name.into(), (sup.into(), fields.iter().map(|(f, t)| (f.to_string(), *t)).collect()));
         id
     }
+    /// The class of primitive arrays of element type `ty` (`[B` for bytes…), which a
+    /// HotSpot dump defines like any class: without it, such arrays have no class.
+    pub fn primitive_array_class(&mut self, ty: u8) -> u64 {
+        let code = match ty {
+            BOOL => "Z",
+            CHAR => "C",
+            BYTE => "B",
+            INT => "I",
+            LONG => "J",
+            _ => panic!("element type {ty}"),
+        };
+        let id = self.id();
+        let nid = self.name(&format!("[{code}"));
+        self.serial += 1;
+        self.h.load_class(self.serial, id, nid);
+        self.seg.class_dump(&ClassDef::new(id, self.classes["java.lang.Object"]));
+        id
+    }
     /// An instance of `class` with field values by name (missing ones zero/null).
     pub fn obj(&mut self, class: &str, values: &[(&str, V)]) -> u64 {
         let id = self.id();
@@ -144,4 +162,70 @@ impl Dump {
         self.h.segment(&seg).heap_dump_end();
         self.h.into_bytes()
     }
+}
+
+/// A dump with one leak, built for the report's sections: `Holder` holds an array of
+/// `NODES` `Node`s, each holding a 2,000-byte `byte[]`; two GC roots (JNI globals) reach
+/// `Holder`, one through `Anchor.h` directly, one through `Other.m` → `Mid.h`; `fillers`
+/// more classes have one rooted instance each. `edges` are the references between the
+/// instances and arrays as built (from, to, how), `roots` the rooted ones.
+pub struct LeakDump {
+    pub dump: Dump,
+    pub anchor: u64,
+    pub other: u64,
+    pub mid: u64,
+    pub holder: u64,
+    pub array: u64,
+    pub nodes: Vec<u64>,
+    pub bytes: Vec<u64>,
+    pub fillers: Vec<u64>,
+    pub edges: Vec<(u64, u64, String)>,
+    pub roots: Vec<u64>,
+}
+
+pub const NODES: usize = 30;
+
+pub fn leak_dump(fillers: usize) -> LeakDump {
+    let mut d = Dump::new(Hprof::new(8));
+    d.primitive_array_class(BYTE);
+    d.class("leak.Anchor", "java.lang.Object", &[("h", OBJ)]);
+    d.class("leak.Other", "java.lang.Object", &[("m", OBJ)]);
+    d.class("leak.Mid", "java.lang.Object", &[("h", OBJ)]);
+    d.class("leak.Holder", "java.lang.Object", &[("items", OBJ)]);
+    d.class("leak.Node", "java.lang.Object", &[("data", OBJ)]);
+    let mut edges = Vec::new();
+    let mut nodes = Vec::new();
+    let mut bytes = Vec::new();
+    for i in 0..NODES {
+        let b = d.prim(BYTE, 2_000, &[i as u8; 2_000]);
+        let n = d.obj("leak.Node", &[("data", V::Obj(b))]);
+        edges.push((n, b, "data".to_string()));
+        nodes.push(n);
+        bytes.push(b);
+    }
+    let array = d.objects("leak.Node[]", &nodes);
+    for (i, &n) in nodes.iter().enumerate() {
+        edges.push((array, n, format!("[{i}]")));
+    }
+    let holder = d.obj("leak.Holder", &[("items", V::Obj(array))]);
+    edges.push((holder, array, "items".to_string()));
+    let anchor = d.obj("leak.Anchor", &[("h", V::Obj(holder))]);
+    let mid = d.obj("leak.Mid", &[("h", V::Obj(holder))]);
+    let other = d.obj("leak.Other", &[("m", V::Obj(mid))]);
+    edges.push((anchor, holder, "h".to_string()));
+    edges.push((mid, holder, "h".to_string()));
+    edges.push((other, mid, "m".to_string()));
+    let mut roots = vec![anchor, other];
+    let mut filler_ids = Vec::new();
+    for i in 0..fillers {
+        let name = format!("fill.C{i:04}");
+        d.class(&name, "java.lang.Object", &[]);
+        let o = d.obj(&name, &[]);
+        filler_ids.push(o);
+        roots.push(o);
+    }
+    for &r in &roots {
+        d.root(r);
+    }
+    LeakDump { dump: d, anchor, other, mid, holder, array, nodes, bytes, fillers: filler_ids, edges, roots }
 }
