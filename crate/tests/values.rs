@@ -6,13 +6,14 @@
 
 mod support;
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use heapscope::analysis::{Analysis, Options};
 use heapscope::model::format::parse_address;
 use heapscope::session::{Answer, Query, Session};
 use heapscope::values::entries::{Entries, EntriesKind};
-use support::hprof_builder::{ClassDef, Hprof, Segment, Value as V};
+use support::dump::{hex, Dump, BOOL, BYTE, CHAR, INT, LONG, OBJ};
+use support::hprof_builder::{Hprof, Value as V};
 
 fn corpus(dir: &str, name: &str) -> Option<Session> {
     let path = support::corpus_dir()?.join(dir).join(format!("{name}.hprof.gz"));
@@ -192,132 +193,6 @@ fn s07_merged_paths_match_the_construction_and_the_definition() {
     assert_eq!((m.objects, m.considered, m.capped), (500_000, 100_000, true));
     let wide = m.nodes.iter().find(|x| x.object.class_name == "java.lang.Object[]").unwrap();
     assert_eq!(wide.count, 100_000);
-}
-
-/// A dump built here: names and classes by name, instances by address.
-struct Dump {
-    h: Hprof,
-    seg: Segment,
-    names: BTreeMap<String, u64>,
-    classes: BTreeMap<String, u64>,
-    /// Instance field names per class (own fields only), to write instances by name.
-    fields: BTreeMap<String, (String, Vec<(String, u8)>)>,
-    next: u64,
-    serial: u32,
-    roots: Vec<u64>,
-}
-
-impl Dump {
-    fn new(h: Hprof) -> Dump {
-        let seg = h.segment_builder();
-        let mut d = Dump {
-            h,
-            seg,
-            names: BTreeMap::new(),
-            classes: BTreeMap::new(),
-            fields: BTreeMap::new(),
-            next: 0x10_0000,
-            serial: 0,
-            roots: Vec::new(),
-        };
-        d.class("java.lang.Object", "", &[]);
-        d
-    }
-    fn name(&mut self, s: &str) -> u64 {
-        if let Some(&id) = self.names.get(s) {
-            return id;
-        }
-        let id = 0x1000 + self.names.len() as u64;
-        self.h.string(id, s);
-        self.names.insert(s.into(), id);
-        id
-    }
-    fn id(&mut self) -> u64 {
-        self.next += 0x40;
-        self.next
-    }
-    /// A class `name` (dots) extending `sup`, with its own instance fields.
-    fn class(&mut self, name: &str, sup: &str, fields: &[(&str, u8)]) -> u64 {
-        let id = self.id();
-        let jvm = if name.ends_with("[]") {
-            format!("[L{};", name.trim_end_matches("[]").replace('.', "/"))
-        } else {
-            name.replace('.', "/")
-        };
-        let nid = self.name(&jvm);
-        self.serial += 1;
-        self.h.load_class(self.serial, id, nid);
-        let sid = if sup.is_empty() { 0 } else { self.classes[sup] };
-        let mut def = ClassDef::new(id, sid);
-        for (f, ty) in fields {
-            let fid = self.name(f);
-            def = def.field(fid, *ty);
-        }
-        self.seg.class_dump(&def);
-        self.classes.insert(name.into(), id);
-        self.fields.insert(name.into(), (sup.into(), fields.iter().map(|(f, t)| (f.to_string(), *t)).collect()));
-        id
-    }
-    /// An instance of `class` with field values by name (missing ones zero/null).
-    fn obj(&mut self, class: &str, values: &[(&str, V)]) -> u64 {
-        let id = self.id();
-        let mut out = Vec::new();
-        let mut c = class.to_string();
-        while !c.is_empty() {
-            let (sup, fields) = self.fields[&c].clone();
-            for (f, ty) in fields {
-                let v = values.iter().find(|(n, _)| *n == f).map(|(_, v)| *v).unwrap_or(match ty {
-                    2 => V::Obj(0),
-                    4 => V::Bool(false),
-                    5 => V::Char(0),
-                    8 => V::Byte(0),
-                    9 => V::Short(0),
-                    11 => V::Long(0),
-                    _ => V::Int(0),
-                });
-                assert_eq!(v.ty(), ty, "{class}.{f}");
-                out.push(v);
-            }
-            c = sup;
-        }
-        self.seg.instance(id, self.classes[class], &out);
-        id
-    }
-    fn objects(&mut self, class: &str, elements: &[u64]) -> u64 {
-        if !self.classes.contains_key(class) {
-            self.class(class, "java.lang.Object", &[]);
-        }
-        let id = self.id();
-        self.seg.object_array(id, self.classes[class], elements);
-        id
-    }
-    fn prim(&mut self, ty: u8, n: u32, data: &[u8]) -> u64 {
-        let id = self.id();
-        self.seg.primitive_array_header(id, ty, n).raw(data);
-        id
-    }
-    fn root(&mut self, id: u64) {
-        self.roots.push(id);
-    }
-    fn analyze(mut self) -> Session {
-        for (i, r) in self.roots.clone().into_iter().enumerate() {
-            self.seg.root_jni_global(r, 0x7000 + i as u64);
-        }
-        let seg = std::mem::replace(&mut self.seg, self.h.segment_builder());
-        self.h.segment(&seg).heap_dump_end();
-        support::session_of(self.h.into_bytes())
-    }
-}
-
-const OBJ: u8 = 2;
-const BOOL: u8 = 4;
-const CHAR: u8 = 5;
-const BYTE: u8 = 8;
-const INT: u8 = 10;
-const LONG: u8 = 11;
-
-fn hex(id: u64) -> String {
-    format!("0x{id:x}")
 }
 
 /// Strings of every layout, with the texts they were built from.

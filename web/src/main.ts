@@ -395,8 +395,8 @@ function wireRenderedExport(id: string, render: (q: Queries) => Promise<string>,
 }
 wireRenderedExport('export-markdown', (q) => q.markdown(), 'md', 'text/markdown');
 wireRenderedExport('export-html', (q) => q.html(), 'html', 'text/html');
-// The Markdown report with its graphs: the core's plain Markdown until it renders md-graphs.
-wireRenderedExport('export-md-graphs', (q) => q.markdown(), 'graphs.md', 'text/markdown');
+// The Markdown report with its bars, sparklines and trees (heapscope analyze -f md-graphs).
+wireRenderedExport('export-md-graphs', (q) => q.markdownGraphs(), 'graphs.md', 'text/markdown');
 
 /** Files dropped on the page: a dump replacing an open analysis asks first, as the buttons
  * do (a mapping alone only renames the open one). */

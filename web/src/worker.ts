@@ -150,6 +150,7 @@ function request(id: number, req: Request): void {
     else if (req.kind === 'loader-names') json = s.stable_loader_names();
     else if (req.kind === 'tree') json = s.set_tree(req.tree);
     else if (req.format === 'markdown') json = s.markdown();
+    else if (req.format === 'markdown_graphs') json = s.markdown_graphs();
     else json = s.html();
     post({ type: 'answer', id, json });
   } catch (e) {

@@ -17,7 +17,7 @@ mod refs;
 mod run;
 mod tree;
 
-pub use refs::{loader_label, object_ref, strength_name};
+pub use refs::{loader_label, loader_label_of, object_ref, strength_name};
 pub use run::{analyze, PEAK_BYTES_PER_OBJECT};
 
 use crate::dominators::{self, Graph, UNREACHABLE, VIRTUAL_ROOT};

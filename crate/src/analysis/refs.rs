@@ -23,7 +23,8 @@ pub fn loader_label(a: &Analysis, class: u32) -> String {
     loader_label_of(a, info.loader_id)
 }
 
-fn loader_label_of(a: &Analysis, loader_id: u64) -> String {
+/// `<system class loader>` or `ClassName @ 0x…` for the loader at `loader_id` (0: the bootstrap loader).
+pub fn loader_label_of(a: &Analysis, loader_id: u64) -> String {
     match a.object_at(loader_id) {
         Some(o) if loader_id != 0 => format!("{} @ 0x{:x}", a.class_name(a.class_of(o)), loader_id),
         _ => "<system class loader>".to_string(),

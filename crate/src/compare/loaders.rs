@@ -92,6 +92,7 @@ mod tests {
             instances: 0,
             shallow_bytes: 0,
             retained_bytes_min: 0,
+            retained_bytes_with_class: None,
             heaps: Vec::new(),
         }
     }

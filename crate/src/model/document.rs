@@ -29,6 +29,9 @@ pub enum Block {
         rows: Vec<Vec<String>>,
     },
     List(Vec<String>),
+    /// Preformatted text, shown in a fixed-width font as it is (bars, sparklines and trees
+    /// drawn with characters).
+    Code(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

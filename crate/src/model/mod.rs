@@ -10,16 +10,23 @@
 //!   [`ClassCount`], …);
 //! - [`reading`]: which dominator tree a number comes from;
 //! - [`threads`], [`waste`]: the feature sections of the report;
+//! - [`sections`]: the report's sections beyond MAT's pages (OOM triage, composition,
+//!   system properties, top components, root paths, dominator subtrees);
+//! - [`detail`]: `--detail`'s caps;
 //! - [`document`]: a document for people (headings, paragraphs, tables), rendered as
 //!   Markdown or HTML;
 //! - [`format`]: bytes, percentages and heap sizes as people read them.
 
+pub mod detail;
 pub mod document;
 pub mod format;
 pub mod reading;
 pub mod report;
+pub mod sections;
 pub mod threads;
 pub mod waste;
 
+pub use detail::{Detail, DetailLevel};
 pub use reading::Reading;
 pub use report::*;
+pub use sections::*;

@@ -20,6 +20,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::reading::Reading;
+use super::sections::{Component, DominatorSubtree, HeapComposition, OomTriage, RootPath, SystemProperty};
 use super::threads::ThreadInfo;
 use super::waste::{AllocationSites, Waste};
 
@@ -73,6 +74,20 @@ pub struct Report {
     /// growing object. Empty when the dump was not read again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub growth_points: Vec<GrowthPoint>,
+    /// The OOM triage that opens the report: the heap's shape and one leak or many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oom_triage: Option<OomTriage>,
+    /// What the used heap is made of: object kinds, packages, class loaders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heap_composition: Option<HeapComposition>,
+    /// The dump's system properties (`java.lang.System`'s `props`), as MAT's System
+    /// Properties page lists them: sorted by key. Absent when the dump has no such map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_properties: Option<Vec<SystemProperty>>,
+    /// MAT's Top Components: each class loader whose top-level dominators retain at least
+    /// 1% of the used heap, largest first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_components: Option<Vec<Component>>,
 }
 
 /// A top-level dominator's accumulation point.
@@ -221,6 +236,12 @@ pub struct HistogramRow {
     /// MAT's quick retained size: retained sizes of the instances that no other
     /// instance of the class dominates, summed (a lower bound of the class's retained size).
     pub retained_bytes_min: u64,
+    /// The quick retained size MAT's report prints (`>= N`): of the class's instances
+    /// together with its class object (the retained sizes of those of them that no other
+    /// of them dominates, summed). For `java.lang.Class`, whose instances are the class
+    /// objects, `retained_bytes_min`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retained_bytes_with_class: Option<u64>,
     /// For dumps that name their heaps: the class's instances in each heap that has any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heaps: Vec<HeapCount>,
@@ -322,6 +343,14 @@ pub struct Suspect {
     /// The loader of `represented_class`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub represented_loader: Option<String>,
+    /// Single: why the suspect is alive, a shortest reference path from it up to a GC
+    /// root. Absent when the dump was not read again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_path: Option<RootPath>,
+    /// Single: several levels of the dominator tree under its accumulation point (or the
+    /// suspect itself, without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dominator_subtree: Option<DominatorSubtree>,
 }
 
 /// What each object of a suspect's biggest accumulated group holds (see

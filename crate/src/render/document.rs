@@ -11,9 +11,7 @@ use crate::model::document::{Align, Block, Document, Inline};
 use crate::model::format::{binary_units, format_bp, format_bytes};
 use crate::model::*;
 
-const HISTOGRAM_ROWS: usize = 25;
-const UNREACHABLE_ROWS: usize = 20;
-const TOP_OBJECTS: usize = 20;
+use super::RenderOptions;
 
 pub(super) fn object_label(o: &ObjectRef) -> String {
     match &o.class_of_object {
@@ -87,6 +85,17 @@ impl Builder {
     }
 }
 
+/// Bars of the consumers' shares (`md-graphs`).
+fn consumer_bars(rows: &[Consumer]) -> Block {
+    super::graphs::bars(
+        &rows
+            .iter()
+            .take(20)
+            .map(|c| (c.name.clone(), c.retained_bp, format!("{} objects", format_bytes(c.objects))))
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// How firmly the objects are held, and which tree the retained sizes come from.
 fn reachability_section(b: &mut Builder, r: &Report) {
     use Align::*;
@@ -119,8 +128,14 @@ fn reachability_section(b: &mut Builder, r: &Report) {
     });
 }
 
-/// The document for a report.
+/// The document for a report, at the default detail, without graphs.
 pub fn document(r: &Report) -> Document {
+    document_with(r, &RenderOptions::default())
+}
+
+/// The document for a report with `o`: `--detail`'s caps on the histogram and the other
+/// ranked tables, `md-graphs`' bars, sparklines and trees.
+pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     use Align::*;
     let title = format!("Heap dump analysis: {}", r.source.file_name.as_deref().unwrap_or("heap dump"));
     let mut b = Builder { blocks: Vec::new() };
@@ -151,6 +166,8 @@ pub fn document(r: &Report) -> Document {
         ]));
     }
 
+    super::sections::triage(&mut b.blocks, r, o);
+    let opts = o;
     let o = &r.overview;
     b.heading(2, "System Overview");
     b.heading(3, "Heap Summary");
@@ -236,16 +253,19 @@ pub fn document(r: &Report) -> Document {
                 .unreachable
                 .classes
                 .iter()
-                .take(UNREACHABLE_ROWS)
+                .take(opts.detail.rows)
                 .map(|c| vec![c.class_name.clone(), format_bytes(c.objects), format_bytes(c.shallow_bytes)])
                 .collect(),
         });
     }
 
+    super::sections::composition(&mut b.blocks, r, opts);
+
+    let histogram_rows = opts.detail.histogram;
     b.heading(3, "Classes by Retained Heap");
     b.paragraph(format!(
         "Top {} of {} classes. Retained heap is MAT's quick lower bound.",
-        HISTOGRAM_ROWS.min(r.histogram.len()),
+        histogram_rows.min(r.histogram.len()),
         r.histogram.len()
     ));
     b.blocks.push(Block::Table {
@@ -259,7 +279,7 @@ pub fn document(r: &Report) -> Document {
         rows: r
             .histogram
             .iter()
-            .take(HISTOGRAM_ROWS)
+            .take(histogram_rows)
             .enumerate()
             .map(|(i, h)| {
                 vec![
@@ -272,6 +292,20 @@ pub fn document(r: &Report) -> Document {
             })
             .collect(),
     });
+
+    if opts.graphs {
+        let rows: Vec<(String, u32, String)> = r
+            .histogram
+            .iter()
+            .take(histogram_rows.min(20))
+            .map(|h| {
+                let bp = crate::model::format::basis_points(h.retained_bytes_min, o.used_heap_bytes);
+                (h.class_name.clone(), bp, format!("{} instances", format_bytes(h.instances)))
+            })
+            .collect();
+        b.blocks.push(super::graphs::bars(&rows));
+    }
+    super::sections::system_properties(&mut b.blocks, r, opts);
 
     b.heading(2, "Leak Suspects");
     if r.leak_suspects.suspects.is_empty() {
@@ -337,6 +371,7 @@ pub fn document(r: &Report) -> Document {
                 rows,
             });
         }
+        super::sections::suspect(&mut b.blocks, s, opts);
     }
 
     let t = &r.top_consumers;
@@ -349,11 +384,18 @@ pub fn document(r: &Report) -> Document {
     if t.objects.is_empty() {
         b.paragraph("None above the threshold.");
     } else {
-        b.object_table(&t.objects[..t.objects.len().min(TOP_OBJECTS)]);
+        b.object_table(&t.objects[..t.objects.len().min(opts.detail.rows)]);
     }
     b.consumer_table("Biggest Classes", "Class", &t.classes);
+    if opts.graphs {
+        b.blocks.push(consumer_bars(&t.classes));
+    }
     b.consumer_table("Biggest Class Loaders", "Class loader", &t.class_loaders);
+    if opts.graphs {
+        b.blocks.push(consumer_bars(&t.class_loaders));
+    }
     b.consumer_table("Biggest Packages", "Package", &t.packages);
+    super::sections::top_components(&mut b.blocks, r, opts);
 
     b.blocks.extend(super::threads::document_blocks(&r.threads));
     b.blocks.extend(super::waste::blocks(r));

@@ -5,8 +5,9 @@
 
 use std::fmt::Write;
 
-use super::document::document;
+use super::document::document_with;
 use super::escape::{escape_with, write_inlines};
+use super::RenderOptions;
 use crate::model::document::{Align, Block, Document};
 use crate::model::Report;
 
@@ -34,11 +35,16 @@ table{border-collapse:collapse;margin:.25rem 0 1rem;font-variant-numeric:tabular
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;overflow-wrap:anywhere}\
 th{font-weight:600}.num{text-align:right;white-space:nowrap}\
 .note{border-left:4px solid #d80;padding:.4rem .8rem;background:#d801}\
-footer{margin-top:2rem;color:var(--muted);font-size:12px}";
+footer{margin-top:2rem;color:var(--muted);font-size:12px}pre{font:13px/1.3 ui-monospace,monospace;overflow-x:auto}";
 
 /// The report as an HTML file.
 pub fn render(r: &Report) -> String {
-    render_document(&document(r))
+    render_with(r, &RenderOptions::default())
+}
+
+/// The report as an HTML file with `options`.
+pub fn render_with(r: &Report, options: &RenderOptions) -> String {
+    render_document(&document_with(r, options))
 }
 
 /// Any document (the report, a comparison) as an HTML file.
@@ -92,6 +98,14 @@ pub fn render_document(doc: &Document) -> String {
                     let _ = writeln!(out, "<li>{}</li>", escape(item));
                 }
                 out.push_str("</ul>\n");
+            }
+            Block::Code(text) => {
+                out.push_str("<pre>");
+                for line in text.lines() {
+                    out.push_str(&escape(line));
+                    out.push('\n');
+                }
+                out.push_str("</pre>\n");
             }
         }
     }

@@ -5,8 +5,9 @@
 
 use std::fmt::Write;
 
-use super::document::document;
+use super::document::document_with;
 use super::escape::{escape_with, write_inlines};
+use super::RenderOptions;
 use crate::model::document::{Align, Block, Document};
 use crate::model::Report;
 
@@ -31,7 +32,27 @@ pub fn escape(s: &str) -> String {
 
 /// The report as Markdown.
 pub fn render(r: &Report) -> String {
-    render_document(&document(r))
+    render_with(r, &RenderOptions::default())
+}
+
+/// The report as Markdown with `options` (`--detail`'s caps; `md-graphs`' bars,
+/// sparklines and trees).
+pub fn render_with(r: &Report, options: &RenderOptions) -> String {
+    render_document(&document_with(r, options))
+}
+
+/// Preformatted text as a fenced block: its lines as they are (control characters as
+/// U+FFFD, so nothing can end a line early), inside a fence longer than any run of
+/// backticks in it, so that nothing in it can close the block.
+fn write_code(out: &mut String, text: &str) {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let _ = writeln!(out, "{fence}text");
+    for line in text.lines() {
+        out.push_str(&escape_with(line, |_, _| false));
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{fence}\n");
 }
 
 /// Any document (the report, a comparison) as Markdown.
@@ -76,6 +97,7 @@ pub fn render_document(doc: &Document) -> String {
                 }
                 out.push('\n');
             }
+            Block::Code(text) => write_code(&mut out, text),
         }
     }
     out

@@ -5,7 +5,9 @@
 //! - each accumulation point's element count when it is an array (its length) or a
 //!   collection (its `size`-like field; a `HashSet` through its backing map);
 //! - the accumulation points of the [`GROWTH_POINTS`] largest top-level dominators (the
-//!   suspects' dominator walk) with their element counts.
+//!   suspects' dominator walk) with their element counts;
+//! - beyond comparisons: each single suspect's root path (the same search's path, see
+//!   [`super::why_alive`]) and the dump's system properties ([`crate::values::properties`]).
 //!
 //! Cost: one breadth-first search over the graph per single suspect (at most 9: each
 //! retains over 10% of the heap), plus reading back a few records per path step and one
@@ -13,12 +15,12 @@
 //! longer than [`MAX_PATH`] keep their first and last [`MAX_PATH`]/2 steps, so the dump
 //! is read for at most that many steps.
 
-use super::build::{Sections, SourceInfo};
+use super::build::{BuildOptions, Sections, SourceInfo};
 use super::suspects::single_accumulation_point;
 use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
 use crate::model::format::parse_address;
-use crate::model::{GrowthPoint, PathKey, Report, SuspectKind};
+use crate::model::{Detail, GrowthPoint, PathKey, Report, SuspectKind};
 use crate::query::{self, paths};
 use crate::readback::object::object_details;
 
@@ -41,9 +43,9 @@ fn label(a: &Analysis, obj: u32) -> String {
     }
 }
 
-/// The path's steps as [`PathKey`]s, at most [`MAX_PATH`] of them.
-fn path_key(a: &mut Analysis, obj: u32) -> Result<Vec<PathKey>> {
-    let mut path = paths::shortest_path(a, obj)?;
+/// A reference path's steps (root first) as [`PathKey`]s, at most [`MAX_PATH`] of them.
+fn path_key(a: &mut Analysis, path: &[u32]) -> Result<Vec<PathKey>> {
+    let mut path = path.to_vec();
     if path.len() > MAX_PATH {
         path.drain(MAX_PATH / 2..path.len() - MAX_PATH / 2);
     }
@@ -99,12 +101,16 @@ pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
     Ok(None)
 }
 
-/// Adds the reference paths and element counts to a report built from `a`.
-pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
+/// Adds the reference paths and element counts to a report built from `a`, and what else
+/// needs the dump read again: each single suspect's root path (within `detail`'s cap), the
+/// system properties.
+pub fn annotate(report: &mut Report, a: &mut Analysis, detail: &Detail) -> Result<()> {
     for s in &mut report.leak_suspects.suspects {
         if s.kind == SuspectKind::SingleObject {
             if let Some(obj) = parse_address(&s.object.address).and_then(|x| query::find(a, x)) {
-                s.reference_path = Some(path_key(a, obj)?);
+                let path = paths::shortest_path(a, obj)?;
+                s.reference_path = Some(path_key(a, &path)?);
+                s.root_path = super::why_alive::root_path(a, &path, detail)?;
             }
         }
         if let Some(ap) =
@@ -113,6 +119,7 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
             s.accumulation_point_elements = elements(a, ap)?;
         }
     }
+    report.system_properties = crate::values::properties::system_properties(a)?;
     report.growth_points.clear();
     for top in report.top_dominators.iter().take(GROWTH_POINTS) {
         let Some(obj) = parse_address(&top.address).and_then(|x| query::find(a, x)) else { continue };
@@ -131,8 +138,18 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
 
 /// The report of `a` as `heapscope analyze` writes it: built, then annotated.
 pub fn annotated_report(a: &mut Analysis, sections: &Sections, info: &SourceInfo) -> Result<Report> {
-    let mut report = super::build(a, sections, info);
-    annotate(&mut report, a)?;
+    annotated_report_with(a, sections, info, &BuildOptions::default())
+}
+
+/// [`annotated_report`] with `options`.
+pub fn annotated_report_with(
+    a: &mut Analysis,
+    sections: &Sections,
+    info: &SourceInfo,
+    options: &BuildOptions,
+) -> Result<Report> {
+    let mut report = super::build_with(a, sections, info, options);
+    annotate(&mut report, a, &options.detail)?;
     super::findings::annotate(&mut report, a)?;
     Ok(report)
 }

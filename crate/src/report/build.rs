@@ -11,6 +11,7 @@ use crate::model::waste::{AllocationSites, Waste};
 use crate::model::*;
 use crate::records::HprofVersion;
 use crate::rules::roots::{mat_name, name as root_name, ALL_KINDS};
+use crate::waste::marks::Marks;
 
 const MAX_WARNINGS: usize = 50;
 const MAX_TOP_DOMINATORS: usize = 100;
@@ -40,9 +41,25 @@ pub struct Sections<'a> {
     pub heaps: Option<&'a heaps::Summary>,
 }
 
+/// What a report is built with beyond the analysis and its features' sections.
+#[derive(Clone, Copy, Default)]
+pub struct BuildOptions<'a> {
+    /// `--detail`'s caps.
+    pub detail: Detail,
+    /// The waste report's marks (see [`crate::waste::marks`]), for the top components'
+    /// waste; None: the components go without it.
+    pub marks: Option<&'a Marks>,
+}
+
 /// The report of `a` with its features' `sections` (without what [`super::annotate`] adds
-/// from the dump).
+/// from the dump), at the default detail.
 pub fn build(a: &Analysis, sections: &Sections, source: &SourceInfo) -> Report {
+    build_with(a, sections, source, &BuildOptions::default())
+}
+
+/// [`build`] with `options`.
+pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, options: &BuildOptions) -> Report {
+    let detail = &options.detail;
     let header = &a.heap.index.header;
     let layout = &a.heap.index.layout;
     let used = a.used_heap;
@@ -91,6 +108,8 @@ pub fn build(a: &Analysis, sections: &Sections, source: &SourceInfo) -> Report {
             .map(|&(k, c)| HeapCount { name: names[k].0.clone(), objects: c.objects, shallow_bytes: c.shallow })
             .collect()
     };
+    // MAT's report's value; None when its walk's arrays cannot be allocated.
+    let with_class = super::histogram::with_class_objects(a).ok();
     let mut histogram: Vec<HistogramRow> = kept_classes
         .iter()
         .map(|&c| {
@@ -102,6 +121,7 @@ pub fn build(a: &Analysis, sections: &Sections, source: &SourceInfo) -> Report {
                 instances: s.instances,
                 shallow_bytes: s.shallow,
                 retained_bytes_min: s.retained_min,
+                retained_bytes_with_class: with_class.as_ref().and_then(|w| w.get(c as usize).copied()),
                 heaps: heaps
                     .as_ref()
                     .and_then(|h| Some(heap_counts(h.by_class.get(&c)?, &h.heaps)))
@@ -151,7 +171,7 @@ pub fn build(a: &Analysis, sections: &Sections, source: &SourceInfo) -> Report {
         },
     };
 
-    Report {
+    let mut report = Report {
         schema_version: SCHEMA_VERSION,
         tool: format!("heapscope {}", env!("CARGO_PKG_VERSION")),
         source: Source {
@@ -181,13 +201,20 @@ pub fn build(a: &Analysis, sections: &Sections, source: &SourceInfo) -> Report {
         reachability: reachability(a),
         histogram,
         top_dominators,
-        leak_suspects: leak_suspects(a, sections.threads),
+        leak_suspects: leak_suspects(a, sections.threads, detail),
         top_consumers: top_consumers(a),
         threads: sections.threads.to_vec(),
         waste: sections.waste.clone(),
         allocation_sites: sections.allocation_sites.clone(),
         growth_points: Vec::new(),
-    }
+        oom_triage: None,
+        heap_composition: None,
+        system_properties: None,
+        top_components: super::components::top_components(a, options.marks, detail).ok(),
+    };
+    report.oom_triage = Some(super::triage::triage(a, &report));
+    report.heap_composition = Some(super::triage::composition(&report, detail));
+    report
 }
 
 /// The partition of the dump by strength, as report rows.
@@ -211,7 +238,7 @@ fn chain_refs(a: &Analysis, chain: &[u32]) -> (Vec<ObjectRef>, u64) {
     (out, (chain.len() - CHAIN_HEAD - CHAIN_TAIL) as u64)
 }
 
-fn leak_suspects(a: &Analysis, threads: &[ThreadInfo]) -> LeakSuspects {
+fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakSuspects {
     let used = a.used_heap;
     let suspects = suspects::find(a)
         .into_iter()
@@ -266,7 +293,7 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo]) -> LeakSuspects {
                 Kind::Group { .. } => (None, None),
             };
             let biggest_members = match &s.kind {
-                Kind::Group { members, .. } => super::findings::biggest_members(a, threads, members),
+                Kind::Group { members, .. } => super::findings::biggest_members(a, threads, members, detail.children),
                 Kind::Single { .. } => Vec::new(),
             };
             Suspect {
@@ -285,10 +312,20 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo]) -> LeakSuspects {
                 accumulation_point_elements: None,
                 held_in: None,
                 each_holds: None,
-                accumulated: s.accumulation_point.map(|ap| super::findings::accumulated(a, ap)).unwrap_or_default(),
+                accumulated: s
+                    .accumulation_point
+                    .map(|ap| super::findings::accumulated(a, ap, detail.children))
+                    .unwrap_or_default(),
                 biggest_members,
                 represented_class,
                 represented_loader,
+                root_path: None,
+                dominator_subtree: match &s.kind {
+                    Kind::Single { object } => {
+                        Some(super::why_alive::subtree(a, s.accumulation_point.unwrap_or(*object), detail))
+                    }
+                    Kind::Group { .. } => None,
+                },
             }
         })
         .collect();
@@ -320,17 +357,17 @@ fn top_consumers(a: &Analysis) -> TopConsumers {
     let mut classes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut loaders: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut packages: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let is_loader = a.heap.index.classes.all_extending("java.lang.ClassLoader");
     for &v in top {
         let r = a.retained(v);
         let c = a.class_of(v);
         let e = classes.entry(a.class_name(c).to_string()).or_default();
         e.0 += 1;
         e.1 += r;
-        // A class object belongs with the class it is: its statics are that class's data.
-        let owner = a.class_represented_by(v).unwrap_or(c);
-        let e = loaders.entry(loader_label(a, owner)).or_default();
+        let e = loaders.entry(super::components::loader_group(a, v, &is_loader)).or_default();
         e.0 += 1;
         e.1 += r;
+        let owner = a.class_represented_by(v).unwrap_or(c);
         let pkg = package_of(a.class_name(owner));
         let mut end = 0;
         loop {

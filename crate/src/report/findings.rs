@@ -25,15 +25,16 @@ use crate::model::threads::ThreadInfo;
 use crate::model::{Member, MemberGroup, Report, Suspect, SuspectKind};
 use crate::query;
 
-/// Groups of accumulated objects kept per suspect (the largest).
+/// Groups of accumulated objects kept per suspect (the largest) at the default detail.
 pub const MAX_GROUPS: usize = 20;
 /// Objects listed per group.
 pub const GROUP_EXAMPLES: usize = 3;
-/// Members listed for a group suspect.
+/// Members listed for a group suspect at the default detail.
 pub const MAX_MEMBERS: usize = 20;
 
-/// The objects `ap` immediately dominates, grouped by class, largest retained first.
-pub fn accumulated(a: &Analysis, ap: u32) -> Vec<MemberGroup> {
+/// The objects `ap` immediately dominates, grouped by class, largest retained first (at
+/// most `max_groups` groups).
+pub fn accumulated(a: &Analysis, ap: u32, max_groups: usize) -> Vec<MemberGroup> {
     // class → (objects, shallow, retained, the biggest few)
     let mut groups: BTreeMap<u32, (u64, u64, u64, Vec<u32>)> = BTreeMap::new();
     for k in a.dominated(ap) {
@@ -61,15 +62,16 @@ pub fn accumulated(a: &Analysis, ap: u32) -> Vec<MemberGroup> {
     out.sort_by(|(cx, x), (cy, y)| {
         y.retained_bytes.cmp(&x.retained_bytes).then(x.class_name.cmp(&y.class_name)).then(cx.cmp(cy))
     });
-    out.truncate(MAX_GROUPS);
+    out.truncate(max_groups);
     out.into_iter().map(|(_, g)| g).collect()
 }
 
-/// The biggest `members` (already largest retained first), threads with their names.
-pub fn biggest_members(a: &Analysis, threads: &[ThreadInfo], members: &[u32]) -> Vec<Member> {
+/// The biggest `members` (already largest retained first, at most `max`), threads with
+/// their names.
+pub fn biggest_members(a: &Analysis, threads: &[ThreadInfo], members: &[u32], max: usize) -> Vec<Member> {
     members
         .iter()
-        .take(MAX_MEMBERS)
+        .take(max)
         .map(|&m| {
             let object = object_ref(a, m);
             let name = threads.iter().find(|t| t.address == object.address).and_then(|t| t.name.clone());

@@ -6,18 +6,26 @@
 //!   and where, in the application's terms;
 //! - [`annotate`]: what a report built from a dump adds for comparisons (reference paths,
 //!   element counts, growth points);
-//! - [`parity`]: the numbers Eclipse MAT computes, as JSON, for comparing with MAT.
+//! - [`parity`]: the numbers Eclipse MAT computes, as JSON, for comparing with MAT;
+//! - [`triage`]: the OOM triage that opens the report, the heap's composition;
+//! - [`histogram`]: the histogram's retained size as MAT's report prints it;
+//! - [`components`]: top-level dominators by class loader, MAT's Top Components;
+//! - [`why_alive`]: a single suspect's root path and dominator subtree.
 
 pub mod annotate;
 pub mod build;
+pub mod components;
 pub mod findings;
 pub mod held_in;
+pub mod histogram;
 pub mod parity;
 pub mod suspects;
+pub mod triage;
+pub mod why_alive;
 
 pub use crate::model::{Report, SCHEMA_VERSION};
-pub use annotate::annotated_report;
-pub use build::{build, Sections, SourceInfo};
+pub use annotate::{annotated_report, annotated_report_with};
+pub use build::{build, build_with, BuildOptions, Sections, SourceInfo};
 
 /// The JSON Schema of [`Report`], as committed at `schema/report.schema.json`.
 pub fn json_schema() -> String {

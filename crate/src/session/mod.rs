@@ -25,8 +25,8 @@ use crate::holders::{self, referrer_index::ReferrerIndex};
 use crate::mapping::{self, Applied, Mapping};
 use crate::model::threads::ThreadInfo;
 use crate::model::waste::{AllocationSites, Waste};
-use crate::model::{Reading, Report};
-use crate::report::{self, Sections, SourceInfo};
+use crate::model::{Detail, Reading, Report};
+use crate::report::{self, BuildOptions, Sections, SourceInfo};
 use crate::source::ByteSource;
 use crate::waste::{Found, WasteSink};
 
@@ -57,6 +57,8 @@ pub struct Session {
     /// changed.
     mapping: Option<(Mapping, Applied)>,
     report: Option<Report>,
+    /// `--detail`'s caps for the report.
+    detail: Detail,
 }
 
 impl Session {
@@ -79,8 +81,15 @@ impl Session {
             (analysis, sink.0.into_heaps(), sink.1.found())
         };
         let features = Features { heaps, found, ..Features::default() };
-        let mut session =
-            Session { analysis, info, features, holders: holders::Cache::default(), mapping: None, report: None };
+        let mut session = Session {
+            analysis,
+            info,
+            features,
+            holders: holders::Cache::default(),
+            mapping: None,
+            report: None,
+            detail: Detail::default(),
+        };
         session.tree_sections()?;
         Ok(session)
     }
@@ -127,6 +136,14 @@ impl Session {
         Ok(renamed)
     }
 
+    /// Sets the caps of the report (`--detail`; the default's until set).
+    pub fn set_detail(&mut self, detail: Detail) {
+        if detail != self.detail {
+            self.detail = detail;
+            self.report = None;
+        }
+    }
+
     /// The report as `heapscope analyze` writes it (built on first use: with what a later
     /// comparison needs from the dump).
     pub fn report(&mut self) -> Result<&Report> {
@@ -138,7 +155,8 @@ impl Session {
                 allocation_sites: &self.features.allocation_sites,
                 heaps: heaps.as_ref(),
             };
-            self.report = Some(report::annotated_report(&mut self.analysis, &sections, &self.info)?);
+            let options = BuildOptions { detail: self.detail, marks: Some(&self.features.found.marks) };
+            self.report = Some(report::annotated_report_with(&mut self.analysis, &sections, &self.info, &options)?);
         }
         Ok(self.report.as_ref().expect("just built"))
     }

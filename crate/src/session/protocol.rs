@@ -89,6 +89,8 @@ pub enum CompareSort {
 #[serde(rename_all = "snake_case")]
 pub enum Rendering {
     Markdown,
+    /// Markdown with bars, sparklines and trees drawn with characters (`-f md-graphs`).
+    MarkdownGraphs,
     Html,
 }
 

@@ -143,8 +143,11 @@ const TABLES: [(&str, &str, &str); 5] = [
 ];
 
 /// Collections viewed through one of their fields: (class, field, whether the inner
-/// collection's keys are the entries).
-const WRAPPERS: [(&str, &str, bool); 9] = [
+/// collection's keys are the entries). A wrapper without that field at all is read as
+/// itself: JDK 9+'s `Properties` keeps its entries in `map`, JDK 8's and Android's in the
+/// `Hashtable` it extends.
+const WRAPPERS: [(&str, &str, bool); 10] = [
+    ("java.util.Properties", "map", false),
     ("java.util.HashSet", "map", true),
     ("java.util.TreeSet", "m", true),
     ("java.util.Collections$SetFromMap", "m", true),
@@ -224,7 +227,29 @@ pub fn entries(a: &mut Analysis, obj: u32, offset: usize, limit: usize) -> Resul
     })
 }
 
+/// A collection's (key, value) pairs, and whether the walk saw them all.
+pub type Pairs = (Vec<(FieldVal, FieldVal)>, bool);
+
+/// The keys and values of the map `obj` (or a set's keys, a list's elements as values),
+/// in iteration order, at most [`MAX_WALK`], read with `reader`: None when `obj` is not a
+/// collection read as entries. The bool says whether the walk saw them all. Without
+/// `properties_map` a `Properties` is read as the `Hashtable` it extends, whatever its
+/// JDK (as Eclipse MAT reads one of a dump it does not take for JDK 9+).
+pub fn pairs_of(a: &mut Analysis, reader: &mut Reader, obj: u32, properties_map: bool) -> Result<Option<Pairs>> {
+    let w = walk_as(a, reader, obj, properties_map)?;
+    if w.kind.is_none() {
+        return Ok(None);
+    }
+    let null = FieldVal::Ref(0);
+    let pairs = w.entries.iter().map(|e| (e.key.unwrap_or(null), e.value.unwrap_or(null))).collect();
+    Ok(Some((pairs, w.complete)))
+}
+
 fn walk(a: &mut Analysis, reader: &mut Reader, obj: u32) -> Result<Walk> {
+    walk_as(a, reader, obj, true)
+}
+
+fn walk_as(a: &mut Analysis, reader: &mut Reader, obj: u32, properties_map: bool) -> Result<Walk> {
     let mut id = a.address(obj);
     let mut keys_only = false;
     let mut size = None;
@@ -235,7 +260,11 @@ fn walk(a: &mut Analysis, reader: &mut Reader, obj: u32) -> Result<Walk> {
             Some(Obj::ObjectArray { .. }) => return array_entries(a, reader, id),
             Some(Obj::Instance(inst)) => {
                 let class = inst.class;
-                let Some(&(_, field, keys)) = WRAPPERS.iter().find(|w| is_a(a, class, w.0)) else { break };
+                let wraps = |w: &&(&str, &str, bool)| is_a(a, class, w.0) && (properties_map || w.0 != WRAPPERS[0].0);
+                let Some(&(_, field, keys)) = WRAPPERS.iter().find(wraps) else { break };
+                if inst.get(field).is_none() {
+                    break;
+                }
                 let Some(inner) = inst.reference(field) else {
                     return Ok(Walk::fail(format!("its field {field} is null or missing")));
                 };

@@ -1,7 +1,8 @@
 //! What an object holds, shown where it is referenced: the text of an object as Eclipse
 //! MAT's name resolvers give it ([`text`]: a String's value, a boxed number, a class's,
 //! thread's or enum's name, a collection's size, a map node's key) and a collection's
-//! entries ([`entries`]: key → value, index → element, each with its retained size).
+//! entries ([`entries`]: key → value, index → element, each with its retained size), and
+//! the dump's system properties ([`properties`]).
 //!
 //! Both read records back from the dump on demand, in batches ([`read::Reader`]: the
 //! objects wanted together cost one walk of the parts of the dump holding them), with a
@@ -10,6 +11,7 @@
 //! is kept per object.
 
 pub mod entries;
+pub mod properties;
 pub mod text;
 
 use schemars::JsonSchema;

@@ -33,9 +33,25 @@ use Step::{Done, Need, NeedData};
 /// Nesting followed at most (a node's key's name's characters).
 const MAX_NESTING: u8 = 4;
 
+/// How texts are written: MAT's display (beside references) or plain characters, and
+/// where they are cut.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub display: Display,
+    pub max_chars: usize,
+}
+
+/// Beside a reference: as MAT shows it, at most [`MAX_CHARS`] characters.
+pub const BESIDE: Style = Style { display: Display::Mat, max_chars: MAX_CHARS };
+
 /// The texts of the objects `ids` (addresses), read with `reader`: None for an object
 /// without one, or when the reader's budget ran out first.
 pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<Option<String>>> {
+    texts_in(a, reader, ids, BESIDE)
+}
+
+/// [`texts`] written in `style`.
+pub fn texts_in(a: &mut Analysis, reader: &mut Reader, ids: &[u64], style: Style) -> Result<Vec<Option<String>>> {
     let mut out: Vec<Option<Option<String>>> = vec![None; ids.len()];
     let order = ByteOrder::of(&a.heap.index);
     for _ in 0..ROUNDS {
@@ -44,7 +60,7 @@ pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<O
             if out[i].is_some() {
                 continue;
             }
-            match resolve(a, reader, order, id, 0) {
+            match resolve(a, reader, order, id, 0, style) {
                 Done(t) => out[i] = Some(t),
                 Need(ids) => need.extend(ids),
                 NeedData(id, bytes) => {
@@ -67,7 +83,7 @@ pub fn texts(a: &mut Analysis, reader: &mut Reader, ids: &[u64]) -> Result<Vec<O
 }
 
 /// The text of the object at `id` from what `reader` holds.
-fn resolve(a: &Analysis, reader: &Reader, order: ByteOrder, id: u64, nesting: u8) -> Step {
+fn resolve(a: &Analysis, reader: &Reader, order: ByteOrder, id: u64, nesting: u8, style: Style) -> Step {
     if id == 0 {
         return Done(Some("null".into()));
     }
@@ -82,11 +98,11 @@ fn resolve(a: &Analysis, reader: &Reader, order: ByteOrder, id: u64, nesting: u8
         return Need(vec![id]);
     }
     match reader.get(id) {
-        Some(Obj::Instance(inst)) => instance_text(a, reader, order, inst, nesting),
+        Some(Obj::Instance(inst)) => instance_text(a, reader, order, inst, nesting, style),
         // A thread's or an enum's name before JDK 5 was a char[] (the inspector's reading).
         Some(Obj::PrimitiveArray { ty: basic_type::CHAR, len, data, has_data: true }) => {
-            let p = plan(&Fields::default(), basic_type::CHAR, *len, order, Decoding::Runtime, MAX_CHARS);
-            Done(p.and_then(|p| render(&p, data, Display::Mat)))
+            let p = plan(&Fields::default(), basic_type::CHAR, *len, order, Decoding::Runtime, style.max_chars);
+            Done(p.and_then(|p| render(&p, data, style.display)))
         }
         _ => Done(None),
     }
@@ -146,15 +162,15 @@ const NODES: [&str; 8] = [
     "java.util.WeakHashMap$Entry",
 ];
 
-fn instance_text(a: &Analysis, reader: &Reader, order: ByteOrder, inst: &Instance, nesting: u8) -> Step {
+fn instance_text(a: &Analysis, reader: &Reader, order: ByteOrder, inst: &Instance, nesting: u8, style: Style) -> Step {
     for name in class_chain(a, inst.class) {
         match name {
-            "java.lang.String" => return string_text(reader, order, inst),
-            "java.lang.AbstractStringBuilder" => return builder_text(reader, order, inst),
+            "java.lang.String" => return string_text(reader, order, inst, style),
+            "java.lang.AbstractStringBuilder" => return builder_text(reader, order, inst, style),
             "java.lang.Thread" | "java.lang.Enum" => {
                 return match inst.get("name") {
                     Some(FieldVal::Ref(0)) | None => Done(None),
-                    Some(FieldVal::Ref(n)) => resolve(a, reader, order, n, nesting + 1),
+                    Some(FieldVal::Ref(n)) => resolve(a, reader, order, n, nesting + 1, style),
                     Some(_) => Done(None),
                 };
             }
@@ -178,7 +194,7 @@ fn instance_text(a: &Analysis, reader: &Reader, order: ByteOrder, inst: &Instanc
                         return Done(None);
                     }
                     // The inner collection's size, or an AtomicInteger's value.
-                    match resolve(a, reader, order, inner, nesting + 1) {
+                    match resolve(a, reader, order, inner, nesting + 1, style) {
                         Done(Some(t)) if t.starts_with("size=") => Done(Some(t)),
                         Done(Some(t)) if t.parse::<i64>().is_ok() => Done(Some(format!("size={t}"))),
                         Done(_) => Done(None),
@@ -198,7 +214,7 @@ fn instance_text(a: &Analysis, reader: &Reader, order: ByteOrder, inst: &Instanc
             let key = if name == "java.util.WeakHashMap$Entry" { inst.get("referent") } else { inst.get("key") };
             return match key {
                 Some(FieldVal::Ref(0)) => Done(Some("null".into())),
-                Some(FieldVal::Ref(k)) => match resolve(a, reader, order, k, nesting + 1) {
+                Some(FieldVal::Ref(k)) => match resolve(a, reader, order, k, nesting + 1, style) {
                     Done(None) => Done(a.object_at(k).map(|o| format!("{} @ 0x{k:x}", a.class_name(a.class_of(o))))),
                     step => step,
                 },
@@ -237,7 +253,7 @@ fn array_backed_size(reader: &Reader, inst: &Instance, name: &str) -> Step {
 
 /// A String's value, in every layout ([`crate::readback::strings`]): the characters the
 /// program holds, as MAT writes a value.
-fn string_text(reader: &Reader, order: ByteOrder, inst: &Instance) -> Step {
+fn string_text(reader: &Reader, order: ByteOrder, inst: &Instance, style: Style) -> Step {
     let Some(array) = inst.reference("value") else { return Done(None) };
     let int = |name| inst.get(name).filter(|v| matches!(v, FieldVal::Prim(basic_type::INT, _))).and_then(|v| v.int());
     let f = Fields {
@@ -245,29 +261,29 @@ fn string_text(reader: &Reader, order: ByteOrder, inst: &Instance) -> Step {
         offset: int("offset").map(|o| o as i32),
         count: int("count").map(|c| c as i32),
     };
-    array_text_of(reader, order, array, &f)
+    array_text_of(reader, order, array, &f, style)
 }
 
 /// StringBuilder/StringBuffer: the first `count` characters of `value`.
-fn builder_text(reader: &Reader, order: ByteOrder, inst: &Instance) -> Step {
+fn builder_text(reader: &Reader, order: ByteOrder, inst: &Instance, style: Style) -> Step {
     let Some(array) = inst.reference("value") else { return Done(None) };
     let coder = inst.get("coder").filter(|v| matches!(v, FieldVal::Prim(basic_type::BYTE, _))).map(|v| v.bytes()[0]);
     let count = inst.int("count").unwrap_or(0).clamp(0, i32::MAX as i64) as i32;
-    array_text_of(reader, order, array, &Fields { coder, offset: None, count: Some(count) })
+    array_text_of(reader, order, array, &Fields { coder, offset: None, count: Some(count) }, style)
 }
 
 /// The text of the value array `array` read as the fields `f` say, once its bytes up to
 /// the end of the characters shown are read.
-fn array_text_of(reader: &Reader, order: ByteOrder, array: u64, f: &Fields) -> Step {
+fn array_text_of(reader: &Reader, order: ByteOrder, array: u64, f: &Fields, style: Style) -> Step {
     if !reader.has(array) {
-        return NeedData(array, f.bytes_bound(MAX_CHARS));
+        return NeedData(array, f.bytes_bound(style.max_chars));
     }
     let Some(Obj::PrimitiveArray { ty, len, data, has_data: true }) = reader.get(array) else { return Done(None) };
-    let Some(p) = plan(f, *ty, *len, order, Decoding::Runtime, MAX_CHARS) else { return Done(None) };
+    let Some(p) = plan(f, *ty, *len, order, Decoding::Runtime, style.max_chars) else { return Done(None) };
     let end = p.end() as usize;
     if data.len() < end && reader.wanted(array) < end {
         // Read before with fewer bytes (for another String sharing the array).
         return NeedData(array, end);
     }
-    Done(render(&p, data, Display::Mat))
+    Done(render(&p, data, style.display))
 }

@@ -237,6 +237,12 @@ impl Session {
         markdown::render(&self.report)
     }
 
+    /// The report as Markdown with bars, sparklines and trees (`heapscope analyze -f
+    /// md-graphs`).
+    pub fn markdown_graphs(&self) -> String {
+        markdown::render_with(&self.report, &crate::render::RenderOptions { graphs: true, ..Default::default() })
+    }
+
     /// The report as a self-contained HTML file (`render::html::render`).
     pub fn html(&self) -> String {
         html::render(&self.report)

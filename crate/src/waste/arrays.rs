@@ -70,6 +70,7 @@ pub fn group(
     kept: impl Fn(u32) -> bool,
     shallow: impl Fn(u32) -> u64,
     limit: usize,
+    marks: &mut super::marks::Marks,
 ) -> Groups {
     entries.retain(|e| kept(e.obj()));
     let mut g = Groups { arrays: entries.len() as u64, ..Groups::default() };
@@ -96,10 +97,16 @@ pub fn group(
             j += 1;
         }
         let count = (j - i) as u64;
+        let run = i..j;
         i = j;
         g.distinct += 1;
         if count < 2 {
             continue;
+        }
+        for e in &entries[run] {
+            if e.obj() != sample[0] {
+                marks.set(e.obj());
+            }
         }
         let array_shallow = shallow(sample[0]);
         let wasted = (count - 1) * array_shallow;

@@ -250,7 +250,9 @@ pub struct Row {
 
 /// Per class with kept instances: the rows, by wasted bytes, then class index. `lens` is
 /// (object array, length), any order; `kept` says which objects count; a map that a
-/// kept `HashSet` reads through counts for the set only.
+/// kept `HashSet` reads through counts for the set only. `marks` gets the empty
+/// collections' backing arrays (for the top components' waste).
+#[allow(clippy::too_many_arguments)]
 pub fn group(
     entries: &mut [Entry],
     lens: &mut Vec<(u32, u32)>,
@@ -259,6 +261,7 @@ pub fn group(
     shallow: impl Fn(u32) -> u64,
     kept: impl Fn(u32) -> bool,
     ref_size: u64,
+    marks: &mut super::marks::Marks,
 ) -> Vec<Row> {
     if !lens.windows(2).all(|w| w[0].0 < w[1].0) {
         lens.sort_unstable();
@@ -333,6 +336,7 @@ pub fn group(
             } else {
                 row.empty += 1;
                 row.wasted += shallow(array);
+                marks.set(array);
                 if row.sample.len() < super::strings::SAMPLE {
                     row.sample.push(obj);
                 }

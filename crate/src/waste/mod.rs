@@ -22,6 +22,7 @@ pub mod collect;
 pub mod collections;
 pub mod counter_cells;
 pub mod hash;
+pub mod marks;
 pub mod members;
 pub mod prehash;
 pub mod sink;
@@ -90,6 +91,8 @@ pub struct Found {
     pub collections: Vec<collections::Row>,
     pub boxed: Vec<boxed::Row>,
     pub sites: sites::Sites,
+    /// The objects that are waste (see [`marks`]).
+    pub marks: marks::Marks,
 }
 
 /// Groups everything pass 2 collected, counting the kept objects only; `collected` is
@@ -97,8 +100,9 @@ pub struct Found {
 pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Found {
     let shallow = |v: u32| heap.shallow(v);
     let has = |v: u32| kept.has(v);
-    let strings = strings::group(heap, kept, collected, TOP_STRING_GROUPS);
-    let arrays = arrays::group(&mut collected.arrays, has, shallow, arrays::TOP_GROUPS);
+    let mut marks = marks::Marks::new(heap.object_count());
+    let strings = strings::group(heap, kept, collected, TOP_STRING_GROUPS, &mut marks);
+    let arrays = arrays::group(&mut collected.arrays, has, shallow, arrays::TOP_GROUPS, &mut marks);
     let ref_size = heap.index.layout.ref_size as u64;
     let collections = collections::group(
         &mut collected.collections,
@@ -108,6 +112,7 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
         shallow,
         has,
         ref_size,
+        &mut marks,
     );
     let boxed = boxed::group(&mut collected.boxed, has, shallow);
     // A site is a trace's top frames: traces that share them are one site.
@@ -127,14 +132,14 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut collect::Collected) -> Fo
         if collected.sites.is_empty() { 0 } else { kept.count() },
     );
     *collected = Default::default();
-    Found { strings, arrays, collections, boxed, sites }
+    Found { strings, arrays, collections, boxed, sites, marks }
 }
 
 /// The waste report and the allocation sites from what [`group`] found (reads the texts
 /// of the listed strings and the first elements of the listed arrays back from the dump,
 /// in one forward walk); the sites' frames retraced through `mapping` when one was applied.
 pub fn build(a: &mut Analysis, found: Found, mapping: Option<&Mapping>) -> Result<(Waste, AllocationSites)> {
-    let Found { strings: groups, arrays: array_groups, collections, boxed, sites } = found;
+    let Found { strings: groups, arrays: array_groups, collections, boxed, sites, .. } = found;
     // Each array once, read up to the end of the characters shown of the group it heads
     // (the furthest, when several groups' first strings share it).
     let fields: Vec<Fields> = groups.top.iter().map(|g| Fields::of_reading(g.reading, g.window)).collect();

@@ -14,6 +14,7 @@ use crate::graph::{Heap, NO_CLASS};
 use crate::records::basic_type;
 
 use super::collect::{Collected, LONG, SHARED};
+use super::marks::Marks;
 use super::Kept;
 
 /// Characters of a value MAT shows (and groups by).
@@ -59,7 +60,7 @@ fn order(x: &Group, y: &Group) -> std::cmp::Ordering {
 
 /// Groups the kept strings by value (sorting `collected.strings` by key, the others
 /// dropped).
-pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) -> Groups {
+pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize, marks: &mut Marks) -> Groups {
     // Entries come in object order: the kept ones are picked sequentially, then sorted by key.
     let kept = |v: u32| kept.has(v);
     collected.strings.retain(|e| kept(e.string()));
@@ -95,6 +96,7 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
     let mut i = 0;
     while i < entries.len() {
         let key = entries[i].key() & !SHARED;
+        let i_start = i;
         let mut j = i;
         arrays.clear();
         let (mut count, mut strings_shallow) = (0u64, 0u64);
@@ -133,6 +135,11 @@ pub fn group(heap: &Heap, kept: &Kept, collected: &mut Collected, limit: usize) 
             g.distinct_values += 1;
         }
         let Some((first, first_shared)) = first.filter(|_| count >= 2) else { continue };
+        for e in &entries[i_start..i] {
+            if e.string() != first {
+                marks.set(e.string());
+            }
+        }
         let first_array = first_shared.then(|| shared_array(first)).flatten().unwrap_or_else(|| array_of(first));
         arrays.sort_unstable();
         arrays.dedup();

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod dump;
 pub mod hprof_builder;
 pub mod mat_strings;
 

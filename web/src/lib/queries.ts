@@ -120,6 +120,11 @@ export class Queries {
     return this.client.request({ kind: 'render', format: 'markdown' }).then((text) => text ?? '');
   }
 
+  /** The report as Markdown with bars, sparklines and trees (`analyze -f md-graphs`). */
+  markdownGraphs(): Promise<string> {
+    return this.client.request({ kind: 'render', format: 'markdown_graphs' }).then((text) => text ?? '');
+  }
+
   /** The report as one HTML file with no script and nothing to fetch. */
   html(): Promise<string> {
     return this.client.request({ kind: 'render', format: 'html' }).then((text) => text ?? '');

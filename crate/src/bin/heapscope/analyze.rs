@@ -1,24 +1,31 @@
-//! `heapscope analyze`: the report as Markdown, JSON or HTML.
+//! `heapscope analyze DUMP [OUTPUT]`: the report as Markdown (with graphs or without),
+//! JSON or HTML, at the detail asked for.
 
-use crate::common::{self, AnalysisArgs, Global, Outcome, ReportOutput};
+use std::path::PathBuf;
+
+use crate::common::{self, AnalysisArgs, Failure, Global, Outcome, ReportOutput};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub analysis: AnalysisArgs,
+    /// Write the report to OUTPUT (the same as -o OUTPUT; - is stdout)
+    #[arg(value_name = "OUTPUT", conflicts_with = "out")]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
-    pub output: ReportOutput,
+    pub report: ReportOutput,
     #[command(flatten)]
     pub reading: common::ReadingArg,
 }
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
     let mut done = common::analyze_in(&args.analysis, global, args.reading.reading())?;
+    done.session.set_detail(args.report.detail.detail());
     // With the reference paths and growth points a later comparison needs.
     let report = match done.session.report() {
         Ok(r) => r.clone(),
         Err(e) => return Err(done.fail(e)),
     };
-    args.output.write(&report)?;
+    args.report.write_to(&report, args.output.as_deref()).map_err(Failure::from)?;
     done.finish()
 }

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use heapscope::analysis::{DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading};
 use heapscope::error::{Error, ErrorKind};
-use heapscope::render::{html, markdown};
+use heapscope::model::{Detail, DetailLevel};
+use heapscope::render::{html, markdown, RenderOptions};
 use heapscope::report::{self, Report, SourceInfo};
 use heapscope::session::Session;
 use heapscope::source::{auto_decompress, ByteSource, FileSource};
@@ -48,6 +49,13 @@ pub struct AnalysisArgs {
     /// Print wall time, CPU time and peak memory of each phase on stderr
     #[arg(long)]
     pub timings: bool,
+    /// The same as --timings: each phase's time and peak memory (RSS) on stderr
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print the process's memory (current and peak RSS) on stderr as each phase starts
+    /// and ends, and every few seconds within a phase
+    #[arg(long)]
+    pub trace_rss: bool,
     /// A ProGuard/R8 mapping file (mapping.txt): class and field names are shown with
     /// their original (deobfuscated) names
     #[arg(long, value_name = "FILE")]
@@ -235,7 +243,8 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         core_only: args.core_only,
         ..Options::default()
     };
-    let mut meter = Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings);
+    let mut meter =
+        Meter::new(!global.quiet && std::io::stderr().is_terminal(), args.timings || args.verbose, args.trace_rss);
     let session = Session::open(dump.source, &options, &mut meter, dump.info);
     meter.clear();
     let mut session = session.map_err(fail)?;
@@ -259,8 +268,11 @@ fn read_mapping(path: &Path) -> Result<heapscope::mapping::Mapping, Failure> {
 /// A rendering of the report.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Markdown: MAT's System Overview, Leak Suspects and Top Consumers on one page
+    /// Markdown: the OOM triage, MAT's System Overview, Leak Suspects and Top Consumers on
+    /// one page, then the other sections
     Md,
+    /// The Markdown with bars, sparklines and trees drawn with characters (for a terminal)
+    MdGraphs,
     /// JSON, following the report's JSON Schema (heapscope schema)
     Json,
     /// One self-contained HTML file (inline styles, no script, fetches nothing)
@@ -280,14 +292,40 @@ impl Format {
         }
     }
 
-    pub fn render(self, report: &Report) -> String {
+    pub fn render(self, report: &Report, detail: Detail) -> String {
+        let options = RenderOptions { detail, graphs: self == Format::MdGraphs };
         match self {
             Format::Json => report::to_json(report),
-            Format::Html => html::render(report),
-            Format::Md => markdown::render(report),
+            Format::Html => html::render_with(report, &options),
+            Format::Md | Format::MdGraphs => markdown::render_with(report, &options),
         }
     }
 }
+
+/// `--detail`: how much the report lists.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DetailArg {
+    /// The smallest lists (see --help for each cap)
+    Minimal,
+    /// The usual lists
+    #[default]
+    Default,
+    /// The longest lists (a dominator subtree of up to 100,000 objects per suspect)
+    Max,
+}
+
+impl DetailArg {
+    pub fn detail(self) -> Detail {
+        Detail::of(match self {
+            DetailArg::Minimal => DetailLevel::Minimal,
+            DetailArg::Default => DetailLevel::Default,
+            DetailArg::Max => DetailLevel::Max,
+        })
+    }
+}
+
+/// The seven caps `--detail` scales, for `--help`.
+pub const DETAIL_HELP: &str = "How much the report lists: minimal, default or max, seven caps at once (minimal / default / max): root-path: objects of a suspect's path to its GC root (10 / 30 / 200); histogram: class histogram rows in Markdown and HTML (15 / 50 / 500); rows: rows of the other ranked tables (Biggest Objects, unreachable classes, heap composition's packages and loaders, a component's classes: 5 / 20 / 100); subtree-nodes: objects of a suspect's dominator subtree (500 / 5,000 / 100,000); subtree-depth: its levels (10 / 20 / 50); properties: system properties in Markdown and HTML (15 / 50 / 500); children: children per object in the subtree, accumulated groups and biggest members per suspect (10 / 20 / 100)";
 
 /// Where and how a command writes a report.
 #[derive(clap::Args, Debug)]
@@ -299,13 +337,22 @@ pub struct ReportOutput {
     /// else Markdown), Markdown on stdout
     #[arg(short, long, value_enum)]
     pub format: Option<Format>,
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = DetailArg::Default, help = DETAIL_HELP)]
+    pub detail: DetailArg,
 }
 
 impl ReportOutput {
-    /// Renders `report` in the chosen format and writes it.
+    /// Renders `report` in the chosen format and writes it (to OUT, or to `output` given
+    /// as a positional argument, or stdout).
     pub fn write(&self, report: &Report) -> Result<(), Error> {
-        let text = Format::choose(self.format, self.out.as_deref()).render(report);
-        match &self.out {
+        self.write_to(report, None)
+    }
+
+    /// [`ReportOutput::write`], to `output` when given (the positional OUTPUT of `analyze`).
+    pub fn write_to(&self, report: &Report, output: Option<&Path>) -> Result<(), Error> {
+        let out = output.or(self.out.as_deref());
+        let text = Format::choose(self.format, out).render(report, self.detail.detail());
+        match out {
             Some(out) => write_output(out, text.as_bytes()),
             None => {
                 write_stdout(text.as_bytes());

@@ -86,6 +86,8 @@ fn load(path: &Path, args: &Growth, global: &Global) -> Result<Report, Failure> 
         dominators: Dominators::SemiNca,
         snapshot: None,
         timings: false,
+        verbose: false,
+        trace_rss: false,
         mapping: None,
         core_only: false,
     };
@@ -125,7 +127,7 @@ fn run_growth(args: &Growth, global: &Global) -> Outcome {
     let text = match Format::choose(format, args.out.as_deref()) {
         Format::Json => compare::to_json(&comparison),
         Format::Html => compare::document::html(&comparison, args.top),
-        Format::Md => compare::document::markdown(&comparison, args.top),
+        Format::Md | Format::MdGraphs => compare::document::markdown(&comparison, args.top),
     };
     match &args.out {
         Some(out) => common::write_output(out, text.as_bytes())?,

@@ -77,6 +77,8 @@ fn ours(path: &Path, global: &Global) -> Result<(heapscope::report::Report, serd
         dominators: Dominators::SemiNca,
         snapshot: None,
         timings: false,
+        verbose: false,
+        trace_rss: false,
         mapping: None,
         core_only: false,
     };

@@ -1,5 +1,8 @@
 //! `heapscope dev …`: developer commands (not the stable user surface).
 //!
+//! `dev emit-schema` is `heapscope schema`; `dev dump-pass1 DUMP` prints what pass 1 finds
+//! (`dev_pass1.rs`).
+//!
 //! `dev sweep-aggregate DIR` folds the `*.diff.json` files of DIR (written by
 //! `compare mat --format json`) into one gate: PASS only when nothing FAILs and at least
 //! `N_MIN` real MAT comparisons ran; exit status 2 otherwise, 1 when a file is unreadable.
@@ -20,6 +23,11 @@ pub struct Args {
 
 #[derive(Subcommand, Debug)]
 pub enum DevCommand {
+    /// Print the JSON Schema of the report (the same as `heapscope schema`)
+    EmitSchema(crate::schema::Args),
+    /// Print what pass 1 finds in DUMP as JSON: header, record counts, GC root records,
+    /// warnings, and a class histogram of the heap records as read (reachable or not)
+    DumpPass1(crate::dev_pass1::Pass1Args),
     /// Fold the *.diff.json files of DIR (from `compare mat --format json`) into one verdict:
     /// PASS only with no FAIL and at least 15 real MAT comparisons (exit 2 otherwise)
     SweepAggregate(SweepArgs),
@@ -35,8 +43,10 @@ pub struct SweepArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn run(args: &Args, _global: &Global) -> Outcome {
+pub fn run(args: &Args, global: &Global) -> Outcome {
     match &args.command {
+        DevCommand::EmitSchema(a) => crate::schema::run(a, global),
+        DevCommand::DumpPass1(a) => crate::dev_pass1::dump_pass1(a),
         DevCommand::SweepAggregate(a) => sweep(a),
     }
 }

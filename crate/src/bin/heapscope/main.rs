@@ -20,6 +20,7 @@ mod compare;
 mod compare_mat;
 mod completions;
 mod dev;
+mod dev_pass1;
 mod holders_args;
 mod inspect;
 mod parity;
@@ -58,13 +59,14 @@ incomplete, then status 1), 2 usage error.";
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Write the report: MAT's System Overview, Leak Suspects and Top Consumers
+    /// Write the report: the OOM triage, MAT's System Overview, Leak Suspects and Top
+    /// Consumers, and more
     Analyze(analyze::Args),
     /// Write the numbers Eclipse MAT computes, as JSON, for comparing with MAT
     Parity(parity::Args),
     /// Print one object as JSON: its fields, dominator, path from a GC root and referrers
     Inspect(inspect::Args),
-    /// Re-render a saved JSON report (as Markdown, HTML or JSON) without its dump
+    /// Re-render a saved JSON report (as Markdown, Markdown with graphs, HTML or JSON) without its dump
     Render(render::Args),
     /// Print every thread with its stack and the objects each frame holds
     Threads(threads::Args),
@@ -78,7 +80,7 @@ enum Command {
     Schema(schema::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(completions::Args),
-    /// Developer commands: sweep-aggregate
+    /// Developer commands: emit-schema, dump-pass1, sweep-aggregate
     Dev(dev::Args),
 }
 

@@ -1,5 +1,6 @@
 //! Progress on stderr when it is a terminal (an `indicatif` bar: phase, bytes, rate, time
-//! left, objects), and per-phase timings with `--timings`.
+//! left, objects), per-phase timings with `--timings` (`-v`), and the memory as phases go
+//! with `--trace-rss`.
 //!
 //! The two passes read the whole input, so they get a bar over the input's bytes (the
 //! compressed bytes for gzip) with the rate and the time left of that pass; the phases
@@ -18,6 +19,8 @@ pub struct Meter {
     /// (phase, wall seconds, CPU seconds, peak RSS bytes during the phase)
     timings: Option<Vec<(&'static str, f64, Cpu, u64)>>,
     phase_start: (Instant, Cpu),
+    /// `--trace-rss`: when the memory was last printed (None: it is not traced).
+    trace_rss: Option<Instant>,
 }
 
 /// The phase in a few characters: the bar must fit an 80-column terminal.
@@ -60,14 +63,24 @@ fn cpu_seconds() -> Cpu {
     Cpu { user: ticks(11) / 100.0, sys: ticks(12) / 100.0 }
 }
 
-/// Peak resident set size since the last reset (Linux; 0 elsewhere).
-fn peak_rss() -> u64 {
+/// A memory figure of `/proc/self/status` in bytes (`VmHWM:`, `VmRSS:`; Linux, 0 elsewhere).
+fn status_bytes(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
+}
+
+/// Peak resident set size since the last reset.
+fn peak_rss() -> u64 {
+    status_bytes("VmHWM:")
+}
+
+/// Resident set size now.
+fn current_rss() -> u64 {
+    status_bytes("VmRSS:")
 }
 
 fn reset_peak_rss() {
@@ -91,12 +104,35 @@ fn release_free_memory() {
 }
 
 impl Meter {
-    /// `tty`: draw progress; `timings`: record per-phase figures.
-    pub fn new(tty: bool, timings: bool) -> Meter {
+    /// `tty`: draw progress; `timings`: record per-phase figures; `trace_rss`: print the
+    /// memory as phases go.
+    pub fn new(tty: bool, timings: bool, trace_rss: bool) -> Meter {
         let now = Instant::now();
         reset_peak_rss();
         let bar = tty.then(|| ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10)));
-        Meter { phase: "", bar, timings: timings.then(Vec::new), phase_start: (now, cpu_seconds()) }
+        Meter {
+            phase: "",
+            bar,
+            timings: timings.then(Vec::new),
+            phase_start: (now, cpu_seconds()),
+            trace_rss: trace_rss.then_some(now),
+        }
+    }
+
+    /// With `--trace-rss`: the current and peak resident memory, with `what` happened.
+    fn trace(&mut self, what: &str) {
+        let Some(last) = &mut self.trace_rss else { return };
+        *last = Instant::now();
+        let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+        let line = format!(
+            "heapscope: rss: {what:<28} current {:>9.1} MiB, peak {:>9.1} MiB",
+            mib(current_rss()),
+            mib(peak_rss())
+        );
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
     }
 
     /// Erases the progress bar (before the output and messages).
@@ -133,6 +169,10 @@ impl Meter {
 
     /// Ends the current phase's timing.
     pub fn close_phase(&mut self) {
+        if !self.phase.is_empty() {
+            let phase = self.phase;
+            self.trace(&format!("{phase} ends"));
+        }
         if let (Some(t), false) = (&mut self.timings, self.phase.is_empty()) {
             let now = Instant::now();
             let cpu = cpu_seconds();
@@ -188,6 +228,11 @@ impl Progress for Meter {
             self.close_phase();
             self.phase = p.phase.name();
             self.start_phase(p);
+            let phase = self.phase;
+            self.trace(&format!("{phase} starts"));
+        } else if self.trace_rss.is_some_and(|t| t.elapsed() >= Duration::from_secs(2)) {
+            let phase = self.phase;
+            self.trace(phase);
         }
         if let Some(bar) = &self.bar {
             if matches!(p.phase, Phase::Pass1 | Phase::Pass2) {

@@ -274,6 +274,16 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     let rows = &ours.report.histogram;
     let by_address: BTreeMap<u64, usize> =
         rows.iter().enumerate().filter_map(|(i, r)| Some((address_of(&r.class_address)?, i))).collect();
+    // MAT's page prints (and sorts by) the quick retained size of the class's instances and
+    // its class object: ours' `retained_bytes_with_class` (a report without it: MAT's API
+    // value, which then differs where a class object dominates its instances).
+    let shown = |r: &crate::model::HistogramRow| r.retained_bytes_with_class.unwrap_or(r.retained_bytes_min);
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&x, &y| {
+        let (x, y) = (&rows[x], &rows[y]);
+        shown(y).cmp(&shown(x)).then(y.shallow_bytes.cmp(&x.shallow_bytes)).then(x.class_name.cmp(&y.class_name))
+    });
+    let position: BTreeMap<usize, usize> = order.iter().enumerate().map(|(p, &j)| (j, p)).collect();
     for (i, row) in h.rows.iter().enumerate() {
         let key = format!("histogram[{}]", row.name);
         let Some(&j) = row.address.and_then(|a| by_address.get(&a)) else {
@@ -284,25 +294,30 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         v.equal(format!("{key}.class"), row.name.clone(), ours_row.class_name.clone());
         count_field(v, format!("{key}.instances"), &row.objects, ours_row.instances);
         count_field(v, format!("{key}.shallow"), &row.shallow, ours_row.shallow_bytes);
-        // `>= N` is MAT's quick retained size: ours holds that same number, exactly.
+        // `>= N` is MAT's quick retained size of the instances and the class object: ours
+        // holds that same number, exactly.
         match &row.retained {
-            Some(s) => {
-                v.equal(format!("{key}.retained (MAT's quick value, >= shown)"), s.value, ours_row.retained_bytes_min)
-            }
-            None => v.fail(format!("{key}.retained"), "(no number)", ours_row.retained_bytes_min.to_string()),
+            Some(s) => v.equal(format!("{key}.retained (MAT's quick value, >= shown)"), s.value, shown(ours_row)),
+            None => v.fail(format!("{key}.retained"), "(no number)", shown(ours_row).to_string()),
         }
-        // Position: the same class at the same place, or a class with the same sort key.
+        // Position: the same class at the same place (ours' rows ordered as MAT's page
+        // orders them), or a class with the same sort key.
         let field = format!("histogram#{}.order", i + 1);
-        match rows.get(i) {
+        match order.get(i).map(|&k| &rows[k]) {
             Some(at) if at.class_address == ours_row.class_address => {
                 v.push(field, row.name.clone(), at.class_name.clone(), Tier::Match)
             }
-            Some(at) if row.retained.as_ref().is_some_and(|s| s.value == at.retained_bytes_min) => v.explain(
+            Some(at) if row.retained.as_ref().is_some_and(|s| s.value == shown(at)) => v.explain(
                 field,
                 row.name.clone(),
                 at.class_name.clone(),
                 Reason::TieBreak,
-                format!("both retain {} (the sort key); ours lists {} at #{}", at.retained_bytes_min, row.name, j + 1),
+                format!(
+                    "both retain {} (the sort key); ours lists {} at #{}",
+                    shown(at),
+                    row.name,
+                    position.get(&j).map_or(0, |p| p + 1)
+                ),
             ),
             Some(at) => v.fail(field, row.name.clone(), at.class_name.clone()),
             None => v.fail(field, row.name.clone(), "(no row)"),
