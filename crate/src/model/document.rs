@@ -29,6 +29,8 @@ pub enum Block {
         rows: Vec<Vec<String>>,
     },
     List(Vec<String>),
+    /// Preformatted lines (a leak trace), shown as they are.
+    Code(Vec<String>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,13 +9,14 @@
 //! - [`report`]: the report ([`Report`]) and the types it is made of ([`ObjectRef`],
 //!   [`ClassCount`], …);
 //! - [`reading`]: which dominator tree a number comes from;
-//! - [`threads`], [`waste`]: the feature sections of the report;
+//! - [`threads`], [`waste`], [`leaks`]: the feature sections of the report;
 //! - [`document`]: a document for people (headings, paragraphs, tables), rendered as
 //!   Markdown or HTML;
 //! - [`format`]: bytes, percentages and heap sizes as people read them.
 
 pub mod document;
 pub mod format;
+pub mod leaks;
 pub mod reading;
 pub mod report;
 pub mod threads;

@@ -273,6 +273,10 @@ pub fn document(r: &Report) -> Document {
             .collect(),
     });
 
+    if let Some(leaks) = &r.leaks {
+        b.blocks.extend(super::leaks::blocks(leaks));
+    }
+
     b.heading(2, "Leak Suspects");
     if r.leak_suspects.suspects.is_empty() {
         b.paragraph(format!(

@@ -34,6 +34,7 @@ table{border-collapse:collapse;margin:.25rem 0 1rem;font-variant-numeric:tabular
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;overflow-wrap:anywhere}\
 th{font-weight:600}.num{text-align:right;white-space:nowrap}\
 .note{border-left:4px solid #d80;padding:.4rem .8rem;background:#d801}\
+pre{font:12px/1.35 ui-monospace,monospace;overflow-x:auto;padding:.5rem;border:1px solid var(--line)}\
 footer{margin-top:2rem;color:var(--muted);font-size:12px}";
 
 /// The report as an HTML file.
@@ -92,6 +93,14 @@ pub fn render_document(doc: &Document) -> String {
                     let _ = writeln!(out, "<li>{}</li>", escape(item));
                 }
                 out.push_str("</ul>\n");
+            }
+            Block::Code(lines) => {
+                out.push_str("<pre>");
+                for line in lines {
+                    out.push_str(&escape(line));
+                    out.push('\n');
+                }
+                out.push_str("</pre>\n");
             }
         }
     }

@@ -76,6 +76,18 @@ pub fn render_document(doc: &Document) -> String {
                 }
                 out.push('\n');
             }
+            Block::Code(lines) => {
+                // Control characters escaped; a fence longer than any run of backticks in
+                // the text, so none closes it.
+                let lines: Vec<String> = lines.iter().map(|l| escape_with(l, |_, _| false)).collect();
+                let longest = lines.iter().flat_map(|l| l.split(|c| c != '`')).map(str::len).max().unwrap_or(0);
+                let fence = "`".repeat(longest.max(2) + 1);
+                let _ = writeln!(out, "{fence}text");
+                for line in &lines {
+                    let _ = writeln!(out, "{line}");
+                }
+                let _ = writeln!(out, "{fence}\n");
+            }
         }
     }
     out

@@ -6,6 +6,7 @@ use super::suspects::{self, SuspectKind as Kind};
 use crate::analysis::{loader_label, object_ref, strength_name, Analysis};
 use crate::heaps;
 use crate::model::format::{basis_points, format_bp, format_bytes, package_of};
+use crate::model::leaks::Leaks;
 use crate::model::threads::ThreadInfo;
 use crate::model::waste::{AllocationSites, Waste};
 use crate::model::*;
@@ -38,6 +39,8 @@ pub struct Sections<'a> {
     pub allocation_sites: &'a AllocationSites,
     /// The Android heaps' counts (None: the dump names no heaps).
     pub heaps: Option<&'a heaps::Summary>,
+    /// LeakCanary's reading of the dump (None: the leak finder did not run).
+    pub leaks: Option<&'a Leaks>,
 }
 
 /// The report of `a` with its features' `sections` (without what [`super::annotate`] adds
@@ -186,6 +189,7 @@ pub fn build(a: &Analysis, sections: &Sections, source: &SourceInfo) -> Report {
         threads: sections.threads.to_vec(),
         waste: sections.waste.clone(),
         allocation_sites: sections.allocation_sites.clone(),
+        leaks: sections.leaks.cloned(),
         growth_points: Vec::new(),
     }
 }

@@ -19,6 +19,12 @@ export interface Report {
   /** Why the dump could not be read to its end. */
   incomplete?: Incomplete | null;
   leak_suspects: LeakSuspects;
+  /**
+   * LeakCanary's reading: the objects that should have been collected, each with its
+   * shortest strong path from a GC root, grouped by signature (absent when the leak
+   * finder did not run).
+   */
+  leaks?: Leaks | null;
   overview: Overview;
   /**
    * How firmly the dump's objects are held: one row per strength, firmest first
@@ -88,6 +94,14 @@ export interface AllocationSites {
    * frames.
    */
   sites: AllocationSite[];
+}
+
+/** The `android.os.Build` values of the dump. */
+export interface AndroidBuild {
+  /** `Build.MANUFACTURER`. */
+  manufacturer?: string | null;
+  /** `Build.VERSION.SDK_INT`. */
+  sdk_int?: number | null;
 }
 
 /** One content held by several primitive arrays. */
@@ -276,6 +290,9 @@ export interface DuplicateStrings {
   wasted_bytes: number;
 }
 
+/** How a leaking object was found. */
+export type FoundBy = "watched" | "lifecycle";
+
 /** A top-level dominator's accumulation point. */
 export interface GrowthPoint {
   accumulation_point: ObjectRef;
@@ -315,10 +332,81 @@ export interface Incomplete {
   offset: number;
 }
 
+/**
+ * Leaking objects with one cause: the same suspect references (or the same library
+ * leak), so the same signature.
+ */
+export interface Leak {
+  /** Leaking objects with this signature. */
+  count: number;
+  /** One line: what leaks, and through which reference. */
+  description: string;
+  /** The leaking objects: watched ones first, then the biggest (at most `MAX_INSTANCES`). */
+  instances: LeakInstance[];
+  kind: LeakKind;
+  /** The known leak a library leak goes through. */
+  library_leak?: LibraryLeak | null;
+  /** What they retain together, in the tree of `tree`. */
+  retained_bytes: number;
+  retained_objects: number;
+  /**
+   * LeakCanary's signature: the SHA-1 (hex) of the suspect references' class and field
+   * names (array indices as `[x]`), or of the library leak's pattern.
+   */
+  signature: string;
+}
+
+/** One leaking object and its trace. */
+export interface LeakInstance {
+  class_name: string;
+  found_by: FoundBy;
+  object: string;
+  /** What it retains, in the tree of `tree`. */
+  retained_bytes: number;
+  retained_objects: number;
+  /** The shortest strong path from a GC root, root first, the leaking object last. */
+  trace: TraceStep[];
+  /** The watch reference, for watched objects (null otherwise). */
+  watch?: Watch | null;
+}
+
+/** Whose bug a leak is. */
+export type LeakKind = "application" | "library";
+
 export interface LeakSuspects {
   suspects: Suspect[];
   /** Retained size above which something is a suspect (10% of the used heap). */
   threshold_bytes: number;
+}
+
+/** Whether an object of a trace is leaking, as Shark's inspectors decide. */
+export type Leaking = "YES" | "NO" | "UNKNOWN";
+
+/** What the leak finder found. */
+export interface Leaks {
+  /** The Android platform of the dump, when it names one. */
+  android?: AndroidBuild | null;
+  /**
+   * The application's leaks first, then the library leaks; within each, the biggest
+   * retained size first.
+   */
+  leaks: Leak[];
+  /** What was looked for, and why nothing (or not everything) was found. */
+  notes: string[];
+  /** The dominator tree the retained sizes come from: `mat` or `strength`. */
+  tree: string;
+}
+
+/** A known leak of the framework or a library. */
+export interface LibraryLeak {
+  /** Why, in one line. */
+  cause: string;
+  /** Whose builds have it (empty: every build). */
+  manufacturers: string[];
+  /** `instance field C#f`, `static field C#f` or `native global variable referencing C`. */
+  pattern: string;
+  /** Which Android versions have it ("every version", "API 15–28", …). */
+  versions: string;
 }
 
 /** A member of a group suspect. */
@@ -337,6 +425,9 @@ export interface MemberGroup {
   retained_bytes: number;
   shallow_bytes: number;
 }
+
+/** What an object of a trace is. */
+export type ObjectKind = "instance" | "object_array" | "primitive_array" | "class";
 
 /** An object, described for people. */
 export interface ObjectRef {
@@ -405,6 +496,9 @@ export interface RecordCounts {
   object_arrays: number;
   primitive_arrays: number;
 }
+
+/** How a reference of a trace is held. */
+export type ReferenceKind = "instance_field" | "static_field" | "array_element" | "local";
 
 export interface RootTypeCount {
   /** The name Eclipse MAT shows (ART-only kinds are "Unknown" there). */
@@ -573,6 +667,44 @@ export interface TopConsumers {
   threshold_bytes: number;
 }
 
+/** A reference from one step of a trace to the next. */
+export interface TraceReference {
+  /** The class that declares the field (the array's class, the thread's class). */
+  declared_by: string;
+  kind: ReferenceKind;
+  /** A known library leak goes through this reference: its pattern. */
+  library_leak?: string | null;
+  /** The field's name, the array index, or `<Java Local>`. */
+  name: string;
+}
+
+/** One object of a leak trace, and the reference from it to the next. */
+export interface TraceStep {
+  /** The object's class (for a class object, the class it stands for). */
+  class_name: string;
+  /**
+   * Steps of a long trace left out after this one (the reference above leads to the
+   * first of them).
+   */
+  elided_after?: number | null;
+  /** What the inspectors noted about it, without a verdict. */
+  labels?: string[];
+  leaking: Leaking;
+  object: string;
+  object_kind: ObjectKind;
+  /** Why it is (or is not) leaking; empty when unknown. */
+  reasons: string[];
+  /** The reference to the next step (absent on the last). */
+  reference?: TraceReference | null;
+  /** The GC root kind, on the first step ("JNI Global", "System Class", …). */
+  root_type?: string | null;
+  /**
+   * Whether the reference to the next step is a suspect: between the last object not
+   * leaking and the first leaking one (LeakCanary underlines these with `~~~`).
+   */
+  suspect: boolean;
+}
+
 export interface Unreachable {
   /** The classes with the most unreachable bytes (at most 100). */
   classes: ClassCount[];
@@ -595,4 +727,19 @@ export interface Waste {
    * value held once), empty collections' backing arrays, duplicate boxed numbers.
    */
   total_wasted_bytes: number;
+}
+
+/** LeakCanary's watch reference of an object. */
+export interface Watch {
+  /** Why it was watched (`description`, `name` in LeakCanary 1.x). */
+  description: string;
+  /** `KeyedWeakReference.key`. */
+  key: string;
+  /** How long it had been retained (since `retainedUptimeMillis`), when the dump says. */
+  retained_duration_ms?: number | null;
+  /**
+   * How long it had been watched when the heap was dumped (LeakCanary 2's
+   * `heapDumpUptimeMillis` minus `watchUptimeMillis`), when the dump says.
+   */
+  watch_duration_ms?: number | null;
 }

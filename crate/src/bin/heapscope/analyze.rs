@@ -1,5 +1,7 @@
 //! `heapscope analyze`: the report as Markdown, JSON or HTML.
 
+use std::io::IsTerminal;
+
 use crate::common::{self, AnalysisArgs, Global, Outcome, ReportOutput};
 
 #[derive(clap::Args, Debug)]
@@ -19,6 +21,13 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
         Ok(r) => r.clone(),
         Err(e) => return Err(done.fail(e)),
     };
+    // One line on what leaked, where the progress shows (a terminal, not --quiet): a
+    // script reads the report's `leaks` section instead.
+    if let Some(leaks) = &report.leaks {
+        if !global.quiet && std::io::stderr().is_terminal() {
+            eprintln!("heapscope: {}", common::one_line(&heapscope::render::leaks::summary(leaks)));
+        }
+    }
     args.output.write(&report)?;
     done.finish()
 }
