@@ -26,7 +26,7 @@ use crate::analysis::Analysis;
 use crate::error::Result;
 use crate::graph::NO_CLASS;
 use crate::readback::fields::{array_elements, instance_fields, Value};
-use crate::readback::locate::{self, RecordHead};
+use crate::readback::locate::{self, Record, RecordHead};
 use crate::readback::strings::{window_text, Display};
 use crate::records::basic_type;
 use crate::records::heap::RootKind;
@@ -398,16 +398,16 @@ impl<'a> Heap<'a> {
 
     /// The records of `objs` (ascending addresses, distinct), read in one walk.
     fn read_records(&mut self, objs: &[u32]) -> Result<Vec<Option<RecordHead>>> {
-        Ok(self.read_with_data(objs, 0)?.into_iter().map(|r| r.map(|r| r.0)).collect())
+        Ok(self.read_with_data(objs, 0)?.into_iter().map(|r| r.map(|r| r.head)).collect())
     }
 
     /// As [`Heap::read_records`], each primitive array with its first `max_data` bytes.
-    fn read_with_data(&mut self, objs: &[u32], max_data: usize) -> Result<Vec<Option<(RecordHead, Vec<u8>)>>> {
+    fn read_with_data(&mut self, objs: &[u32], max_data: usize) -> Result<Vec<Option<Record>>> {
         let ids: Vec<u64> = objs.iter().map(|&o| self.a.address(o)).collect();
         let Some(source) = self.a.source.take() else { return Ok(vec![None; objs.len()]) };
         let (source, found) = locate::records(&self.a.heap.index, source, &ids, max_data);
         self.a.source = Some(source);
-        Ok(found?.into_iter().map(|r| r.map(|r| (r.head, r.data))).collect())
+        found
     }
 
     fn decode(&self, class_id: u64, data: &[u8], out: &mut Fields) {
@@ -447,7 +447,7 @@ impl<'a> Heap<'a> {
         let Some(array) = value.and_then(|v| self.object_at(v)) else { return Ok(None) };
         // The characters shown, from the window's start, two bytes each at most.
         let want = (offset + MAX_TEXT) * 2;
-        let Some((RecordHead::PrimitiveArray { elem_type, len, has_data: true, .. }, data)) =
+        let Some(Record { head: RecordHead::PrimitiveArray { elem_type, len, has_data: true, .. }, data, .. }) =
             self.read_with_data(&[array], want)?.pop().flatten()
         else {
             return Ok(None);

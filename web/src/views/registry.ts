@@ -12,6 +12,7 @@ export interface ViewInfo {
 
 export const VIEWS: readonly ViewInfo[] = [
   { id: 'overview', title: 'Overview' },
+  { id: 'leaks', title: 'Leaks' },
   { id: 'histogram', title: 'Histogram' },
   { id: 'suspects', title: 'Leak suspects' },
   { id: 'consumers', title: 'Top consumers' },
