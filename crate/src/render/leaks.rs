@@ -151,7 +151,9 @@ pub fn text(leaks: &Leaks) -> String {
             let _ = writeln!(out, "Signature: {}", leak.signature);
             if let Some(first) = leak.instances.first() {
                 if let Some(w) = &first.watch {
-                    let _ = writeln!(out, "Watched: key {}, {}", clean(&w.key), clean(&w.description));
+                    let about =
+                        if w.description.is_empty() { String::new() } else { format!(", {}", clean(&w.description)) };
+                    let _ = writeln!(out, "Watched: key {}{about}", clean(&w.key));
                 }
                 let _ = writeln!(out);
                 for line in trace_lines(first) {
@@ -252,7 +254,8 @@ pub fn blocks(l: &Leaks) -> Vec<Block> {
             about.push_str(&format!(" Known leak ({}{makers}): {}.", lib.versions, lib.cause));
         }
         if let Some(w) = x.instances.first().and_then(|i| i.watch.as_ref()) {
-            about.push_str(&format!(" Watched by LeakCanary: key {}, {}.", w.key, w.description));
+            let why = if w.description.is_empty() { String::new() } else { format!(", {}", w.description) };
+            about.push_str(&format!(" Watched by LeakCanary: key {}{why}.", w.key));
         }
         out.push(Block::Paragraph(vec![Inline::Text(about)]));
         if let Some(first) = x.instances.first() {
