@@ -4,6 +4,7 @@
 // b3abfae6-…, and the app keeps it through the binders in its static leakAllTheBinders)
 // and against the CLI's JSON report.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { cliJson } from './helpers/cli.mjs';
 import { harness } from './helpers/harness.mjs';
@@ -13,6 +14,7 @@ import { CORPUS_MISSING } from './helpers/paths.mjs';
 const h = harness();
 const LEAKCANARY = 'android/leakcanary_leak_service_binder.hprof.gz';
 const KEY = 'b3abfae6-2c53-42e1-b8c1-96b0558dbeae';
+const SHOTS = process.env.HEAPSCOPE_SCREENSHOTS;
 
 describe('Leaks', { skip: CORPUS_MISSING }, () => {
   test('the LeakCanary dump opens on its leaks: the watched LeakyService, its key and its trace', async () => {
@@ -31,6 +33,7 @@ describe('Leaks', { skip: CORPUS_MISSING }, () => {
       const apps = cli.leaks.leaks.filter((l) => l.kind === 'application');
       assert.deepEqual(shown.map((s) => s[0]), apps.map((l) => l.signature));
       assert.equal(shown[0][1], true);
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'leaks.png'), fullPage: true });
       const leak = page.locator(`details.leak[data-leak="${watched.signature}"]`);
       const instance = leak.locator(`details.leak-instance[data-key="${KEY}"]`);
       assert.equal(await instance.getAttribute('data-found-by'), 'watched');
@@ -50,6 +53,9 @@ describe('Leaks', { skip: CORPUS_MISSING }, () => {
       assert.equal(steps[steps.length - 1].leaking, 'YES');
       assert.match(steps[steps.length - 1].text, /Leaking: YES \(.*ObjectWatcher was watching this/);
       assert.ok(steps.some((s) => s.suspect), 'suspect references are marked');
+      // An array's element as LeakCanary writes it: `Object[1]`.
+      const k = trace.findIndex((s) => s.reference?.kind === 'array_element');
+      assert.ok(k > 0 && steps[k].text.includes(`↓ Object${trace[k].reference.name}`), steps[k]?.text);
       assert.match(await instance.locator('[data-suspect] .leak-underline').first().textContent(), /~+/);
       // Each object links to the inspector.
       const last = trace[trace.length - 1].object;

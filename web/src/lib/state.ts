@@ -4,7 +4,7 @@
 // overview and an object must be a hex address.
 
 export const VIEW_IDS = [
-  'overview', 'leaks', 'histogram', 'suspects', 'consumers', 'threads', 'waste', 'dominators', 'classes', 'treemap', 'inspector', 'path', 'merge', 'compare',
+  'overview', 'histogram', 'leaks', 'suspects', 'consumers', 'threads', 'waste', 'dominators', 'classes', 'treemap', 'inspector', 'path', 'merge', 'compare',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 

@@ -43,7 +43,7 @@ function kindText(s: TraceStep): string {
 }
 
 /** The reference from a step to the next, as LeakCanary writes it: `static Holder.field`,
- * `Holder.field`, `Object[].[3]`, `Thread <Java Local>`. */
+ * `Holder.field`, `Object[3]` (the name is `[3]`), `Thread <Java Local>`. */
 function referenceText(s: TraceStep): string {
   const r = s.reference;
   if (!r) return '';
@@ -54,7 +54,7 @@ function referenceText(s: TraceStep): string {
     case 'instance_field':
       return `${owner}.${r.name}`;
     case 'array_element':
-      return `${owner}[${r.name}]`;
+      return `${owner}${r.name}`;
     default:
       return `${owner} ${r.name}`;
   }
@@ -179,7 +179,7 @@ export class LeaksView {
       ? 'This report has no leaks section: the leak finder did not run on it.'
       : all.length === 0
         ? 'No leak found by LeakCanary\'s reading of this dump.'
-        : `${formatCount(apps.length)} application ${apps.length === 1 ? 'leak' : 'leaks'}, ${formatCount(libs.length)} library ${libs.length === 1 ? 'leak' : 'leaks'}; retained sizes from the ${leaks.tree === 'strength' ? 'strength-aware' : "MAT's"} dominator tree. References underlined with ~~~ are the suspects: the likely cause of each leak.`;
+        : `${formatCount(apps.length)} application ${apps.length === 1 ? 'leak' : 'leaks'}, ${formatCount(libs.length)} library ${libs.length === 1 ? 'leak' : 'leaks'}; retained sizes from ${leaks.tree === 'strength' ? 'the strength-aware' : "Eclipse MAT's"} dominator tree. References underlined with ~~~ are the suspects: the likely cause of each leak.`;
     this.root = h(
       'div',
       { class: 'leaks', id: 'leaks', 'data-leaks': all.length, 'data-application': apps.length, 'data-library': libs.length },

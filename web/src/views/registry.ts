@@ -12,8 +12,8 @@ export interface ViewInfo {
 
 export const VIEWS: readonly ViewInfo[] = [
   { id: 'overview', title: 'Overview' },
-  { id: 'leaks', title: 'Leaks' },
   { id: 'histogram', title: 'Histogram' },
+  { id: 'leaks', title: 'Leaks' },
   { id: 'suspects', title: 'Leak suspects' },
   { id: 'consumers', title: 'Top consumers' },
   { id: 'threads', title: 'Threads' },
