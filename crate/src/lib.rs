@@ -15,7 +15,7 @@
 //! | core | [`analysis`] | the pipeline run, its results only |
 //! | read-back | [`readback`] | records read again: fields, arrays, String texts |
 //! | questions | [`holders`], [`query`], [`values`] | referrers and leak traces, tree pages, values beside references |
-//! | features | [`mapping`], [`threads`], [`heaps`], [`waste`] | deobfuscation, threads, Android heaps, wasted memory |
+//! | features | [`mapping`], [`threads`], [`heaps`], [`waste`], [`leaks`] | deobfuscation, threads, Android heaps, wasted memory, LeakCanary's leaks |
 //! | output | [`report`], [`render`], [`compare`] | the report, its Markdown/HTML/text, comparisons |
 //! | session | [`session`] | an analyzed dump with its features and caches, answering queries |
 //! | bindings | [`warm_up`], [`fuzzing`], `wasm` | the page's warm-up, fuzz entry points, the browser bindings |
@@ -44,6 +44,7 @@ pub mod mapping;
 pub mod threads;
 pub mod heaps;
 pub mod waste;
+pub mod leaks;
 pub mod report;
 pub mod render;
 pub mod compare;

@@ -29,8 +29,7 @@ struct Known {
     field: fn(&str, &Value) -> bool,
 }
 
-const KNOWN: &[Known] = &[
-];
+const KNOWN: &[Known] = &[];
 
 struct Case {
     name: String,

@@ -33,6 +33,7 @@ const LAYERS: &[&str] = &[
     "threads",
     "heaps",
     "waste",
+    "leaks",
     "report",
     "render",
     "compare",

@@ -33,6 +33,7 @@ import { confirmReplace } from './views/replace';
 import { ProgressView } from './views/progress';
 import { onTabClick, renderShell, setMode, setNotice, setVersion, showResultsFrame, showView, viewBody } from './views/shell';
 import { renderConsumers, renderSuspects } from './views/suspects';
+import { LeaksView } from './views/leaks';
 import { ThreadsView } from './views/threads';
 import { TreemapView } from './views/treemap';
 import { WasteView } from './views/waste';
@@ -59,6 +60,7 @@ interface Open {
   classes: ClassesUpView;
   compare: CompareView;
   threads: ThreadsView;
+  leaks: LeaksView;
   waste: WasteView;
   values: ValueDecorator | null;
   /** The file and what the worker answered, to redraw after a mapping is applied. */
@@ -146,6 +148,8 @@ async function openFile(file: File, mapping: File | null = null, snapshot: numbe
       setMode('error');
       return;
     }
+    // A dump with leaks opens on them (unless the link named another view).
+    if (store.get().view === 'overview' && (parsed.leaks?.leaks.length ?? 0) > 0) store.set({ view: 'leaks' });
     showResults(file, opened, mappingText === null ? null : mapping!.name, mappingText === null ? null : mapping);
     setMode('done');
     announce(`${file.name}: ${opened.hasDump ? 'analysis done' : 'report opened'}. The overview and the other views are below.`);
@@ -255,6 +259,8 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   });
   const threads = new ThreadsView(ctx);
   const waste = new WasteView(ctx);
+  const leaks = new LeaksView(ctx);
+  replaceChildren(viewBody('leaks'), leaks.root);
   replaceChildren(viewBody('threads'), threads.root);
   replaceChildren(viewBody('waste'), waste.root);
   const merge = new MergePathsView(ctx);
@@ -271,7 +277,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   replaceChildren(viewBody('merge'), merge.root);
   replaceChildren(viewBody('classes'), classes.root);
   replaceChildren(viewBody('compare'), compare.root);
-  open = { ctx, histogram, dominators, treemap, inspector, path, merge, classes, compare, threads, waste, values, file, opened, mappingName, mapping, tree };
+  open = { ctx, histogram, dominators, treemap, inspector, path, merge, classes, compare, threads, leaks, waste, values, file, opened, mappingName, mapping, tree };
   showResultsFrame(true);
   update(store.get());
 }
@@ -328,6 +334,9 @@ function update(state: PageState): void {
       break;
     case 'threads':
       open.threads.show(state.threads ?? []);
+      break;
+    case 'leaks':
+      open.leaks.show(state.leak ?? null);
       break;
     case 'waste':
       open.waste.show(state);

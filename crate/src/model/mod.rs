@@ -9,7 +9,7 @@
 //! - [`report`]: the report ([`Report`]) and the types it is made of ([`ObjectRef`],
 //!   [`ClassCount`], …);
 //! - [`reading`]: which dominator tree a number comes from;
-//! - [`threads`], [`waste`]: the feature sections of the report;
+//! - [`threads`], [`waste`], [`leaks`]: the feature sections of the report;
 //! - [`sections`]: the report's sections beyond MAT's pages (OOM triage, composition,
 //!   system properties, top components, root paths, dominator subtrees);
 //! - [`detail`]: `--detail`'s caps;
@@ -20,6 +20,7 @@
 pub mod detail;
 pub mod document;
 pub mod format;
+pub mod leaks;
 pub mod reading;
 pub mod report;
 pub mod sections;

@@ -19,6 +19,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::leaks::Leaks;
 use super::reading::Reading;
 use super::sections::{Component, DominatorSubtree, HeapComposition, OomTriage, RootPath, SystemProperty};
 use super::threads::ThreadInfo;
@@ -69,6 +70,11 @@ pub struct Report {
     /// Objects and shallow bytes by allocation stack, where the dump recorded them.
     #[serde(default)]
     pub allocation_sites: AllocationSites,
+    /// LeakCanary's reading: the objects that should have been collected, each with its
+    /// shortest strong path from a GC root, grouped by signature (absent when the leak
+    /// finder did not run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaks: Option<Leaks>,
     /// Where the memory of the largest top-level dominators (at most 10) accumulates, as
     /// for a single suspect, with its element count: what `heapscope compare` shows for a
     /// growing object. Empty when the dump was not read again.

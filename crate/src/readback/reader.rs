@@ -53,6 +53,21 @@ impl FieldVal {
     }
 }
 
+impl From<Value<'_>> for FieldVal {
+    /// A decoded field value (a primitive keeps its first 8 bytes).
+    fn from(v: Value<'_>) -> FieldVal {
+        match v {
+            Value::Reference(id) => FieldVal::Ref(id),
+            Value::Primitive { elem_type, bytes } => {
+                let mut b = [0u8; 8];
+                let n = bytes.len().min(8);
+                b[..n].copy_from_slice(&bytes[..n]);
+                FieldVal::Prim(elem_type, b)
+            }
+        }
+    }
+}
+
 /// An instance's fields by name (its own class's first, then each super class's).
 #[derive(Debug, Clone, Default)]
 pub struct Instance {
@@ -240,16 +255,7 @@ fn decode(a: &Analysis, class_id: u64, data: &[u8]) -> Instance {
     let id_size = a.heap.index.header.id_size;
     let mut raw = Vec::new();
     instance_fields(data, field_chain(a, class), id_size, |f| {
-        let v = match f.value {
-            Value::Reference(id) => FieldVal::Ref(id),
-            Value::Primitive { elem_type, bytes } => {
-                let mut b = [0u8; 8];
-                let n = bytes.len().min(8);
-                b[..n].copy_from_slice(&bytes[..n]);
-                FieldVal::Prim(elem_type, b)
-            }
-        };
-        raw.push((f.depth, f.decl.name_id, v));
+        raw.push((f.depth, f.decl.name_id, FieldVal::from(f.value)));
         ControlFlow::Continue(())
     });
     let fields = raw

@@ -306,6 +306,9 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
         b.blocks.push(super::graphs::bars(&rows));
     }
     super::sections::system_properties(&mut b.blocks, r, opts);
+    if let Some(leaks) = &r.leaks {
+        b.blocks.extend(super::leaks::blocks(leaks));
+    }
 
     b.heading(2, "Leak Suspects");
     if r.leak_suspects.suspects.is_empty() {

@@ -35,7 +35,8 @@ table{border-collapse:collapse;margin:.25rem 0 1rem;font-variant-numeric:tabular
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;overflow-wrap:anywhere}\
 th{font-weight:600}.num{text-align:right;white-space:nowrap}\
 .note{border-left:4px solid #d80;padding:.4rem .8rem;background:#d801}\
-footer{margin-top:2rem;color:var(--muted);font-size:12px}pre{font:13px/1.3 ui-monospace,monospace;overflow-x:auto}";
+pre{font:12px/1.35 ui-monospace,monospace;overflow-x:auto;padding:.5rem;border:1px solid var(--line)}\
+footer{margin-top:2rem;color:var(--muted);font-size:12px}";
 
 /// The report as an HTML file.
 pub fn render(r: &Report) -> String {

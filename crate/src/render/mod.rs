@@ -1,6 +1,6 @@
 //! What people read, from the [`model`](crate::model) alone: documents rendered as Markdown
 //! ([`markdown`]) or one self-contained HTML file ([`html`]); the report as a document
-//! ([`document`]) with its feature sections ([`threads`], [`waste`]); leak traces and
+//! ([`document`]) with its feature sections ([`threads`], [`waste`], [`leaks`]); leak traces and
 //! classes-up rows as terminal text ([`holders`]); the sections beyond MAT's pages
 //! ([`sections`]) and `md-graphs`' pictures ([`graphs`]). Text from the dump is untrusted:
 //! every renderer escapes all of it for its format ([`escape`]).
@@ -10,6 +10,7 @@ pub mod escape;
 pub mod graphs;
 pub mod holders;
 pub mod html;
+pub mod leaks;
 pub mod markdown;
 pub mod sections;
 pub mod suspects;

@@ -6,6 +6,7 @@ use super::suspects::{self, SuspectKind as Kind};
 use crate::analysis::{loader_label, object_ref, strength_name, Analysis};
 use crate::heaps;
 use crate::model::format::{basis_points, format_bp, format_bytes, package_of};
+use crate::model::leaks::Leaks;
 use crate::model::threads::ThreadInfo;
 use crate::model::waste::{AllocationSites, Waste};
 use crate::model::*;
@@ -39,6 +40,8 @@ pub struct Sections<'a> {
     pub allocation_sites: &'a AllocationSites,
     /// The Android heaps' counts (None: the dump names no heaps).
     pub heaps: Option<&'a heaps::Summary>,
+    /// LeakCanary's reading of the dump (None: the leak finder did not run).
+    pub leaks: Option<&'a Leaks>,
 }
 
 /// What a report is built with beyond the analysis and its features' sections.
@@ -206,6 +209,7 @@ pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, option
         threads: sections.threads.to_vec(),
         waste: sections.waste.clone(),
         allocation_sites: sections.allocation_sites.clone(),
+        leaks: sections.leaks.cloned(),
         growth_points: Vec::new(),
         oom_triage: None,
         heap_composition: None,

@@ -2,7 +2,7 @@
 //! command line, the page's worker and the warm-up get a report and answers.
 //!
 //! A session holds the core [`Analysis`], what its features computed beside it (the
-//! thread overview, the waste report, the Android heaps: [`Features`]), the caches later
+//! thread overview, the waste report, the Android heaps, the leaks: [`Features`]), the caches later
 //! questions fill (the referrer index of each tree asked about), the mapping applied, and
 //! the report, built on first use and again after anything that changes it (another
 //! tree, a mapping). Every question is a [`Query`], answered by [`Session::answer`].
@@ -23,6 +23,7 @@ use crate::error::Result;
 use crate::heaps::{self, HeapTracker, Heaps};
 use crate::holders::{self, referrer_index::ReferrerIndex};
 use crate::mapping::{self, Applied, Mapping};
+use crate::model::leaks::Leaks;
 use crate::model::threads::ThreadInfo;
 use crate::model::waste::{AllocationSites, Waste};
 use crate::model::{Detail, Reading, Report};
@@ -41,6 +42,9 @@ pub struct Features {
     pub allocation_sites: AllocationSites,
     /// Each object's Android heap (empty on dumps that name none).
     pub heaps: Heaps,
+    /// LeakCanary's reading (see [`crate::leaks`]): found on first use, in the tree in use
+    /// and with the mapping applied (see [`Session::leaks`]).
+    pub leaks: Option<Leaks>,
     /// What the waste report's grouping found: kept to build the waste report again (its
     /// samples' retained sizes) in another tree.
     found: Found,
@@ -111,6 +115,7 @@ impl Session {
         self.features.threads = threads;
         self.features.waste = waste;
         self.features.allocation_sites = sites;
+        self.features.leaks = None;
         self.report = None;
         Ok(())
     }
@@ -132,6 +137,8 @@ impl Session {
         let applied = mapping::apply(&mut self.analysis, mapping, self.mapping.take().map(|(_, a)| a));
         let renamed = applied.renamed;
         self.mapping = Some((mapping.clone(), applied));
+        // Leaks are found by the classes' and fields' original names.
+        self.features.leaks = None;
         self.tree_sections()?;
         Ok(renamed)
     }
@@ -148,17 +155,32 @@ impl Session {
     /// comparison needs from the dump).
     pub fn report(&mut self) -> Result<&Report> {
         if self.report.is_none() {
+            // A core-only analysis (benchmarks) reports no feature.
+            if !self.analysis.options.core_only {
+                self.leaks()?;
+            }
             let heaps = heaps::summarize(&self.analysis, &self.features.heaps);
             let sections = Sections {
                 threads: &self.features.threads,
                 waste: &self.features.waste,
                 allocation_sites: &self.features.allocation_sites,
                 heaps: heaps.as_ref(),
+                leaks: self.features.leaks.as_ref(),
             };
             let options = BuildOptions { detail: self.detail, marks: Some(&self.features.found.marks) };
             self.report = Some(report::annotated_report_with(&mut self.analysis, &sections, &self.info, &options)?);
         }
         Ok(self.report.as_ref().expect("just built"))
+    }
+
+    /// What leaked, as LeakCanary reads the dump ([`crate::leaks::find`]): found on first use
+    /// (one breadth-first search when the dump has watched or ended-lifecycle objects;
+    /// a few class-name lookups otherwise), again after another tree or mapping.
+    pub fn leaks(&mut self) -> Result<&Leaks> {
+        if self.features.leaks.is_none() {
+            self.features.leaks = Some(crate::leaks::find(&mut self.analysis)?);
+        }
+        Ok(self.features.leaks.as_ref().expect("just found"))
     }
 
     /// The referrer index of `tree` (None: the tree in use; another one is an error),

@@ -235,6 +235,7 @@ pub fn built_report(
         waste: &f.waste,
         allocation_sites: &f.allocation_sites,
         heaps: heaps.as_ref(),
+        leaks: f.leaks.as_ref(),
     };
     heapscope::report::build(&s.analysis, &sections, info)
 }
@@ -243,6 +244,7 @@ pub fn built_report(
 /// allocation sites, heaps).
 pub fn core_report(a: &heapscope::analysis::Analysis) -> heapscope::report::Report {
     let (waste, sites) = (Default::default(), Default::default());
-    let sections = heapscope::report::Sections { threads: &[], waste: &waste, allocation_sites: &sites, heaps: None };
+    let sections =
+        heapscope::report::Sections { threads: &[], waste: &waste, allocation_sites: &sites, heaps: None, leaks: None };
     heapscope::report::build(a, &sections, &Default::default())
 }

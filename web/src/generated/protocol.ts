@@ -2,8 +2,8 @@
 // The Rust types are the source of truth: change them, run `heapscope schema --protocol`
 // into the schema file, then `node scripts/gen-types.mjs`. A test fails when this is stale.
 
-import type { AllocationSite, AllocationSites, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, LeakSuspects, LeakVerdict, Member, MemberGroup, ObjectKind, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, Unreachable, Waste } from './report';
-export type { AllocationSite, AllocationSites, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, LeakSuspects, LeakVerdict, Member, MemberGroup, ObjectKind, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, Unreachable, Waste };
+import type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Consumer, DumpInfo, DuplicateArrays, DuplicateStrings, FoundBy, GrowthPoint, HeapCount, HistogramRow, Incomplete, Leak, LeakKind, LeakSuspects, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectRef, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootTypeCount, Source, StrengthName, StringGroup, Suspect, SuspectKind, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch } from './report';
+export type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Consumer, DumpInfo, DuplicateArrays, DuplicateStrings, FoundBy, GrowthPoint, HeapCount, HistogramRow, Incomplete, Leak, LeakKind, LeakSuspects, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectRef, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootTypeCount, Source, StrengthName, StringGroup, Suspect, SuspectKind, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch };
 import type { Answer, ArrayGroupMembers, Children, ClassGroup, ClassRow, ClassesUp, DominatorGroup, DominatorGroups, Entries, EntriesKind, Entry, FieldValue, GroupMember, GroupMembers, HistogramGroup, HistogramGrouping, Holder, Instances, MergedNode, MergedPaths, ObjectDetails, ObjectValue, PathStep, Paths, Query, Referrers, Slot, Stretch, TraceStep, TreeNode, WayStep } from './query';
 export type { Answer, ArrayGroupMembers, Children, ClassGroup, ClassRow, ClassesUp, DominatorGroup, DominatorGroups, Entries, EntriesKind, Entry, FieldValue, GroupMember, GroupMembers, HistogramGroup, HistogramGrouping, Holder, Instances, MergedNode, MergedPaths, ObjectDetails, ObjectValue, PathStep, Paths, Query, Referrers, Slot, Stretch, TraceStep, TreeNode, WayStep };
 
@@ -51,6 +51,20 @@ export interface JsonAnswers {
   tree: Report;
 }
 
+/** One leaking object and its trace. */
+export interface LeakInstance {
+  class_name: string;
+  found_by: FoundBy;
+  object: string;
+  /** What it retains, in the tree of `tree`. */
+  retained_bytes: number;
+  retained_objects: number;
+  /** The shortest strong path from a GC root, root first, the leaking object last. */
+  trace: TraceStep2[];
+  /** The watch reference, for watched objects (null otherwise). */
+  watch?: Watch | null;
+}
+
 /** Options for opening a dump in the page's worker (all optional). */
 export interface OpenOptions {
   /** Bytes per `FileReaderSync` read (default 16 MiB). */
@@ -84,7 +98,7 @@ export interface Progress {
 }
 
 /** A rendering of the report for people. */
-export type Rendering = "markdown" | "html" | "markdown_graphs";
+export type Rendering = "markdown" | "html";
 
 export interface Report {
   /** Objects and shallow bytes by allocation stack, where the dump recorded them. */
@@ -98,15 +112,17 @@ export interface Report {
    * growing object. Empty when the dump was not read again.
    */
   growth_points?: GrowthPoint[];
-  /** What the used heap is made of: object kinds, packages, class loaders. */
-  heap_composition?: HeapComposition | null;
   /** One row per class, by retained size (MAT's quick value), then shallow size. */
   histogram: HistogramRow[];
   /** Why the dump could not be read to its end. */
   incomplete?: Incomplete | null;
   leak_suspects: LeakSuspects;
-  /** The OOM triage that opens the report: the heap's shape and one leak or many. */
-  oom_triage?: OomTriage | null;
+  /**
+   * LeakCanary's reading: the objects that should have been collected, each with its
+   * shortest strong path from a GC root, grouped by signature (absent when the leak
+   * finder did not run).
+   */
+  leaks?: Leaks | null;
   overview: Overview;
   /**
    * How firmly the dump's objects are held: one row per strength, firmest first
@@ -119,22 +135,12 @@ export interface Report {
   schema_version: number;
   source: Source;
   /**
-   * The dump's system properties (`java.lang.System`'s `props`), as MAT's System
-   * Properties page lists them: sorted by key. Absent when the dump has no such map.
-   */
-  system_properties?: SystemProperty[] | null;
-  /**
    * Every thread object with its stack and the objects each frame holds, largest
    * retained first (all of them: threads are few).
    */
   threads?: ThreadInfo[];
   /** The program that wrote the report, e.g. "heapscope 0.1.0". */
   tool: string;
-  /**
-   * MAT's Top Components: each class loader whose top-level dominators retain at least
-   * 1% of the used heap, largest first.
-   */
-  top_components?: Component[] | null;
   top_consumers: TopConsumers;
   /** The biggest objects of the dominator tree's first level (at most 100). */
   top_dominators: ObjectRef[];
@@ -176,3 +182,30 @@ export type Request = {
   kind: "tree";
   tree: Reading;
 };
+
+/** One object of a leak trace, and the reference from it to the next. */
+export interface TraceStep2 {
+  /** The object's class (for a class object, the class it stands for). */
+  class_name: string;
+  /**
+   * Steps of a long trace left out after this one (the reference above leads to the
+   * first of them).
+   */
+  elided_after?: number | null;
+  /** What the inspectors noted about it, without a verdict. */
+  labels?: string[];
+  leaking: Leaking;
+  object: string;
+  object_kind: ObjectKind;
+  /** Why it is (or is not) leaking; empty when unknown. */
+  reasons: string[];
+  /** The reference to the next step (absent on the last). */
+  reference?: TraceReference | null;
+  /** The GC root kind, on the first step ("JNI Global", "System Class", …). */
+  root_type?: string | null;
+  /**
+   * Whether the reference to the next step is a suspect: between the last object not
+   * leaking and the first leaking one (LeakCanary underlines these with `~~~`).
+   */
+  suspect: boolean;
+}

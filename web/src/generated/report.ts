@@ -14,15 +14,17 @@ export interface Report {
    * growing object. Empty when the dump was not read again.
    */
   growth_points?: GrowthPoint[];
-  /** What the used heap is made of: object kinds, packages, class loaders. */
-  heap_composition?: HeapComposition | null;
   /** One row per class, by retained size (MAT's quick value), then shallow size. */
   histogram: HistogramRow[];
   /** Why the dump could not be read to its end. */
   incomplete?: Incomplete | null;
   leak_suspects: LeakSuspects;
-  /** The OOM triage that opens the report: the heap's shape and one leak or many. */
-  oom_triage?: OomTriage | null;
+  /**
+   * LeakCanary's reading: the objects that should have been collected, each with its
+   * shortest strong path from a GC root, grouped by signature (absent when the leak
+   * finder did not run).
+   */
+  leaks?: Leaks | null;
   overview: Overview;
   /**
    * How firmly the dump's objects are held: one row per strength, firmest first
@@ -35,22 +37,12 @@ export interface Report {
   schema_version: number;
   source: Source;
   /**
-   * The dump's system properties (`java.lang.System`'s `props`), as MAT's System
-   * Properties page lists them: sorted by key. Absent when the dump has no such map.
-   */
-  system_properties?: SystemProperty[] | null;
-  /**
    * Every thread object with its stack and the objects each frame holds, largest
    * retained first (all of them: threads are few).
    */
   threads?: ThreadInfo[];
   /** The program that wrote the report, e.g. "heapscope 0.1.0". */
   tool: string;
-  /**
-   * MAT's Top Components: each class loader whose top-level dominators retain at least
-   * 1% of the used heap, largest first.
-   */
-  top_components?: Component[] | null;
   top_consumers: TopConsumers;
   /** The biggest objects of the dominator tree's first level (at most 100). */
   top_dominators: ObjectRef[];
@@ -102,6 +94,14 @@ export interface AllocationSites {
    * frames.
    */
   sites: AllocationSite[];
+}
+
+/** The `android.os.Build` values of the dump. */
+export interface AndroidBuild {
+  /** `Build.MANUFACTURER`. */
+  manufacturer?: string | null;
+  /** `Build.VERSION.SDK_INT`. */
+  sdk_int?: number | null;
 }
 
 /** One content held by several primitive arrays. */
@@ -214,74 +214,11 @@ export interface CollectionWaste {
   wasted_bytes: number;
 }
 
-/**
- * MAT's Top Components report: one class loader whose top-level dominators (grouped as
- * Top Consumers groups them) retain at least 1% of the used heap.
- */
-export interface Component {
-  /**
-   * The classes of the retained set with the most shallow bytes (at most `--detail`'s
-   * rows), then by name.
-   */
-  classes: ClassCount[];
-  /** The loader: `<system class loader>` or `ClassName @ 0x…`. */
-  name: string;
-  /** Objects in the component's retained set. */
-  objects: number;
-  retained_bp: number;
-  /** What they retain together (the component's size). */
-  retained_bytes: number;
-  top_level_dominators: number;
-  /** Waste found within the retained set (absent when the waste report was not made). */
-  waste?: ComponentWaste | null;
-}
-
-/** The waste report's findings that lie in one component's retained set. */
-export interface ComponentWaste {
-  duplicate_array_bytes: number;
-  /**
-   * Primitive arrays of the component equal to another kept array (each group's first
-   * aside), and their shallow bytes.
-   */
-  duplicate_arrays: number;
-  duplicate_string_bytes: number;
-  /**
-   * Strings of the component whose value another kept string holds too (the duplicate
-   * string groups' members, each group's first aside), and their shallow bytes with
-   * their value arrays'.
-   */
-  duplicate_strings: number;
-  empty_collection_bytes: number;
-  /**
-   * Empty collections of the component with an allocated backing array, and those
-   * arrays' shallow bytes.
-   */
-  empty_collections: number;
-  /** In basis points of the component's retained size. */
-  wasted_bp: number;
-  /** The three together. */
-  wasted_bytes: number;
-}
-
 export interface Consumer {
   name: string;
   objects: number;
   retained_bp: number;
   retained_bytes: number;
-}
-
-/**
- * Several levels of the dominator tree under a single suspect's accumulation point (or
- * the suspect, without one), biggest first, depth first.
- */
-export interface DominatorSubtree {
-  /**
-   * In depth-first order, each node's children largest retained first; chosen level by
-   * level within `--detail`'s caps (objects, levels, children per object).
-   */
-  nodes: SubtreeNode[];
-  /** Whether the caps left objects out. */
-  truncated: boolean;
 }
 
 export interface DumpInfo {
@@ -353,14 +290,8 @@ export interface DuplicateStrings {
   wasted_bytes: number;
 }
 
-/** Objects of the classes of one package or one class loader. */
-export interface GroupCount {
-  classes: number;
-  name: string;
-  objects: number;
-  shallow_bp: number;
-  shallow_bytes: number;
-}
+/** How a leaking object was found. */
+export type FoundBy = "watched" | "lifecycle";
 
 /** A top-level dominator's accumulation point. */
 export interface GrowthPoint {
@@ -371,35 +302,12 @@ export interface GrowthPoint {
   elements?: number | null;
 }
 
-/**
- * What the used heap is made of (kept objects, by shallow size): by object kind, by the
- * package of their class (an array by its element class's; primitive arrays and classes
- * without a package in `<default package>`), by their class's loader.
- */
-export interface HeapComposition {
-  /**
-   * The four kinds, in this order: instances, object arrays, primitive arrays, class
-   * objects. They add up to the used heap.
-   */
-  kinds: KindCount[];
-  loader_count: number;
-  /** The class loaders whose classes' objects take the most shallow bytes (as many). */
-  loaders: GroupCount[];
-  /** Packages in all. */
-  package_count: number;
-  /** The packages with the most shallow bytes (at most `--detail`'s rows), then by name. */
-  packages: GroupCount[];
-}
-
 /** Kept objects of one heap (see `Overview::heaps`). */
 export interface HeapCount {
   name: string;
   objects: number;
   shallow_bytes: number;
 }
-
-/** The shape of the heap: how many of the largest top-level dominators hold half of it. */
-export type HeapShape = "dominant" | "few" | "spread";
 
 export interface HistogramRow {
   /** Address of the class object (several classes may share a name). */
@@ -415,13 +323,6 @@ export interface HistogramRow {
    * instance of the class dominates, summed (a lower bound of the class's retained size).
    */
   retained_bytes_min: number;
-  /**
-   * The quick retained size MAT's report prints (`>= N`): of the class's instances
-   * together with its class object (the retained sizes of those of them that no other
-   * of them dominates, summed). For `java.lang.Class`, whose instances are the class
-   * objects, `retained_bytes_min`.
-   */
-  retained_bytes_with_class?: number | null;
   shallow_bytes: number;
 }
 
@@ -431,14 +332,46 @@ export interface Incomplete {
   offset: number;
 }
 
-/** Objects of one kind. */
-export interface KindCount {
-  kind: ObjectKind;
-  objects: number;
-  /** Shallow bytes in basis points of the used heap. */
-  shallow_bp: number;
-  shallow_bytes: number;
+/**
+ * Leaking objects with one cause: the same suspect references (or the same library
+ * leak), so the same signature.
+ */
+export interface Leak {
+  /** Leaking objects with this signature. */
+  count: number;
+  /** One line: what leaks, and through which reference. */
+  description: string;
+  /** The leaking objects: watched ones first, then the biggest (at most `MAX_INSTANCES`). */
+  instances: LeakInstance[];
+  kind: LeakKind;
+  /** The known leak a library leak goes through. */
+  library_leak?: LibraryLeak | null;
+  /** What they retain together, in the tree of `tree`. */
+  retained_bytes: number;
+  retained_objects: number;
+  /**
+   * LeakCanary's signature: the SHA-1 (hex) of the suspect references' class and field
+   * names (array indices as `[x]`), or of the library leak's pattern.
+   */
+  signature: string;
 }
+
+/** One leaking object and its trace. */
+export interface LeakInstance {
+  class_name: string;
+  found_by: FoundBy;
+  object: string;
+  /** What it retains, in the tree of `tree`. */
+  retained_bytes: number;
+  retained_objects: number;
+  /** The shortest strong path from a GC root, root first, the leaking object last. */
+  trace: TraceStep[];
+  /** The watch reference, for watched objects (null otherwise). */
+  watch?: Watch | null;
+}
+
+/** Whose bug a leak is. */
+export type LeakKind = "application" | "library";
 
 export interface LeakSuspects {
   suspects: Suspect[];
@@ -446,8 +379,35 @@ export interface LeakSuspects {
   threshold_bytes: number;
 }
 
-/** One leak or many: how many different places the leak suspects accumulate in. */
-export type LeakVerdict = "no_suspect" | "one_leak" | "several_leaks";
+/** Whether an object of a trace is leaking, as Shark's inspectors decide. */
+export type Leaking = "YES" | "NO" | "UNKNOWN";
+
+/** What the leak finder found. */
+export interface Leaks {
+  /** The Android platform of the dump, when it names one. */
+  android?: AndroidBuild | null;
+  /**
+   * The application's leaks first, then the library leaks; within each, the biggest
+   * retained size first.
+   */
+  leaks: Leak[];
+  /** What was looked for, and why nothing (or not everything) was found. */
+  notes: string[];
+  /** The dominator tree the retained sizes come from: `mat` or `strength`. */
+  tree: string;
+}
+
+/** A known leak of the framework or a library. */
+export interface LibraryLeak {
+  /** Why, in one line. */
+  cause: string;
+  /** Whose builds have it (empty: every build). */
+  manufacturers: string[];
+  /** `instance field C#f`, `static field C#f` or `native global variable referencing C`. */
+  pattern: string;
+  /** Which Android versions have it ("every version", "API 15–28", …). */
+  versions: string;
+}
 
 /** A member of a group suspect. */
 export interface Member {
@@ -466,8 +426,8 @@ export interface MemberGroup {
   shallow_bytes: number;
 }
 
-/** What kind of object a heap object is. */
-export type ObjectKind = "instances" | "object_arrays" | "primitive_arrays" | "class_objects";
+/** What an object of a trace is. */
+export type ObjectKind = "instance" | "object_array" | "primitive_array" | "class";
 
 /** An object, described for people. */
 export interface ObjectRef {
@@ -479,35 +439,6 @@ export interface ObjectRef {
   retained_bp: number;
   retained_bytes: number;
   shallow_bytes: number;
-}
-
-/** The OOM triage: the first thing the report says, with the numbers behind it. */
-export interface OomTriage {
-  /**
-   * Different places they accumulate in: distinct accumulation points (a suspect without
-   * one counts as a place of its own).
-   */
-  accumulation_points: number;
-  /**
-   * How many of the largest top-level dominators it takes to hold half the used heap
-   * (all of them when they never do).
-   */
-  dominators_for_half: number;
-  /** The largest top-level dominator's retained size, in basis points of the used heap. */
-  largest_bp: number;
-  shape: HeapShape;
-  /** The shape as a sentence. */
-  shape_text: string;
-  /** Leak suspects (MAT's, above 10% of the used heap). */
-  suspects: number;
-  /** The suspects' retained sizes together, in basis points of the used heap. */
-  suspects_bp: number;
-  /** The five largest top-level dominators together, in basis points. */
-  top5_bp: number;
-  top_level_dominators: number;
-  verdict: LeakVerdict;
-  /** The verdict as a sentence. */
-  verdict_text: string;
 }
 
 export interface Overview {
@@ -566,33 +497,8 @@ export interface RecordCounts {
   primitive_arrays: number;
 }
 
-/**
- * Why a single suspect is alive: a shortest reference path from the suspect up to a GC
- * root, and the root's type.
- */
-export interface RootPath {
-  /** Steps left out after the first half of `steps`. */
-  omitted: number;
-  /** The GC root's types (heapscope's names, as in `gc_roots_by_type`). */
-  root_types: string[];
-  /**
-   * From the suspect (first) up to the GC root (last); steps beyond `--detail`'s cap
-   * are left out in the middle.
-   */
-  steps: RootStep[];
-  /** The path in one line: `A ← field of B ← … (GC root: System Class)`. */
-  why_alive: string;
-}
-
-/** One object of a root path. */
-export interface RootStep {
-  /**
-   * How the next step (the one nearer the GC root) references this object: its field
-   * names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root.
-   */
-  held_by: string[];
-  object: ObjectRef;
-}
+/** How a reference of a trace is held. */
+export type ReferenceKind = "instance_field" | "static_field" | "array_element" | "local";
 
 export interface RootTypeCount {
   /** The name Eclipse MAT shows (ART-only kinds are "Unknown" there). */
@@ -641,16 +547,6 @@ export interface StringGroup {
   wasted_bytes: number;
 }
 
-/** One object of a dominator subtree. */
-export interface SubtreeNode {
-  /** 0 for the subtree's root; a node's children follow it with one more. */
-  depth: number;
-  object: ObjectRef;
-  /** The objects it immediately dominates that are not listed, and what they retain. */
-  omitted_children: number;
-  omitted_retained_bytes: number;
-}
-
 export interface Suspect {
   /**
    * The objects the accumulation point immediately dominates, grouped by class, largest
@@ -678,11 +574,6 @@ export interface Suspect {
   class_name: string;
   /** One sentence in the manner of MAT's report. */
   description: string;
-  /**
-   * Single: several levels of the dominator tree under its accumulation point (or the
-   * suspect itself, without one).
-   */
-  dominator_subtree?: DominatorSubtree | null;
   /**
    * The chain named by its fields, as a developer names the object that leaks
    * (`S02StaticMapLeak.CACHE.table`: the class's static `CACHE`, its field `table`);
@@ -712,22 +603,9 @@ export interface Suspect {
   represented_loader?: string | null;
   retained_bp: number;
   retained_bytes: number;
-  /**
-   * Single: why the suspect is alive, a shortest reference path from it up to a GC
-   * root. Absent when the dump was not read again.
-   */
-  root_path?: RootPath | null;
 }
 
 export type SuspectKind = "single_object" | "group_of_objects";
-
-/** One system property, as MAT's System Properties page lists it. */
-export interface SystemProperty {
-  /** The key's text (at most 1024 characters, then "...", as MAT reads strings). */
-  key: string;
-  /** The value's text; "" when the value is null or has no text. */
-  value: string;
-}
 
 /** One frame of a thread's stack. */
 export interface ThreadFrame {
@@ -789,6 +667,44 @@ export interface TopConsumers {
   threshold_bytes: number;
 }
 
+/** A reference from one step of a trace to the next. */
+export interface TraceReference {
+  /** The class that declares the field (the array's class, the thread's class). */
+  declared_by: string;
+  kind: ReferenceKind;
+  /** A known library leak goes through this reference: its pattern. */
+  library_leak?: string | null;
+  /** The field's name, the array index, or `<Java Local>`. */
+  name: string;
+}
+
+/** One object of a leak trace, and the reference from it to the next. */
+export interface TraceStep {
+  /** The object's class (for a class object, the class it stands for). */
+  class_name: string;
+  /**
+   * Steps of a long trace left out after this one (the reference above leads to the
+   * first of them).
+   */
+  elided_after?: number | null;
+  /** What the inspectors noted about it, without a verdict. */
+  labels?: string[];
+  leaking: Leaking;
+  object: string;
+  object_kind: ObjectKind;
+  /** Why it is (or is not) leaking; empty when unknown. */
+  reasons: string[];
+  /** The reference to the next step (absent on the last). */
+  reference?: TraceReference | null;
+  /** The GC root kind, on the first step ("JNI Global", "System Class", …). */
+  root_type?: string | null;
+  /**
+   * Whether the reference to the next step is a suspect: between the last object not
+   * leaking and the first leaking one (LeakCanary underlines these with `~~~`).
+   */
+  suspect: boolean;
+}
+
 export interface Unreachable {
   /** The classes with the most unreachable bytes (at most 100). */
   classes: ClassCount[];
@@ -811,4 +727,19 @@ export interface Waste {
    * value held once), empty collections' backing arrays, duplicate boxed numbers.
    */
   total_wasted_bytes: number;
+}
+
+/** LeakCanary's watch reference of an object. */
+export interface Watch {
+  /** Why it was watched (`description`, `name` in LeakCanary 1.x). */
+  description: string;
+  /** `KeyedWeakReference.key`. */
+  key: string;
+  /** How long it had been retained (since `retainedUptimeMillis`), when the dump says. */
+  retained_duration_ms?: number | null;
+  /**
+   * How long it had been watched when the heap was dumped (LeakCanary 2's
+   * `heapDumpUptimeMillis` minus `watchUptimeMillis`), when the dump says.
+   */
+  watch_duration_ms?: number | null;
 }

@@ -4,7 +4,7 @@
 // overview and an object must be a hex address.
 
 export const VIEW_IDS = [
-  'overview', 'histogram', 'suspects', 'consumers', 'threads', 'waste', 'dominators', 'classes', 'treemap', 'inspector', 'path', 'merge', 'compare',
+  'overview', 'histogram', 'leaks', 'suspects', 'consumers', 'threads', 'waste', 'dominators', 'classes', 'treemap', 'inspector', 'path', 'merge', 'compare',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
@@ -37,11 +37,15 @@ export interface PageState {
    * first member's address). */
   kind?: string;
   dup?: string;
+  /** Leaks: the leak open, by its signature (`leak=<40 hex digits>`). */
+  leak?: string;
 }
 
 export const DEFAULT_STATE: PageState = { view: 'overview', object: null };
 
 const OBJECT_RE = /^0x[0-9a-f]{1,16}$/;
+/** A leak's signature: a SHA-1 in hex. */
+const SIGNATURE_RE = /^[0-9a-f]{40}$/;
 const SORT_RE = /^-?[a-z0-9_.]{1,40}$/;
 
 /** At most this many open rows are kept in the URL. */
@@ -100,6 +104,8 @@ export function parseFragment(hash: string): PageState {
   if (kind !== null && WORD_RE.test(kind)) state.kind = kind;
   const dup = params.get('dup')?.toLowerCase();
   if (dup && OBJECT_RE.test(dup)) state.dup = dup;
+  const leak = params.get('leak')?.toLowerCase();
+  if (leak && SIGNATURE_RE.test(leak)) state.leak = leak;
   return state;
 }
 
@@ -117,6 +123,7 @@ export function formatFragment(state: PageState): string {
   if (state.threads?.length) params.set('threads', state.threads.join(','));
   if (state.kind) params.set('kind', state.kind);
   if (state.dup) params.set('dup', state.dup);
+  if (state.leak) params.set('leak', state.leak);
   const s = params.toString();
   return s ? `#${s}` : '';
 }

@@ -13,6 +13,7 @@ export interface ViewInfo {
 export const VIEWS: readonly ViewInfo[] = [
   { id: 'overview', title: 'Overview' },
   { id: 'histogram', title: 'Histogram' },
+  { id: 'leaks', title: 'Leaks' },
   { id: 'suspects', title: 'Leak suspects' },
   { id: 'consumers', title: 'Top consumers' },
   { id: 'threads', title: 'Threads' },

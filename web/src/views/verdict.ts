@@ -3,36 +3,16 @@
 // writes one), else the biggest leak suspect (named by the fields that hold it, `held_in`,
 // as the report has it), else that nothing holds more than the suspect threshold. Each
 // with links to where the answer is explained. Everything from the dump is set as text.
-import type { Report, Suspect } from '../generated/report';
+import type { Leak, Suspect } from '../generated/report';
 import { h, type Child } from '../lib/dom';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
 import { formatFragment, type ViewId } from '../lib/state';
 import type { DumpContext } from './common';
+import { reportLeaks } from './leaks';
 import { headline } from './suspect-findings';
-
-/** One leak the core's leak finder recognized (the report's `leaks.leaks[]`). */
-export interface Leak {
-  signature: string;
-  kind: 'application' | 'library';
-  description: string;
-  count: number;
-  retained_bytes: number;
-}
-
-/** The report's `leaks` section: what was found, and notes on what could not be looked at. */
-export interface Leaks {
-  leaks: Leak[];
-  notes?: string[];
-}
 
 /** Leaks named in the verdict; the rest are counted. */
 const NAMED_LEAKS = 3;
-
-/** The report's leaks section, when the core wrote one (older reports have none). */
-export function reportLeaks(r: Report): Leaks | null {
-  const leaks = (r as Report & { leaks?: Leaks | null }).leaks;
-  return leaks && Array.isArray(leaks.leaks) ? leaks : null;
-}
 
 function link(view: ViewId, text: string, object: string | null = null, id: string | null = null): HTMLAnchorElement {
   return h('a', { href: formatFragment({ view, object }), 'data-verdict-link': view, id }, text);
@@ -70,7 +50,7 @@ function leaksVerdict(ctx: DumpContext, leaks: Leak[], notes: string[]): Child[]
       sorted.length > named.length ? h('li', { class: 'fine' }, `and ${formatCount(sorted.length - named.length)} more`) : null,
     ),
     notes.length ? h('p', { class: 'fine verdict-notes' }, notes.join(' ')) : null,
-    links(link('suspects', 'Leak suspects'), ctx.hasDump ? link('dominators', 'Dominator tree') : null),
+    links(link('leaks', 'The leaks and their traces'), link('suspects', 'Leak suspects'), ctx.hasDump ? link('dominators', 'Dominator tree') : null),
   ];
 }
 

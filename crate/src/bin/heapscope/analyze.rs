@@ -1,6 +1,7 @@
 //! `heapscope analyze DUMP [OUTPUT]`: the report as Markdown (with graphs or without),
 //! JSON or HTML, at the detail asked for.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::common::{self, AnalysisArgs, Failure, Global, Outcome, ReportOutput};
@@ -26,6 +27,13 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
         Ok(r) => r.clone(),
         Err(e) => return Err(done.fail(e)),
     };
+    // One line on what leaked, where the progress shows (a terminal, not --quiet): a
+    // script reads the report's `leaks` section instead.
+    if let Some(leaks) = &report.leaks {
+        if !global.quiet && std::io::stderr().is_terminal() {
+            eprintln!("heapscope: {}", common::one_line(&heapscope::render::leaks::summary(leaks)));
+        }
+    }
     args.report.write_to(&report, args.output.as_deref()).map_err(Failure::from)?;
     done.finish()
 }

@@ -23,6 +23,7 @@ mod dev;
 mod dev_pass1;
 mod holders_args;
 mod inspect;
+mod leaks;
 mod parity;
 mod paths;
 mod progress;
@@ -72,11 +73,13 @@ enum Command {
     Threads(threads::Args),
     /// Print the leak trace of an object, its dominators marked, and the other ways it is held
     Paths(paths::Args),
+    /// Print what leaked, as LeakCanary reads a dump: leaking objects, their traces, signatures
+    Leaks(leaks::Args),
     /// Print the dominator tree read from the classes up (the reverse dominator tree)
     ClassesUp(classes_up::Args),
     /// Write what grew from a baseline to the current dump (each a dump or a JSON report)
     Compare(compare::Args),
-    /// Print the JSON Schema of the report (or of the page's queries, of paths/classes-up, or of the comparison)
+    /// Print the JSON Schema of the report (or of the page's queries, of paths/classes-up, of the comparison, or of leaks)
     Schema(schema::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(completions::Args),
@@ -93,6 +96,7 @@ impl Command {
             Command::Render(args) => render::run(args, global),
             Command::Threads(args) => threads::run(args, global),
             Command::Paths(args) => paths::run(args, global),
+            Command::Leaks(args) => leaks::run(args, global),
             Command::ClassesUp(args) => classes_up::run(args, global),
             Command::Compare(args) => compare::run(args, global),
             Command::Schema(args) => schema::run(args, global),

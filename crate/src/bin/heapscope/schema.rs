@@ -1,5 +1,5 @@
 //! `heapscope schema`: the JSON Schema of the report, of the page's queries, or of the
-//! JSON `paths` and `classes-up` print, or of the comparison.
+//! JSON `paths` and `classes-up` print, of the comparison, or of `leaks`.
 
 use crate::common::{self, Global, Outcome};
 
@@ -21,6 +21,9 @@ pub struct Args {
     /// The schema of what the page and its worker say to each other
     #[arg(long)]
     pub protocol: bool,
+    /// The schema of `heapscope leaks --format json`
+    #[arg(long)]
+    pub leaks: bool,
 }
 
 pub fn run(args: &Args, _global: &Global) -> Outcome {
@@ -32,6 +35,8 @@ pub fn run(args: &Args, _global: &Global) -> Outcome {
         heapscope::query::holders::classes_up_json_schema()
     } else if args.compare {
         heapscope::compare::json_schema()
+    } else if args.leaks {
+        heapscope::leaks::json_schema()
     } else if args.protocol {
         heapscope::session::protocol::json_schema()
     } else {
