@@ -2,8 +2,8 @@
 // The Rust types are the source of truth: change them, run `heapscope schema --protocol`
 // into the schema file, then `node scripts/gen-types.mjs`. A test fails when this is stale.
 
-import type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Consumer, DumpInfo, DuplicateArrays, DuplicateStrings, FoundBy, GrowthPoint, HeapCount, HistogramRow, Incomplete, Leak, LeakKind, LeakSuspects, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectRef, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootTypeCount, Source, StrengthName, StringGroup, Suspect, SuspectKind, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch } from './report';
-export type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Consumer, DumpInfo, DuplicateArrays, DuplicateStrings, FoundBy, GrowthPoint, HeapCount, HistogramRow, Incomplete, Leak, LeakKind, LeakSuspects, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectRef, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootTypeCount, Source, StrengthName, StringGroup, Suspect, SuspectKind, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch };
+import type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, EachHolds, FoundBy, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, Leak, LeakKind, LeakSuspects, LeakVerdict, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectKind2, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch } from './report';
+export type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, EachHolds, FoundBy, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, Leak, LeakKind, LeakSuspects, LeakVerdict, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectKind2, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch };
 import type { Answer, ArrayGroupMembers, Children, ClassGroup, ClassRow, ClassesUp, DominatorGroup, DominatorGroups, Entries, EntriesKind, Entry, FieldValue, GroupMember, GroupMembers, HistogramGroup, HistogramGrouping, Holder, Instances, MergedNode, MergedPaths, ObjectDetails, ObjectValue, PathStep, Paths, Query, Referrers, Slot, Stretch, TraceStep, TreeNode, WayStep } from './query';
 export type { Answer, ArrayGroupMembers, Children, ClassGroup, ClassRow, ClassesUp, DominatorGroup, DominatorGroups, Entries, EntriesKind, Entry, FieldValue, GroupMember, GroupMembers, HistogramGroup, HistogramGrouping, Holder, Instances, MergedNode, MergedPaths, ObjectDetails, ObjectValue, PathStep, Paths, Query, Referrers, Slot, Stretch, TraceStep, TreeNode, WayStep };
 
@@ -98,7 +98,7 @@ export interface Progress {
 }
 
 /** A rendering of the report for people. */
-export type Rendering = "markdown" | "html";
+export type Rendering = "markdown" | "html" | "markdown_graphs";
 
 export interface Report {
   /** Objects and shallow bytes by allocation stack, where the dump recorded them. */
@@ -112,6 +112,8 @@ export interface Report {
    * growing object. Empty when the dump was not read again.
    */
   growth_points?: GrowthPoint[];
+  /** What the used heap is made of: object kinds, packages, class loaders. */
+  heap_composition?: HeapComposition | null;
   /** One row per class, by retained size (MAT's quick value), then shallow size. */
   histogram: HistogramRow[];
   /** Why the dump could not be read to its end. */
@@ -123,6 +125,8 @@ export interface Report {
    * finder did not run).
    */
   leaks?: Leaks | null;
+  /** The OOM triage that opens the report: the heap's shape and one leak or many. */
+  oom_triage?: OomTriage | null;
   overview: Overview;
   /**
    * How firmly the dump's objects are held: one row per strength, firmest first
@@ -135,12 +139,22 @@ export interface Report {
   schema_version: number;
   source: Source;
   /**
+   * The dump's system properties (`java.lang.System`'s `props`), as MAT's System
+   * Properties page lists them: sorted by key. Absent when the dump has no such map.
+   */
+  system_properties?: SystemProperty[] | null;
+  /**
    * Every thread object with its stack and the objects each frame holds, largest
    * retained first (all of them: threads are few).
    */
   threads?: ThreadInfo[];
   /** The program that wrote the report, e.g. "heapscope 0.1.0". */
   tool: string;
+  /**
+   * MAT's Top Components: each class loader whose top-level dominators retain at least
+   * 1% of the used heap, largest first.
+   */
+  top_components?: Component[] | null;
   top_consumers: TopConsumers;
   /** The biggest objects of the dominator tree's first level (at most 100). */
   top_dominators: ObjectRef[];

@@ -14,6 +14,8 @@ export interface Report {
    * growing object. Empty when the dump was not read again.
    */
   growth_points?: GrowthPoint[];
+  /** What the used heap is made of: object kinds, packages, class loaders. */
+  heap_composition?: HeapComposition | null;
   /** One row per class, by retained size (MAT's quick value), then shallow size. */
   histogram: HistogramRow[];
   /** Why the dump could not be read to its end. */
@@ -25,6 +27,8 @@ export interface Report {
    * finder did not run).
    */
   leaks?: Leaks | null;
+  /** The OOM triage that opens the report: the heap's shape and one leak or many. */
+  oom_triage?: OomTriage | null;
   overview: Overview;
   /**
    * How firmly the dump's objects are held: one row per strength, firmest first
@@ -37,12 +41,22 @@ export interface Report {
   schema_version: number;
   source: Source;
   /**
+   * The dump's system properties (`java.lang.System`'s `props`), as MAT's System
+   * Properties page lists them: sorted by key. Absent when the dump has no such map.
+   */
+  system_properties?: SystemProperty[] | null;
+  /**
    * Every thread object with its stack and the objects each frame holds, largest
    * retained first (all of them: threads are few).
    */
   threads?: ThreadInfo[];
   /** The program that wrote the report, e.g. "heapscope 0.1.0". */
   tool: string;
+  /**
+   * MAT's Top Components: each class loader whose top-level dominators retain at least
+   * 1% of the used heap, largest first.
+   */
+  top_components?: Component[] | null;
   top_consumers: TopConsumers;
   /** The biggest objects of the dominator tree's first level (at most 100). */
   top_dominators: ObjectRef[];
@@ -214,11 +228,74 @@ export interface CollectionWaste {
   wasted_bytes: number;
 }
 
+/**
+ * MAT's Top Components report: one class loader whose top-level dominators (grouped as
+ * Top Consumers groups them) retain at least 1% of the used heap.
+ */
+export interface Component {
+  /**
+   * The classes of the retained set with the most shallow bytes (at most `--detail`'s
+   * rows), then by name.
+   */
+  classes: ClassCount[];
+  /** The loader: `<system class loader>` or `ClassName @ 0x…`. */
+  name: string;
+  /** Objects in the component's retained set. */
+  objects: number;
+  retained_bp: number;
+  /** What they retain together (the component's size). */
+  retained_bytes: number;
+  top_level_dominators: number;
+  /** Waste found within the retained set (absent when the waste report was not made). */
+  waste?: ComponentWaste | null;
+}
+
+/** The waste report's findings that lie in one component's retained set. */
+export interface ComponentWaste {
+  duplicate_array_bytes: number;
+  /**
+   * Primitive arrays of the component equal to another kept array (each group's first
+   * aside), and their shallow bytes.
+   */
+  duplicate_arrays: number;
+  duplicate_string_bytes: number;
+  /**
+   * Strings of the component whose value another kept string holds too (the duplicate
+   * string groups' members, each group's first aside), and their shallow bytes with
+   * their value arrays'.
+   */
+  duplicate_strings: number;
+  empty_collection_bytes: number;
+  /**
+   * Empty collections of the component with an allocated backing array, and those
+   * arrays' shallow bytes.
+   */
+  empty_collections: number;
+  /** In basis points of the component's retained size. */
+  wasted_bp: number;
+  /** The three together. */
+  wasted_bytes: number;
+}
+
 export interface Consumer {
   name: string;
   objects: number;
   retained_bp: number;
   retained_bytes: number;
+}
+
+/**
+ * Several levels of the dominator tree under a single suspect's accumulation point (or
+ * the suspect, without one), biggest first, depth first.
+ */
+export interface DominatorSubtree {
+  /**
+   * In depth-first order, each node's children largest retained first; chosen level by
+   * level within `--detail`'s caps (objects, levels, children per object).
+   */
+  nodes: SubtreeNode[];
+  /** Whether the caps left objects out. */
+  truncated: boolean;
 }
 
 export interface DumpInfo {
@@ -290,16 +367,63 @@ export interface DuplicateStrings {
   wasted_bytes: number;
 }
 
+/**
+ * What each object of a suspect's biggest accumulated group holds (see
+ * `Suspect::each_holds`).
+ */
+export interface EachHolds {
+  /** The class of the object each one holds. */
+  class_name: string;
+  /** The field (of the group's class) each one holds it by. */
+  field: string;
+  /** Retained by the held objects together. */
+  retained_bytes: number;
+}
+
 /** How a leaking object was found. */
 export type FoundBy = "watched" | "lifecycle";
+
+/** Objects of the classes of one package or one class loader. */
+export interface GroupCount {
+  classes: number;
+  name: string;
+  objects: number;
+  shallow_bp: number;
+  shallow_bytes: number;
+}
 
 /** A top-level dominator's accumulation point. */
 export interface GrowthPoint {
   accumulation_point: ObjectRef;
   /** Address of the top-level dominator (as in `top_dominators`). */
   address: string;
-  /** Its elements when it is an array (length) or a collection (`size`-like field). */
+  /**
+   * Entries of what `held_in` names (as `Suspect::accumulation_point_elements`): a
+   * collection's size, an array's length.
+   */
   elements?: number | null;
+  /** Where the memory is held, named as a developer names it (as `Suspect::held_in`). */
+  held_in?: string | null;
+}
+
+/**
+ * What the used heap is made of (kept objects, by shallow size): by object kind, by the
+ * package of their class (an array by its element class's; primitive arrays and classes
+ * without a package in `<default package>`), by their class's loader.
+ */
+export interface HeapComposition {
+  /**
+   * The four kinds, in this order: instances, object arrays, primitive arrays, class
+   * objects. They add up to the used heap.
+   */
+  kinds: KindCount[];
+  loader_count: number;
+  /** The class loaders whose classes' objects take the most shallow bytes (as many). */
+  loaders: GroupCount[];
+  /** Packages in all. */
+  package_count: number;
+  /** The packages with the most shallow bytes (at most `--detail`'s rows), then by name. */
+  packages: GroupCount[];
 }
 
 /** Kept objects of one heap (see `Overview::heaps`). */
@@ -308,6 +432,9 @@ export interface HeapCount {
   objects: number;
   shallow_bytes: number;
 }
+
+/** The shape of the heap: how many of the largest top-level dominators hold half of it. */
+export type HeapShape = "dominant" | "few" | "spread";
 
 export interface HistogramRow {
   /** Address of the class object (several classes may share a name). */
@@ -323,6 +450,13 @@ export interface HistogramRow {
    * instance of the class dominates, summed (a lower bound of the class's retained size).
    */
   retained_bytes_min: number;
+  /**
+   * The quick retained size MAT's report prints (`>= N`): of the class's instances
+   * together with its class object (the retained sizes of those of them that no other
+   * of them dominates, summed). For `java.lang.Class`, whose instances are the class
+   * objects, `retained_bytes_min`.
+   */
+  retained_bytes_with_class?: number | null;
   shallow_bytes: number;
 }
 
@@ -330,6 +464,15 @@ export interface Incomplete {
   message: string;
   /** Byte offset (in the decompressed HPROF data) where reading stopped. */
   offset: number;
+}
+
+/** Objects of one kind. */
+export interface KindCount {
+  kind: ObjectKind2;
+  objects: number;
+  /** Shallow bytes in basis points of the used heap. */
+  shallow_bp: number;
+  shallow_bytes: number;
 }
 
 /**
@@ -378,6 +521,9 @@ export interface LeakSuspects {
   /** Retained size above which something is a suspect (10% of the used heap). */
   threshold_bytes: number;
 }
+
+/** One leak or many: how many different places the leak suspects accumulate in. */
+export type LeakVerdict = "no_suspect" | "one_leak" | "several_leaks";
 
 /** Whether an object of a trace is leaking, as Shark's inspectors decide. */
 export type Leaking = "YES" | "NO" | "UNKNOWN";
@@ -429,6 +575,9 @@ export interface MemberGroup {
 /** What an object of a trace is. */
 export type ObjectKind = "instance" | "object_array" | "primitive_array" | "class";
 
+/** What kind of object a heap object is. */
+export type ObjectKind2 = "instances" | "object_arrays" | "primitive_arrays" | "class_objects";
+
 /** An object, described for people. */
 export interface ObjectRef {
   address: string;
@@ -439,6 +588,35 @@ export interface ObjectRef {
   retained_bp: number;
   retained_bytes: number;
   shallow_bytes: number;
+}
+
+/** The OOM triage: the first thing the report says, with the numbers behind it. */
+export interface OomTriage {
+  /**
+   * Different places they accumulate in: distinct accumulation points (a suspect without
+   * one counts as a place of its own).
+   */
+  accumulation_points: number;
+  /**
+   * How many of the largest top-level dominators it takes to hold half the used heap
+   * (all of them when they never do).
+   */
+  dominators_for_half: number;
+  /** The largest top-level dominator's retained size, in basis points of the used heap. */
+  largest_bp: number;
+  shape: HeapShape;
+  /** The shape as a sentence. */
+  shape_text: string;
+  /** Leak suspects (MAT's, above 10% of the used heap). */
+  suspects: number;
+  /** The suspects' retained sizes together, in basis points of the used heap. */
+  suspects_bp: number;
+  /** The five largest top-level dominators together, in basis points. */
+  top5_bp: number;
+  top_level_dominators: number;
+  verdict: LeakVerdict;
+  /** The verdict as a sentence. */
+  verdict_text: string;
 }
 
 export interface Overview {
@@ -500,6 +678,34 @@ export interface RecordCounts {
 /** How a reference of a trace is held. */
 export type ReferenceKind = "instance_field" | "static_field" | "array_element" | "local";
 
+/**
+ * Why a single suspect is alive: a shortest reference path from the suspect up to a GC
+ * root, and the root's type.
+ */
+export interface RootPath {
+  /** Steps left out after the first half of `steps`. */
+  omitted: number;
+  /** The GC root's types (heapscope's names, as in `gc_roots_by_type`). */
+  root_types: string[];
+  /**
+   * From the suspect (first) up to the GC root (last); steps beyond `--detail`'s cap
+   * are left out in the middle.
+   */
+  steps: RootStep[];
+  /** The path in one line: `A ← field of B ← … (GC root: System Class)`. */
+  why_alive: string;
+}
+
+/** One object of a root path. */
+export interface RootStep {
+  /**
+   * How the next step (the one nearer the GC root) references this object: its field
+   * names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root.
+   */
+  held_by: string[];
+  object: ObjectRef;
+}
+
 export interface RootTypeCount {
   /** The name Eclipse MAT shows (ART-only kinds are "Unknown" there). */
   mat_name: string;
@@ -547,6 +753,16 @@ export interface StringGroup {
   wasted_bytes: number;
 }
 
+/** One object of a dominator subtree. */
+export interface SubtreeNode {
+  /** 0 for the subtree's root; a node's children follow it with one more. */
+  depth: number;
+  object: ObjectRef;
+  /** The objects it immediately dominates that are not listed, and what they retain. */
+  omitted_children: number;
+  omitted_retained_bytes: number;
+}
+
 export interface Suspect {
   /**
    * The objects the accumulation point immediately dominates, grouped by class, largest
@@ -557,8 +773,10 @@ export interface Suspect {
   /** Where the memory is accumulated, when one object holds most of it. */
   accumulation_point?: ObjectRef | null;
   /**
-   * Elements of the accumulation point when it is an array (its length) or a
-   * collection (its `size`-like field), as the dump holds it.
+   * Entries of what `held_in` names: of the collection it ends at (its `size`-like
+   * field) when that is not the accumulation point (whose backing array it is), else of
+   * the accumulation point when it is an array (its length) or a collection (its
+   * `size`-like field), as the dump holds it.
    */
   accumulation_point_elements?: number | null;
   /** Group: its biggest members (at most 20), largest retained first. */
@@ -575,10 +793,24 @@ export interface Suspect {
   /** One sentence in the manner of MAT's report. */
   description: string;
   /**
-   * The chain named by its fields, as a developer names the object that leaks
-   * (`S02StaticMapLeak.CACHE.table`: the class's static `CACHE`, its field `table`);
-   * `…` where the next object is not referenced directly. Absent when the dump was not
-   * read again or the chain has steps left out.
+   * Single: several levels of the dominator tree under its accumulation point (or the
+   * suspect itself, without one).
+   */
+  dominator_subtree?: DominatorSubtree | null;
+  /**
+   * When every object of the biggest accumulated group (`accumulated[0]`) immediately
+   * dominates exactly one object of one other class, through the same field: that
+   * class and field (`Screen$1.this$0` → `com.acme.ui.Screen`), usually what leaked.
+   */
+  each_holds?: EachHolds | null;
+  /**
+   * Where the memory is held, named as a developer names it: from the static field
+   * nearest the accumulation point (`com.acme.ui.EventBus.INSTANCE.listeners`: the
+   * class's static `INSTANCE`, its field `listeners`), else from the chain's first
+   * object (`Thread("worker-1").threadLocals…`); each step a field or `[i]`, `…` where
+   * the next object is not referenced directly; a collection's internal array at the
+   * end is left out (the name stops at the collection). Absent when the dump was not
+   * read again or the name would have more than 40 steps.
    */
   held_in?: string | null;
   /** Objects in the group (1 for a single suspect). */
@@ -603,9 +835,22 @@ export interface Suspect {
   represented_loader?: string | null;
   retained_bp: number;
   retained_bytes: number;
+  /**
+   * Single: why the suspect is alive, a shortest reference path from it up to a GC
+   * root. Absent when the dump was not read again.
+   */
+  root_path?: RootPath | null;
 }
 
 export type SuspectKind = "single_object" | "group_of_objects";
+
+/** One system property, as MAT's System Properties page lists it. */
+export interface SystemProperty {
+  /** The key's text (at most 1024 characters, then "...", as MAT reads strings). */
+  key: string;
+  /** The value's text; "" when the value is null or has no text. */
+  value: string;
+}
 
 /** One frame of a thread's stack. */
 export interface ThreadFrame {
