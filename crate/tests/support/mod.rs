@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod hprof_builder;
+pub mod listener_leak;
 
 use heapscope::source::{auto_decompress, ByteSource, FileSource, GzipSource, MemorySource};
 
