@@ -48,6 +48,10 @@ pub struct Growth {
     /// Analyze dumps keeping their unreachable objects (as analyze --keep-unreachable)
     #[arg(long)]
     pub keep_unreachable: bool,
+    /// A ProGuard/R8 mapping file (mapping.txt) of the program: both dumps are compared
+    /// with its original names (as analyze --mapping; a saved report keeps its own names)
+    #[arg(long, value_name = "FILE")]
+    pub mapping: Option<PathBuf>,
 }
 
 /// A rendering of the comparison.
@@ -86,7 +90,7 @@ fn load(path: &Path, args: &Growth, global: &Global) -> Result<Report, Failure> 
         dominators: Dominators::SemiNca,
         snapshot: None,
         timings: false,
-        mapping: None,
+        mapping: args.mapping.clone(),
         core_only: false,
     };
     let mut done = common::analyze(&analysis_args, global)?;
