@@ -16,7 +16,7 @@ import { isJsonReport } from '../import/kind';
 import { baseName, shellQuote } from '../lib/cli';
 import { download } from '../lib/download';
 import { h, replaceChildren, setText, type Child } from '../lib/dom';
-import { formatBp, formatBytes, formatCount, formatMiB } from '../lib/format';
+import { formatBp, formatBytes, formatCount, formatMiB, shortClassName } from '../lib/format';
 import { formatFragment, type PageState } from '../lib/state';
 import { drawRows, ROW } from '../lib/virtual-rows';
 import { announce } from '../lib/announce';
@@ -535,7 +535,9 @@ export class CompareView {
       COLUMNS.forEach((col, j) => {
         const v = col.value(r);
         const cell = row.children[j] as HTMLElement;
-        setText(cell, typeof v === 'number' ? (col.key.startsWith('delta.') ? signed(v) : formatCount(v)) : v);
+        // Long names keep their simple name (packages cut to initials), so that classes of one
+        // package stay apart; the full name is the cell's title.
+        setText(cell, typeof v === 'number' ? (col.key.startsWith('delta.') ? signed(v) : formatCount(v)) : j < 2 ? shortClassName(v) : v);
         cell.dataset.value = String(v);
         cell.title = j < 2 ? String(v) : '';
       });
