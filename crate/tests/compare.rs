@@ -41,7 +41,17 @@ fn expected(corpus: &Path, name: &str) -> Value {
     serde_json::from_str(&text).expect("expected parses")
 }
 
-/// MAT's histogram rows summed by (class name, stable loader name). The loader of each of
+/// A JVM hidden class's name without the address the JVM appends (`+0x7f…`, `/0x…`), as
+/// the corpus's JDK 17 lambdas are named; other names unchanged.
+fn without_address(name: &str) -> String {
+    match name.rfind("+0x").or_else(|| name.rfind("/0x")) {
+        Some(i) if name[i + 3..].chars().all(|c| c.is_ascii_hexdigit()) => name[..i].to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// MAT's histogram rows summed by (class name without a hidden class's address, stable
+/// loader name). The loader of each of
 /// MAT's class objects is looked up by address in the dump's own class table (the
 /// report's histogram); the numbers are MAT's.
 fn mat_rows(exp: &Value, r: &Report) -> BTreeMap<(String, String), ClassCounts> {
@@ -53,7 +63,7 @@ fn mat_rows(exp: &Value, r: &Report) -> BTreeMap<(String, String), ClassCounts> 
         let addr = row["class_object"].as_str().unwrap();
         let label =
             loader_of.get(addr).unwrap_or_else(|| panic!("MAT's class object {addr} is not in the dump's class table"));
-        let e = out.entry((row["class"].as_str().unwrap().to_string(), stable[*label].clone())).or_default();
+        let e = out.entry((without_address(row["class"].as_str().unwrap()), stable[*label].clone())).or_default();
         e.instances += row["instances"].as_u64().unwrap();
         e.shallow_bytes += row["shallow_heap"].as_u64().unwrap();
         e.retained_bytes_min += row["retained_heap_min"].as_u64().unwrap();
@@ -195,7 +205,11 @@ fn a_dump_compared_with_itself_changes_nothing() {
         let cmp = compare::compare(&r, &r, &Options::default()).unwrap();
         assert!(cmp.leaders.is_empty(), "{name}: {:#?}", cmp.leaders);
         assert_eq!(cmp.classes_changed, 0);
-        assert_eq!(cmp.classes.len() as u64, r.overview.classes);
+        // One row per class, hidden classes of one name (`LambdaForm$MH+0x…`) as one.
+        let keys: std::collections::BTreeSet<(String, &str)> =
+            r.histogram.iter().map(|h| (without_address(&h.class_name), h.loader.as_str())).collect();
+        assert_eq!(cmp.classes.len(), keys.len());
+        assert!(keys.len() < r.overview.classes as usize, "{name} has hidden classes of one name");
         assert!(cmp
             .classes
             .iter()
@@ -458,9 +472,8 @@ fn an_incomplete_side_is_compared_and_exits_1() {
 }
 
 /// A report keeps the accumulation points of its largest top-level dominators: for s02's
-/// suspect it is the one MAT names, and its element count is the HashMap table's length
-/// for the manifest's 300 entries (Java's HashMap: the power of two holding 300 at load
-/// factor 0.75, i.e. 512).
+/// suspect it is the one MAT names; it is named from the manifest's static field and
+/// counted by the map's entries (the manifest's 300).
 #[test]
 fn reports_keep_growth_points_with_element_counts() {
     let Some(c) = corpus() else { return };
@@ -474,6 +487,92 @@ fn reports_keep_growth_points_with_element_counts() {
         .expect("the suspect's growth point");
     assert_eq!(point.accumulation_point.address, suspect["accumulation_point"]["object"].as_str().unwrap());
     assert_eq!(point.accumulation_point.class_name, "java.util.HashMap$Node[]");
-    assert_eq!(point.elements, Some(512));
+    // Named from the static field, with the map's 300 entries (not its table's 512 slots).
+    assert_eq!(point.held_in.as_deref(), Some("corpus.S02StaticMapLeak.CACHE"));
+    assert_eq!(point.elements, Some(300));
     assert!(r.growth_points.len() <= heapscope::report::annotate::GROWTH_POINTS);
+}
+
+/// Two runs of one program name their lambdas' hidden classes with other addresses
+/// (`…$$Lambda$14+0x00007f64…` and `…+0x00007f06…` in the s04 pair): each lambda is one
+/// row on both sides, neither new nor gone (the row counts are MAT's, summed by name
+/// without the address, in `check_pair_against_mat`).
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn lambdas_of_two_runs_are_paired_without_their_addresses() {
+    let Some(c) = corpus() else { return };
+    let (base, cur) = ("s04_references_serial_all", "s04_references_serial_live");
+    let lambdas = |name: &str| -> Vec<String> {
+        let exp = expected(&c, name);
+        exp["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["class"].as_str().unwrap().to_string())
+            .filter(|n| n.contains("$$Lambda"))
+            .collect()
+    };
+    let (lb, lc) = (lambdas(base), lambdas(cur));
+    // Lambdas archived with the JDK (CDS) keep their address; the others moved.
+    let moved = lb.iter().filter(|n| !lc.contains(n)).count();
+    assert!(moved >= 8, "{moved} of the runs' lambda names differ: {lb:?} {lc:?}");
+    let cmp = compare::compare(&load(&c, base), &load(&c, cur), &Options::default()).unwrap();
+    for name in lb.iter().chain(&lc) {
+        let key = without_address(name);
+        let rows: Vec<&ClassChange> = cmp.classes.iter().filter(|r| r.class_name == key).collect();
+        assert_eq!(rows.len(), 1, "{key}");
+        let on_both = lb.iter().any(|n| without_address(n) == key) && lc.iter().any(|n| without_address(n) == key);
+        assert_eq!(rows[0].status == ClassStatus::Both, on_both, "{key}");
+    }
+    check_pair_against_mat(&c, base, cur);
+}
+
+/// The Markdown and HTML growth reports list the classes that shrank or are gone, not
+/// only those that grew: a class gone with 416,000 bytes is there even when only one row
+/// per direction is asked for.
+#[test]
+fn growth_reports_list_changes_in_both_directions() {
+    let (mut before, after) = (plugin_dump(2, 1, false), plugin_dump(5, 1, true));
+    let mut gone = before.histogram.iter().find(|r| r.class_name == "p.A").unwrap().clone();
+    gone.class_name = "x.Gone".into();
+    gone.instances = 1_000;
+    gone.shallow_bytes = 416_000;
+    gone.retained_bytes_min = 416_000;
+    before.histogram.push(gone);
+    let cmp = compare::compare(&before, &after, &Options::default()).unwrap();
+    let row = cmp.classes.iter().find(|r| r.class_name == "x.Gone").unwrap();
+    assert_eq!((row.status, row.delta.retained_bytes_min), (ClassStatus::Gone, -416_000));
+    for text in [compare::document::markdown(&cmp, Some(1)), compare::document::html(&cmp, Some(1))] {
+        assert!(text.contains("x.Gone") && text.contains("-416,000"), "{text}");
+        // The row that grew most: the first loader's p.A, 3 more instances.
+        assert!(text.contains("p.A") && text.contains("+3"), "{text}");
+    }
+}
+
+/// A listener leak grown from 50 to 150 listeners: the growth leader (the class loader
+/// that dominates it all) is named where the application holds the listeners, with the
+/// list's entries on both sides.
+#[test]
+fn the_growth_leader_is_named_in_the_applications_terms() {
+    let report = |n: u64| {
+        let mut s = support::session_of(support::listener_leak::listener_leak(n));
+        s.report().unwrap().clone()
+    };
+    let cmp = compare::compare(&report(50), &report(150), &Options::default()).unwrap();
+    let leader = &cmp.leaders[0];
+    assert_eq!(leader.class_name, "jdk.internal.loader.ClassLoaders$AppClassLoader");
+    let held = |s: &Option<ChangeSide>| s.as_ref().and_then(|s| s.held_in.clone());
+    assert_eq!(held(&leader.current).as_deref(), Some("com.acme.ui.EventBus.INSTANCE.listeners"));
+    assert_eq!(held(&leader.baseline), held(&leader.current));
+    let entries = |s: &Option<ChangeSide>| s.as_ref().and_then(|s| s.accumulation_point_elements);
+    assert_eq!((entries(&leader.baseline), entries(&leader.current)), (Some(50), Some(150)));
+    // Each listener adds its Screen$1 (16 + 8 bytes), Screen (24), byte[1,000] (1,024)
+    // and its 8-byte slot in the list's array.
+    assert_eq!(leader.delta_retained_bytes, 100 * (24 + 24 + 1_024 + 8));
+    let md = compare::document::markdown(&cmp, None);
+    assert!(
+        md.contains("com.acme.ui.EventBus.INSTANCE.listeners (jdk.internal.loader.ClassLoaders\\$AppClassLoader)"),
+        "{md}"
+    );
+    assert!(md.contains("entries: 50 → 150"), "{md}");
 }

@@ -404,3 +404,30 @@ fn thread_frames_are_retraced_with_inlined_methods_expanded() {
     let json = heapscope::report::to_json(s.report().unwrap());
     assert!(json.contains("com.example.Worker.helper(I)V (Worker.java:11)") && !json.contains("go/retraceme"));
 }
+
+/// `compare --mapping`: the corpus's base and current ahat dumps (one program, one
+/// mapping, as the manifest says) compare with their original names: no class row keeps
+/// an obfuscated name of the map, and `DumpedStuff$StackSmasher` (obfuscated `o`) is a row
+/// on both sides.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn cli_compare_applies_the_mapping_to_both_dumps() {
+    let Some(dir) = corpus() else { return };
+    let map = read_map(&std::fs::read_to_string(dir.join(MAP)).unwrap());
+    let out = Command::new(env!("CARGO_BIN_EXE_heapscope"))
+        .args(["-q", "compare", "-f", "json", "--mapping"])
+        .arg(dir.join(MAP))
+        .arg(dir.join("android/ahat_test_dump_base_8e3b7d7.hprof.gz"))
+        .arg(dir.join(DUMP))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = json["classes"].as_array().unwrap();
+    for r in rows {
+        let name = r["class_name"].as_str().unwrap();
+        assert!(!map.iter().any(|(obf, (orig, _))| obf != orig && base(name).0 == obf), "{name}");
+    }
+    let smasher = rows.iter().find(|r| r["class_name"] == "DumpedStuff$StackSmasher").expect("a row");
+    assert_eq!(smasher["status"], "both");
+}

@@ -115,7 +115,10 @@ async function applyMapping(file: File): Promise<void> {
   try {
     const reportJson = await o.ctx.q.applyMapping(await file.text());
     if (open !== o) return;
+    // The user's filter stays (the names it finds may change with the mapping).
+    const filter = o.histogram.filterText();
     showResults(o.file, { ...o.opened, reportJson }, file.name, file);
+    open?.histogram.keepFilter(filter);
     announce(`Names deobfuscated with ${file.name}.`);
   } catch (e) {
     showError(isAnalysisError(e) ? e : internalError(String(e)), file);
@@ -359,7 +362,9 @@ async function switchTree(o: Open, tree: Tree): Promise<void> {
   try {
     const reportJson = await o.ctx.q.setTree(tree);
     if (open !== o) return;
+    const filter = o.histogram.filterText();
     showResults(o.file, { ...o.opened, reportJson }, o.mappingName, o.mapping);
+    open?.histogram.keepFilter(filter);
     announce(tree === 'strength' ? 'The views now show the strength-aware dominator tree.' : "The views now show Eclipse MAT's dominator tree.");
   } catch (e) {
     setTreeStatus('');

@@ -42,19 +42,22 @@ fn side_name(s: &Side) -> String {
 }
 
 fn status_text(c: &Change) -> String {
+    let grown_gone = c.status == ChangeStatus::Gone && c.current.is_some() && c.delta_retained_bytes != 0;
     match c.status {
         ChangeStatus::New => "new".into(),
         ChangeStatus::Unchanged => "unchanged".into(),
-        ChangeStatus::Gone => "no longer a suspect".into(),
-        ChangeStatus::Grown | ChangeStatus::Shrunk => {
-            let verb = if c.status == ChangeStatus::Grown { "grown" } else { "shrunk" };
+        ChangeStatus::Gone if !grown_gone => "no longer a suspect".into(),
+        // Still there, but under the suspect threshold: its change is what matters.
+        ChangeStatus::Gone | ChangeStatus::Grown | ChangeStatus::Shrunk => {
+            let verb = if c.delta_retained_bytes > 0 { "grown" } else { "shrunk" };
+            let under = if grown_gone { "; under 10% of the heap now" } else { "" };
             match c.growth_bp {
                 Some(bp) => format!(
-                    "{verb} by {} bytes ({})",
+                    "{verb} by {} bytes ({}){under}",
                     format_bytes(c.delta_retained_bytes.unsigned_abs()),
                     signed_percent(bp)
                 ),
-                None => format!("{verb} by {} bytes", format_bytes(c.delta_retained_bytes.unsigned_abs())),
+                None => format!("{verb} by {} bytes{under}", format_bytes(c.delta_retained_bytes.unsigned_abs())),
             }
         }
     }
@@ -66,7 +69,11 @@ fn what(c: &Change) -> String {
             let n = c.current.as_ref().or(c.baseline.as_ref()).map_or(0, |s| s.instances);
             format!("{} instances of {}", format_bytes(n), c.class_name)
         }
-        _ => c.class_name.clone(),
+        // Named where the application holds it, as the suspects are.
+        _ => match held_in(c) {
+            Some(h) => format!("{h} ({})", c.class_name),
+            None => c.class_name.clone(),
+        },
     };
     if let Some(l) = &c.loader {
         s.push_str(&format!(" (loader {l})"));
@@ -78,9 +85,18 @@ fn retained(s: &Option<ChangeSide>) -> String {
     s.as_ref().map_or("—".into(), |s| format!("{} ({})", format_bytes(s.retained_bytes), format_bp(s.retained_bp)))
 }
 
+/// Where the memory is held (the current side's name, else the baseline's).
+fn held_in(c: &Change) -> Option<&str> {
+    c.current.as_ref().and_then(|s| s.held_in.as_deref()).or(c.baseline.as_ref().and_then(|s| s.held_in.as_deref()))
+}
+
 fn elements(c: &Change) -> String {
     let e = |s: &Option<ChangeSide>| s.as_ref().and_then(|s| s.accumulation_point_elements);
-    let point = c.current.as_ref().or(c.baseline.as_ref()).and_then(|s| s.accumulation_point.clone());
+    // With a `held_in`, the count is of its entries (the What column names it).
+    let point = match held_in(c) {
+        Some(_) => Some("entries".to_string()),
+        None => c.current.as_ref().or(c.baseline.as_ref()).and_then(|s| s.accumulation_point.clone()),
+    };
     match (point, e(&c.baseline), e(&c.current)) {
         (Some(p), Some(b), Some(n)) => format!("{p}: {} → {}", format_bytes(b), format_bytes(n)),
         (Some(p), None, Some(n)) => format!("{p}: {}", format_bytes(n)),
@@ -102,7 +118,7 @@ fn change_table(rows: &[Change], share: bool) -> Block {
     if share {
         cols.push(("Share of growth", Right));
     }
-    cols.push(("Accumulation point: elements", Left));
+    cols.push(("Accumulation point or entries", Left));
     Block::Table {
         columns: columns(&cols),
         rows: rows
@@ -249,24 +265,24 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
 
     blocks.push(Block::Heading(2, "Classes".into()));
     let limit = class_rows.unwrap_or(DEFAULT_CLASS_ROWS);
-    let changed: Vec<&ClassChange> = c
-        .classes
-        .iter()
-        .filter(|r| r.status != ClassStatus::Both || r.delta != ClassDeltas::default())
-        .take(limit)
-        .collect();
+    let (grown, shrunk) = class_directions(c, limit);
     let by = match c.sort {
         SortKey::Instances => "instances",
         SortKey::Shallow => "shallow heap",
         SortKey::Retained => "retained heap (MAT's quick retained size)",
     };
     blocks.push(Block::Paragraph(vec![Inline::Text(format!(
-        "{} of {} classes changed; the first {} by change in {by}, largest growth first.",
+        "{} of {} classes changed; by change in {by}: the {} that grew most, largest growth first, then the {} that shrank most or are gone, largest decrease first.",
         format_bytes(c.classes_changed),
         format_bytes(c.classes_total),
-        changed.len()
+        grown.len(),
+        shrunk.len()
     ))]));
-    if !changed.is_empty() {
+    for (heading, changed) in [("Grown", grown), ("Shrunk or gone", shrunk)] {
+        if changed.is_empty() {
+            continue;
+        }
+        blocks.push(Block::Heading(3, heading.into()));
         blocks.push(Block::Table {
             columns: columns(&[
                 ("Class", Left),
@@ -303,6 +319,22 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
         });
     }
     Document { title, blocks }
+}
+
+/// The changed class rows in both directions, at most `limit` each: those whose change
+/// in the sort column is positive (or zero: changed in another column), in the
+/// comparison's order (largest growth first), and those whose change is negative, largest
+/// decrease first.
+fn class_directions(c: &Comparison, limit: usize) -> (Vec<&ClassChange>, Vec<&ClassChange>) {
+    let delta = |r: &ClassChange| match c.sort {
+        SortKey::Instances => r.delta.instances,
+        SortKey::Shallow => r.delta.shallow_bytes,
+        SortKey::Retained => r.delta.retained_bytes_min,
+    };
+    let changed = c.classes.iter().filter(|r| r.status != ClassStatus::Both || r.delta != ClassDeltas::default());
+    let grown = changed.clone().filter(|r| delta(r) >= 0).take(limit).collect();
+    let shrunk = changed.rev().filter(|r| delta(r) < 0).take(limit).collect();
+    (grown, shrunk)
 }
 
 /// The comparison as Markdown.

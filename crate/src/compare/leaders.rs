@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+use super::hidden::class_key;
 use super::model::{Change, ChangeKind, ChangeSide, ChangeStatus};
 use crate::model::format::basis_points;
 use crate::model::{ObjectRef, PathKey, Report, Suspect, SuspectKind};
@@ -38,11 +39,12 @@ struct Item<'a> {
     suspect: bool,
 }
 
-/// `class X` for the class object of X, else the object's class.
+/// `class X` for the class object of X, else the object's class; a hidden class or proxy
+/// by its [key](super::hidden::class_key), as the class rows name it.
 pub fn object_label(o: &ObjectRef) -> String {
     match &o.class_of_object {
-        Some(c) => format!("class {c}"),
-        None => o.class_name.clone(),
+        Some(c) => format!("class {}", class_key(c)),
+        None => class_key(&o.class_name).into_owned(),
     }
 }
 
@@ -56,6 +58,7 @@ fn object_side(r: &Report, o: &ObjectRef) -> ChangeSide {
         retained_bp: o.retained_bp,
         accumulation_point: point.map(|p| object_label(&p.accumulation_point)),
         accumulation_point_elements: point.and_then(|p| p.elements),
+        held_in: point.and_then(|p| p.held_in.clone()),
     }
 }
 
@@ -67,6 +70,7 @@ fn suspect_side(s: &Suspect) -> ChangeSide {
         retained_bp: s.retained_bp,
         accumulation_point: s.accumulation_point.as_ref().map(object_label),
         accumulation_point_elements: s.accumulation_point_elements,
+        held_in: s.held_in.clone(),
     }
 }
 
@@ -107,7 +111,7 @@ fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>>
     for g in groups {
         out.push(Item {
             kind: ChangeKind::GroupOfObjects,
-            label: g.class_name.clone(),
+            label: class_key(&g.class_name).into_owned(),
             loader: Some(stable(&g.loader)),
             side: suspect_side(g),
             path: None,
@@ -117,21 +121,22 @@ fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>>
     out
 }
 
-/// A group's numbers on a side that has no such group suspect: its top-level objects of
-/// the class, when the report lists them (top consumers above 1% of the heap).
+/// A group's numbers on a side that has no such group suspect (`class_name`: its key):
+/// its top-level objects of the class, when the report lists them (top consumers above 1% of the heap).
 fn group_fallback(r: &Report, class_name: &str) -> Option<ChangeSide> {
-    let c = r.top_consumers.classes.iter().find(|c| c.name == class_name)?;
+    let c = r.top_consumers.classes.iter().find(|c| class_key(&c.name) == class_name)?;
     Some(ChangeSide {
         address: r
             .top_dominators
             .iter()
-            .find(|o| o.class_of_object.is_none() && o.class_name == class_name)
+            .find(|o| o.class_of_object.is_none() && class_key(&o.class_name) == class_name)
             .map(|o| o.address.clone()),
         instances: c.objects,
         retained_bytes: c.retained_bytes,
         retained_bp: c.retained_bp,
         accumulation_point: None,
         accumulation_point_elements: None,
+        held_in: None,
     })
 }
 

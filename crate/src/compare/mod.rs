@@ -9,7 +9,9 @@
 //!
 //! Terms:
 //! - a *class row* is a class name plus its loader's [stable name](loaders): the same
-//!   name in two loaders is two rows; a row on one side only is `new` or `gone`;
+//!   name in two loaders is two rows; a row on one side only is `new` or `gone`; a hidden
+//!   class (a lambda's) or a proxy is named without the address or counter that changes
+//!   from run to run ([`hidden`]);
 //! - *totals* are the overview's counts on both sides with their deltas;
 //! - *leaders* and *suspects* are described in [`leaders`].
 //!
@@ -17,11 +19,13 @@
 //! data at all; comparing never needs either dump's graph.
 
 pub mod document;
+pub mod hidden;
 pub mod leaders;
 pub mod loaders;
 pub mod mat;
 pub mod model;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind};
@@ -134,11 +138,11 @@ fn class_rows(
     base_loaders: &BTreeMap<String, String>,
     cur_loaders: &BTreeMap<String, String>,
 ) -> Vec<ClassChange> {
-    let mut rows: BTreeMap<(&str, &str), BothSides> = BTreeMap::new();
+    let mut rows: BTreeMap<(Cow<str>, &str), BothSides> = BTreeMap::new();
     for (report, loaders, is_current) in [(baseline, base_loaders, false), (current, cur_loaders, true)] {
         for h in &report.histogram {
             let loader = loaders.get(&h.loader).map_or(h.loader.as_str(), |s| s.as_str());
-            let e = rows.entry((h.class_name.as_str(), loader)).or_default();
+            let e = rows.entry((hidden::class_key(&h.class_name), loader)).or_default();
             let side = if is_current { &mut e.1 } else { &mut e.0 };
             add(side.get_or_insert_with(ClassCounts::default), h);
         }

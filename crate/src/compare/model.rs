@@ -226,7 +226,12 @@ pub struct ChangeSide {
     /// Class of the accumulation point, when the suspect has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accumulation_point: Option<String>,
-    /// Elements of the accumulation point when it is an array or a collection.
+    /// Entries of what `held_in` names (a collection's size), else elements of the
+    /// accumulation point when it is an array or a collection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accumulation_point_elements: Option<u64>,
+    /// Where the memory is held, in the application's terms (the report's `held_in`:
+    /// `com.acme.OrderService.ORDERS`), when the report has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_in: Option<String>,
 }

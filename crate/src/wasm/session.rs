@@ -191,7 +191,9 @@ impl Session {
             other => return Err(Error::query(format!("cannot sort classes by {other:?}")).into()),
         };
         let top = top.map(|t| t as usize);
-        let comparison = crate::compare::compare(&baseline, &self.report, &crate::compare::Options { sort, top })?;
+        // The documents pick their rows from both ends of the whole list themselves.
+        let cut = if format == "json" { top } else { None };
+        let comparison = crate::compare::compare(&baseline, &self.report, &crate::compare::Options { sort, top: cut })?;
         match format {
             "json" => Ok(crate::compare::to_json(&comparison)),
             "md" => Ok(crate::compare::document::markdown(&comparison, top)),

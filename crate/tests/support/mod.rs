@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 pub mod dump;
 pub mod hprof_builder;
+pub mod listener_leak;
 pub mod mat_strings;
 
 use heapscope::source::{auto_decompress, ByteSource, FileSource, GzipSource, MemorySource};

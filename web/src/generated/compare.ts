@@ -61,10 +61,18 @@ export type ChangeKind = "single_object" | "group_of_objects" | "object";
 export interface ChangeSide {
   /** Class of the accumulation point, when the suspect has one. */
   accumulation_point?: string | null;
-  /** Elements of the accumulation point when it is an array or a collection. */
+  /**
+   * Entries of what `held_in` names (a collection's size), else elements of the
+   * accumulation point when it is an array or a collection.
+   */
   accumulation_point_elements?: number | null;
   /** The object's address (a group's biggest member) in that dump, when known. */
   address?: string | null;
+  /**
+   * Where the memory is held, in the application's terms (the report's `held_in`:
+   * `com.acme.OrderService.ORDERS`), when the report has it.
+   */
+  held_in?: string | null;
   /** Objects (1, or the group's members). */
   instances: number;
   /** Retained size in basis points of that side's used heap. */

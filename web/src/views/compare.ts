@@ -16,7 +16,7 @@ import { isJsonReport } from '../import/kind';
 import { baseName, shellQuote } from '../lib/cli';
 import { download } from '../lib/download';
 import { h, replaceChildren, setText, type Child } from '../lib/dom';
-import { formatBp, formatBytes, formatCount, formatMiB } from '../lib/format';
+import { formatBp, formatBytes, formatCount, formatMiB, shortClassName } from '../lib/format';
 import { formatFragment, type PageState } from '../lib/state';
 import { drawRows, ROW } from '../lib/virtual-rows';
 import { announce } from '../lib/announce';
@@ -68,12 +68,14 @@ export function changeStatus(c: Change): string {
       return 'new';
     case 'unchanged':
       return 'unchanged';
-    case 'gone':
-      return 'no longer a suspect';
     default: {
-      const verb = c.status === 'grown' ? 'grown' : 'shrunk';
+      // A suspect no more that is still there: its change is what matters.
+      const grownGone = c.status === 'gone' && c.current && c.delta_retained_bytes !== 0;
+      if (c.status === 'gone' && !grownGone) return 'no longer a suspect';
+      const verb = c.delta_retained_bytes > 0 ? 'grown' : 'shrunk';
       const bytes = formatCount(Math.abs(c.delta_retained_bytes));
-      return c.growth_bp === null || c.growth_bp === undefined ? `${verb} by ${bytes} bytes` : `${verb} by ${bytes} bytes (${signedBp(c.growth_bp)})`;
+      const under = grownGone ? '; under 10% of the heap now' : '';
+      return c.growth_bp === null || c.growth_bp === undefined ? `${verb} by ${bytes} bytes${under}` : `${verb} by ${bytes} bytes (${signedBp(c.growth_bp)})${under}`;
     }
   }
 }
@@ -82,9 +84,16 @@ function retained(s: ChangeSide | null | undefined): string {
   return s ? `${formatCount(s.retained_bytes)} (${formatBp(s.retained_bp)})` : '—';
 }
 
-/** The accumulation point and its element count on both sides ("byte[]: 400,000 → 1,000,000"). */
+/** Where the application holds a leader's or suspect's memory (`com.acme.OrderService.ORDERS`), the
+ * current side's name else the baseline's. */
+export function heldIn(c: Change): string | null {
+  return c.current?.held_in ?? c.baseline?.held_in ?? null;
+}
+
+/** The accumulation point (or, with a `held_in`, its entries) and its element count on both sides
+ * ("byte[]: 400,000 → 1,000,000", "entries: 50 → 150"). */
 export function elements(c: Change): string {
-  const point = (c.current ?? c.baseline)?.accumulation_point ?? null;
+  const point = heldIn(c) !== null ? 'entries' : ((c.current ?? c.baseline)?.accumulation_point ?? null);
   const b = c.baseline?.accumulation_point_elements ?? null;
   const n = c.current?.accumulation_point_elements ?? null;
   if (point === null) return '';
@@ -361,7 +370,13 @@ export class CompareView {
 
   private changes(id: string, list: Change[], share: boolean): HTMLElement {
     const what = (c: Change): Child => {
-      const text = c.kind === 'group_of_objects' ? `${formatCount((c.current ?? c.baseline)?.instances ?? 0)} instances of ${c.class_name}` : c.class_name;
+      const held = heldIn(c);
+      const text =
+        c.kind === 'group_of_objects'
+          ? `${formatCount((c.current ?? c.baseline)?.instances ?? 0)} instances of ${c.class_name}`
+          : held !== null
+            ? `${held} (${c.class_name})`
+            : c.class_name;
       const loader = c.loader ? ` (loader ${c.loader})` : '';
       const address = c.current?.address;
       // A single object of the current dump opens in its inspector.
@@ -371,7 +386,7 @@ export class CompareView {
     };
     const columns = [{ label: 'What' }, { label: 'Status' }, { label: 'Baseline retained', num: true }, { label: 'Current retained', num: true }, { label: 'Change', num: true }];
     if (share) columns.push({ label: 'Share of growth', num: true });
-    columns.push({ label: 'Accumulation point: elements' });
+    columns.push({ label: 'Accumulation point or entries' });
     const t = table(
       id,
       null,
@@ -520,7 +535,9 @@ export class CompareView {
       COLUMNS.forEach((col, j) => {
         const v = col.value(r);
         const cell = row.children[j] as HTMLElement;
-        setText(cell, typeof v === 'number' ? (col.key.startsWith('delta.') ? signed(v) : formatCount(v)) : v);
+        // Long names keep their simple name (packages cut to initials), so that classes of one
+        // package stay apart; the full name is the cell's title.
+        setText(cell, typeof v === 'number' ? (col.key.startsWith('delta.') ? signed(v) : formatCount(v)) : j < 2 ? shortClassName(v) : v);
         cell.dataset.value = String(v);
         cell.title = j < 2 ? String(v) : '';
       });
@@ -604,8 +621,23 @@ export class CompareView {
   private async currentRow(r: ClassChange): Promise<{ class_name: string; class_address: string } | null> {
     this.loaderNames ??= this.client.request({ kind: 'loader-names' }).then((json) => JSON.parse(json ?? '{}') as Record<string, string>);
     const names = await this.loaderNames.catch(() => ({}) as Record<string, string>);
-    return this.ctx.report.histogram.find((x) => x.class_name === r.class_name && (names[x.loader] ?? x.loader) === r.loader) ?? null;
+    return this.ctx.report.histogram.find((x) => classKey(x.class_name) === r.class_name && (names[x.loader] ?? x.loader) === r.loader) ?? null;
   }
+}
+
+/** A class name as the comparison's rows name it (the core's `compare::hidden::class_key`): a hidden
+ * class without its address (`Foo$$Lambda$14+0x7f…` → `Foo$$Lambda$14`), a proxy without its
+ * counters (`jdk.proxy2.$Proxy12` → `jdk.proxy.$Proxy`). */
+export function classKey(name: string): string {
+  const base = name.replace(/(\[\])+$/, '');
+  const dims = name.slice(base.length);
+  let key = base.replace(/[+/.]0x[0-9a-fA-F]+$/, '');
+  const proxy = /^(?:(.*)\.)?\$Proxy\d+$/.exec(key);
+  if (proxy) {
+    const pkg = proxy[1] === undefined ? '' : /^jdk\.proxy\d+$/.test(proxy[1]) ? 'jdk.proxy' : proxy[1];
+    key = pkg === '' ? '$Proxy' : `${pkg}.$Proxy`;
+  }
+  return key + dims;
 }
 
 /** A wide table in a box that scrolls sideways (the page itself never does). */

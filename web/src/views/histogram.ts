@@ -169,6 +169,18 @@ export class HistogramView {
     this.select(classAddress);
   }
 
+  /** The filter as typed (kept when the views are drawn again: a mapping applied, another tree). */
+  filterText(): string {
+    return this.filterInput.value;
+  }
+
+  /** Puts back a filter the views had before they were drawn again ([`filterText`]). */
+  keepFilter(text: string): void {
+    if (!text) return;
+    this.filterInput.value = text;
+    this.setFilter(text);
+  }
+
   private setFilter(text: string): void {
     this.filter = text.trim().toLowerCase();
     this.apply();

@@ -1,6 +1,6 @@
 // What a leak suspect found, in the application's terms: a headline naming the object that
-// holds the memory by its fields (`S02StaticMapLeak.CACHE.table`) and what it holds
-// ("156 × HashMap$Node, 192 KiB each"), the accumulated objects grouped by class (MAT's
+// holds the memory by its fields from the nearest static field (`corpus.S02StaticMapLeak.CACHE`)
+// and what it holds ("300 × HashMap$Node, 97.7 KiB each; each holds a byte[] by value"), the accumulated objects grouped by class (MAT's
 // "Accumulated Objects by Class in Dominator Tree"), and a group's biggest members
 // (threads by name). Everything from the dump is set as text.
 import type { Suspect } from '../generated/report';
@@ -13,7 +13,8 @@ function simpleName(name: string): string {
   return name.slice(name.lastIndexOf('.', name.indexOf('[') >= 0 ? name.indexOf('[') : name.length) + 1);
 }
 
-/** "S02StaticMapLeak.CACHE.table holds 156 × HashMap$Node, 192 KiB each (28.6 MiB)". */
+/** "com.acme.ui.EventBus.INSTANCE.listeners holds 150 × Screen$1, 1.0 KiB each (153.5 KiB); each holds
+ * a com.acme.ui.Screen by this$0 — 95.20% of the heap." */
 export function headline(s: Suspect): HTMLElement {
   const top = s.accumulated?.[0];
   const subject = s.held_in ?? (s.represented_class ? `class ${s.represented_class}` : s.kind === 'group_of_objects' ? `${formatCount(s.instances)} × ${s.class_name}` : s.class_name);
@@ -31,6 +32,8 @@ export function headline(s: Suspect): HTMLElement {
     h('code', { class: 'held-in', title: s.held_in ? 'The object holding the memory, named by the fields that lead to it from the suspect' : null }, subject),
     top ? ' holds ' : s.kind === 'group_of_objects' ? ': ' : ' retains ',
     h('strong', null, holds),
+    // What each accumulated object holds, usually what leaked (an anonymous listener's outer object).
+    s.each_holds ? h('span', { 'data-each-holds': s.each_holds.class_name }, `; each holds ${/^[aeiou]/i.test(s.each_holds.class_name) ? 'an' : 'a'} `, h('code', null, s.each_holds.class_name), ` by ${s.each_holds.field}`) : null,
     ` — ${formatBp(s.retained_bp)} of the heap.`,
   );
 }

@@ -41,13 +41,17 @@ pub struct Growth {
     /// The class column whose change orders the classes, largest growth first
     #[arg(long, value_enum, default_value_t = Sort::Retained)]
     pub sort: Sort,
-    /// Keep the first N class rows (Markdown and HTML show the first 50 that changed
-    /// unless told)
+    /// Keep the first N class rows (Markdown and HTML show the N, 50 unless told, that
+    /// grew most and the N that shrank most)
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
     /// Analyze dumps keeping their unreachable objects (as analyze --keep-unreachable)
     #[arg(long)]
     pub keep_unreachable: bool,
+    /// A ProGuard/R8 mapping file (mapping.txt) of the program: both dumps are compared
+    /// with its original names (as analyze --mapping; a saved report keeps its own names)
+    #[arg(long, value_name = "FILE")]
+    pub mapping: Option<PathBuf>,
 }
 
 /// A rendering of the comparison.
@@ -88,7 +92,7 @@ fn load(path: &Path, args: &Growth, global: &Global) -> Result<Report, Failure> 
         timings: false,
         verbose: false,
         trace_rss: false,
-        mapping: None,
+        mapping: args.mapping.clone(),
         core_only: false,
     };
     let mut done = common::analyze(&analysis_args, global)?;
@@ -118,13 +122,16 @@ fn run_growth(args: &Growth, global: &Global) -> Outcome {
         Sort::Shallow => SortKey::Shallow,
         Sort::Retained => SortKey::Retained,
     };
-    let comparison = compare::compare(&baseline, &current, &compare::Options { sort, top: args.top })?;
     let format = args.format.map(|f| match f {
         Output::Md => Format::Md,
         Output::Json => Format::Json,
         Output::Html => Format::Html,
     });
-    let text = match Format::choose(format, args.out.as_deref()) {
+    let format = Format::choose(format, args.out.as_deref());
+    // The documents pick their rows from both ends of the whole list themselves.
+    let top = if format == Format::Json { args.top } else { None };
+    let comparison = compare::compare(&baseline, &current, &compare::Options { sort, top })?;
+    let text = match format {
         Format::Json => compare::to_json(&comparison),
         Format::Html => compare::document::html(&comparison, args.top),
         Format::Md | Format::MdGraphs => compare::document::markdown(&comparison, args.top),
