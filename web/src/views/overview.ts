@@ -1,5 +1,5 @@
-// The overview: the OOM triage and the verdict first (what the dump shows, in a sentence or
-// two), then MAT's heap summary, the heap's composition, the top components, GC roots by type (heapscope's name beside MAT's), the objects discarded as
+// The overview: the verdict first (what the dump shows, in a sentence or two) and the OOM
+// triage (the heap's shape, one leak or many), then MAT's heap summary, the heap's composition, the top components, GC roots by type (heapscope's name beside MAT's), the objects discarded as
 // unreachable, the dump's facts, its system properties and the warnings. All from the report; long tables show
 // their first rows until asked.
 import { h, type Child } from '../lib/dom';
@@ -85,8 +85,8 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
   return h(
     'div',
     { class: 'overview' },
-    triagePanel(r),
     verdict(ctx),
+    triagePanel(r),
     h('h3', null, 'Heap summary'),
     heap,
     biggestObjectsChart(ctx),
