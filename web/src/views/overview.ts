@@ -1,7 +1,8 @@
 // The overview: the verdict first (what the dump shows, in a sentence or two) and the OOM
-// triage (the heap's shape, one leak or many), then MAT's heap summary, the heap's composition, the top components, GC roots by type (heapscope's name beside MAT's), the objects discarded as
-// unreachable, the dump's facts, its system properties and the warnings. All from the report; long tables show
-// their first rows until asked.
+// triage (the heap's shape, one leak or many), then MAT's heap summary, the heap's
+// composition, the top components, GC roots by type (heapscope's name beside MAT's), the
+// objects discarded as unreachable, the dump's facts, its system properties and the
+// warnings. All from the report; long tables show their first rows until asked.
 import { h, type Child } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
 import { formatFragment } from '../lib/state';
