@@ -1,13 +1,13 @@
 // The report's sections beyond MAT's pages on the page (issue 37): the OOM triage after the
 // verdict, the heap composition, the top components and the system properties on the
-// overview, and a single suspect's path to its GC root and dominator subtree, each as the
-// CLI's JSON report of the same dump has them (whose values the native tests check against
-// MAT's own report and brute-force definitions).
+// overview, a single suspect's path to its GC root and dominator subtree, and the md-graphs
+// export, each as the CLI's report of the same dump has them (whose values the native
+// tests check against MAT's own report and brute-force definitions).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cliJson } from './helpers/cli.mjs';
+import { cliJson, cliReport } from './helpers/cli.mjs';
 import { harness } from './helpers/harness.mjs';
-import { openFile, showTab } from './helpers/page.mjs';
+import { downloadText, openFile, showTab } from './helpers/page.mjs';
 import { CORPUS_MISSING } from './helpers/paths.mjs';
 
 const h = harness();
@@ -58,6 +58,11 @@ describe('the report sections on the page', { skip: CORPUS_MISSING && 'the corpu
       assert.deepEqual(shown.path, s.root_path.steps.map((st) => st.object.address));
       assert.equal(shown.why, s.root_path.why_alive);
       assert.deepEqual(shown.subtree, s.dominator_subtree.nodes.map((n) => [n.object.address, n.depth]));
+
+      // Export: the Markdown with graphs is the CLI's -f md-graphs, bars and all.
+      const graphs = (await downloadText(page, '#export-md-graphs')).text;
+      assert.ok(graphs.includes('```text\n') && graphs.includes('█'));
+      assert.ok(graphs === cliReport(file, 'md-graphs'), 'the md-graphs export equals the CLI');
     });
   });
 });
