@@ -30,6 +30,9 @@ pub struct Dump {
     next: u64,
     serial: u32,
     roots: Vec<u64>,
+    /// Whether every class is a GC root (a sticky class, as HotSpot writes the classes of
+    /// the bootstrap loader): without, class objects no instance reaches are unreachable.
+    pub sticky_classes: bool,
 }
 
 impl Dump {
@@ -44,6 +47,7 @@ impl Dump {
             next: 0x10_0000,
             serial: 0,
             roots: Vec::new(),
+            sticky_classes: false,
         };
         d.class("java.lang.Object", "", &[]);
         d
@@ -107,6 +111,7 @@ impl Dump {
         self.serial += 1;
         self.h.load_class(self.serial, id, nid);
         self.seg.class_dump(&ClassDef::new(id, self.classes["java.lang.Object"]));
+        self.classes.insert(format!("[{code}"), id);
         id
     }
     /// An instance of `class` with field values by name (missing ones zero/null).
@@ -158,6 +163,11 @@ impl Dump {
         for (i, r) in self.roots.clone().into_iter().enumerate() {
             self.seg.root_jni_global(r, 0x7000 + i as u64);
         }
+        if self.sticky_classes {
+            for id in self.classes.values().copied().collect::<Vec<_>>() {
+                self.seg.root_sticky_class(id);
+            }
+        }
         let seg = std::mem::replace(&mut self.seg, self.h.segment_builder());
         self.h.segment(&seg).heap_dump_end();
         self.h.into_bytes()
@@ -187,6 +197,9 @@ pub const NODES: usize = 30;
 
 pub fn leak_dump(fillers: usize) -> LeakDump {
     let mut d = Dump::new(Hprof::new(8));
+    d.sticky_classes = true;
+    // The class of class objects: without it they have no class and are left out.
+    d.class("java.lang.Class", "java.lang.Object", &[]);
     d.primitive_array_class(BYTE);
     d.class("leak.Anchor", "java.lang.Object", &[("h", OBJ)]);
     d.class("leak.Other", "java.lang.Object", &[("m", OBJ)]);

@@ -1,13 +1,15 @@
-// The overview: the verdict first (what the dump shows, in a sentence or two), then MAT's
-// heap summary, GC roots by type (heapscope's name beside MAT's), the objects discarded as
-// unreachable, the dump's facts and the warnings. All from the report; long tables show
-// their first rows until asked.
+// The overview: the verdict first (what the dump shows, in a sentence or two) and the OOM
+// triage (the heap's shape, one leak or many), then MAT's heap summary, the heap's
+// composition, the top components, GC roots by type (heapscope's name beside MAT's), the
+// objects discarded as unreachable, the dump's facts, its system properties and the
+// warnings. All from the report; long tables show their first rows until asked.
 import { h, type Child } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
 import { formatFragment } from '../lib/state';
 import { facts, table, type DumpContext } from './common';
 import { foldRows } from './fold';
 import { biggestObjectsChart, viewLink } from './overview-links';
+import { compositionPanel, systemPropertiesPanel, topComponentsPanel, triagePanel } from './sections';
 import { verdict } from './verdict';
 
 type Fact = [key: string, label: string, value: Child, exact: string | number];
@@ -85,15 +87,19 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
     'div',
     { class: 'overview' },
     verdict(ctx),
+    triagePanel(r),
     h('h3', null, 'Heap summary'),
     heap,
     biggestObjectsChart(ctx),
+    compositionPanel(r),
+    topComponentsPanel(r),
     h('h3', null, 'GC roots'),
     roots,
     h('h3', null, 'Unreachable objects'),
     unreachable,
     h('h3', null, 'Dump'),
     dump,
+    systemPropertiesPanel(r),
     r.warnings.length
       ? h('div', null, h('h3', null, 'Warnings'), h('ul', { class: 'warnings', id: 'warnings' }, ...r.warnings.map((w) => h('li', null, w))))
       : null,

@@ -1,5 +1,6 @@
 // Leak suspects, as MAT's Leak Suspects report: each suspect's description, its
-// accumulation point, and the chain from the suspect down to it, every object a link.
+// accumulation point, and the chain from the suspect down to it, every object a link; a
+// single suspect's path up to its GC root and its dominator subtree.
 // Top consumers: the biggest objects, classes, class loaders and packages.
 import type { Consumer, ObjectRef, Suspect } from '../generated/report';
 import { accumulatedTable, headline, membersTable } from './suspect-findings';
@@ -7,6 +8,7 @@ import { h } from '../lib/dom';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
 import { className, objectLink } from '../lib/objects';
 import { table, type DumpContext } from './common';
+import { rootPathBlock, subtreeBlock } from './sections';
 
 function sizeText(bytes: number, bp: number): string {
   return `${formatCount(bytes)} bytes (${formatMiB(bytes)}, ${formatBp(bp)} of the heap)`;
@@ -55,6 +57,8 @@ function suspect(ctx: DumpContext, s: Suspect, i: number): HTMLElement {
     accumulatedTable(s, i),
     membersTable(s, i, ctx),
     s.chain.length ? h('div', null, h('h4', null, chainTitle), chain) : null,
+    rootPathBlock(s.root_path),
+    subtreeBlock(s.dominator_subtree),
   );
 }
 
