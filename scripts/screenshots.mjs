@@ -30,6 +30,7 @@ const SHOTS = [
     await page.locator('#histogram-body .vrow[data-index="0"]').click();
     await page.waitForSelector('#histogram-instances table');
   }],
+  ['leaks', async () => {}],
   ['suspects', async () => {}],
   ['consumers', async () => {}],
   ['threads', async (page) => {
