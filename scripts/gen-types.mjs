@@ -160,6 +160,9 @@ export function generate({ schema: rel, flag, share = [] }) {
   for (const name of Object.keys(defs).sort()) {
     if (reexported.includes(name)) continue;
     if (!IDENT.test(name)) fail(rel, `definition name ${JSON.stringify(name)}`);
+    // schemars numbers a second Rust type of the same name (ObjectKind2): give it its own name.
+    const base = /^(.*\D)\d+$/.exec(name)?.[1];
+    if (base && defs[base]) fail(rel, `two Rust types are named ${base} (${name}): rename one`);
     out += `\n${declaration(name, defs[name], `${rel}#/$defs/${name}`)}`;
   }
   return out;

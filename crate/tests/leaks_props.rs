@@ -16,7 +16,7 @@ mod support;
 use std::collections::VecDeque;
 
 use heapscope::analysis::{analyze, NoProgress, Options};
-use heapscope::model::leaks::{Leaking, ObjectKind, TraceStep};
+use heapscope::model::leaks::{LeakStep, Leaking, ObjectKind};
 use heapscope::source::MemorySource;
 use proptest::prelude::*;
 use scene::{Scene, LONG, OBJECT, V};
@@ -162,7 +162,7 @@ proptest! {
 
     #[test]
     fn propagation_and_suspects(statuses in proptest::collection::vec(0u8..3, 1..24)) {
-        let mut steps: Vec<TraceStep> = statuses.iter().map(|&s| step(match s { 0 => Leaking::No, 1 => Leaking::Unknown, _ => Leaking::Yes })).collect();
+        let mut steps: Vec<LeakStep> = statuses.iter().map(|&s| step(match s { 0 => Leaking::No, 1 => Leaking::Unknown, _ => Leaking::Yes })).collect();
         let last = steps.len() - 1;
         steps[last].leaking = Leaking::Yes;
         let original: Vec<Leaking> = steps.iter().map(|s| s.leaking).collect();
@@ -178,8 +178,8 @@ proptest! {
     }
 }
 
-fn step(leaking: Leaking) -> TraceStep {
-    TraceStep {
+fn step(leaking: Leaking) -> LeakStep {
+    LeakStep {
         object: "0x1".into(),
         class_name: "a.B".into(),
         object_kind: ObjectKind::Instance,
@@ -195,7 +195,7 @@ fn step(leaking: Leaking) -> TraceStep {
 
 /// The suspects of a trace whose verdicts are propagated: exactly the references from
 /// the last "no" (the root when there is none) up to, not including, the first "yes".
-fn check_suspects(t: &[TraceStep]) {
+fn check_suspects(t: &[LeakStep]) {
     let last = t.len() - 1;
     let lo = (0..last).rev().find(|&i| t[i].leaking == Leaking::No).unwrap_or(0);
     let first_yes = (lo..=last).find(|&i| t[i].leaking == Leaking::Yes).unwrap();

@@ -30,7 +30,7 @@ use super::library::KNOWN_LEAKS;
 use super::path::{Priorities, Take};
 use super::sha1;
 use crate::error::Result;
-use crate::model::leaks::{LeakKind, Leaking, ObjectKind, ReferenceKind, TraceReference, TraceStep};
+use crate::model::leaks::{LeakKind, LeakStep, Leaking, ObjectKind, ReferenceKind, TraceReference};
 use crate::rules::strength::Strength;
 
 /// Steps of a trace drawn at most: a longer one keeps its first and last halves (the
@@ -40,7 +40,7 @@ pub const MAX_TRACE_STEPS: usize = 200;
 /// A traced leaking object, before grouping.
 #[derive(Debug, Clone)]
 pub struct Traced {
-    pub steps: Vec<TraceStep>,
+    pub steps: Vec<LeakStep>,
     pub kind: LeakKind,
     /// The known leak (index in [`KNOWN_LEAKS`]) of a library leak.
     pub library: Option<u16>,
@@ -167,7 +167,7 @@ pub fn build(
             None => None,
         };
         let elided = kept.get(k + 1).map_or(0, |&j| (j - i - 1) as u64);
-        steps.push(TraceStep {
+        steps.push(LeakStep {
             object: format!("0x{:x}", h.address(obj)),
             class_name: h.object_class_name(obj).to_string(),
             object_kind,
@@ -249,7 +249,7 @@ pub fn build(
 
 /// Marks the suspect references: from a step whose status is unknown, and from the last
 /// step not leaking (the one followed by a step that is not "not leaking").
-pub fn mark_suspects(steps: &mut [TraceStep]) {
+pub fn mark_suspects(steps: &mut [LeakStep]) {
     let last = steps.len().saturating_sub(1);
     for i in 0..steps.len() {
         steps[i].suspect = i < last
@@ -262,7 +262,7 @@ pub fn mark_suspects(steps: &mut [TraceStep]) {
 }
 
 /// Propagates "not leaking" up and "leaking" down the trace (see the module doc).
-pub fn propagate(steps: &mut [TraceStep]) {
+pub fn propagate(steps: &mut [LeakStep]) {
     let last = steps.len() - 1;
     let original: Vec<Leaking> = steps.iter().map(|s| s.leaking).collect();
     let last_no = (0..last).rev().find(|&i| original[i] == Leaking::No);

@@ -112,7 +112,7 @@ pub struct LeakInstance {
     pub retained_bytes: u64,
     pub retained_objects: u64,
     /// The shortest strong path from a GC root, root first, the leaking object last.
-    pub trace: Vec<TraceStep>,
+    pub trace: Vec<LeakStep>,
 }
 
 /// LeakCanary's watch reference of an object.
@@ -165,7 +165,7 @@ pub enum ObjectKind {
 /// One object of a leak trace, and the reference from it to the next.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TraceStep {
+pub struct LeakStep {
     pub object: String,
     /// The object's class (for a class object, the class it stands for).
     pub class_name: String,

@@ -64,7 +64,7 @@ pub struct OomTriage {
 /// What kind of object a heap object is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum ObjectKind {
+pub enum CompositionKind {
     Instances,
     ObjectArrays,
     PrimitiveArrays,
@@ -76,7 +76,7 @@ pub enum ObjectKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KindCount {
-    pub kind: ObjectKind,
+    pub kind: CompositionKind,
     pub objects: u64,
     pub shallow_bytes: u64,
     /// Shallow bytes in basis points of the used heap.

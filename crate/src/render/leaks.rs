@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use crate::model::document::{Align, Block, Document, Inline};
 use crate::model::format::format_bytes;
-use crate::model::leaks::{LeakInstance, LeakKind, Leaks, ObjectKind, ReferenceKind, TraceStep};
+use crate::model::leaks::{LeakInstance, LeakKind, LeakStep, Leaks, ObjectKind, ReferenceKind};
 
 /// `s` with control characters escaped.
 pub fn clean(s: &str) -> String {
@@ -93,7 +93,7 @@ pub fn trace_lines(instance: &LeakInstance) -> Vec<String> {
     out
 }
 
-fn verdict(step: &TraceStep) -> String {
+fn verdict(step: &LeakStep) -> String {
     if step.reasons.is_empty() {
         format!("Leaking: {}", step.leaking.text())
     } else {

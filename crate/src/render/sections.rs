@@ -46,12 +46,12 @@ pub fn triage(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
     }
 }
 
-fn kind_name(k: ObjectKind) -> &'static str {
+fn kind_name(k: CompositionKind) -> &'static str {
     match k {
-        ObjectKind::Instances => "Instances",
-        ObjectKind::ObjectArrays => "Object arrays",
-        ObjectKind::PrimitiveArrays => "Primitive arrays",
-        ObjectKind::ClassObjects => "Class objects",
+        CompositionKind::Instances => "Instances",
+        CompositionKind::ObjectArrays => "Object arrays",
+        CompositionKind::PrimitiveArrays => "Primitive arrays",
+        CompositionKind::ClassObjects => "Class objects",
     }
 }
 

@@ -110,15 +110,15 @@ const PRIMITIVE_ARRAYS: [&str; 8] =
     ["boolean[]", "byte[]", "char[]", "short[]", "int[]", "long[]", "float[]", "double[]"];
 
 /// The kind of the objects of a histogram row's class.
-pub fn kind_of(class_name: &str) -> ObjectKind {
+pub fn kind_of(class_name: &str) -> CompositionKind {
     if class_name == "java.lang.Class" {
-        ObjectKind::ClassObjects
+        CompositionKind::ClassObjects
     } else if PRIMITIVE_ARRAYS.contains(&class_name) {
-        ObjectKind::PrimitiveArrays
+        CompositionKind::PrimitiveArrays
     } else if class_name.ends_with("[]") {
-        ObjectKind::ObjectArrays
+        CompositionKind::ObjectArrays
     } else {
-        ObjectKind::Instances
+        CompositionKind::Instances
     }
 }
 
@@ -126,8 +126,12 @@ pub fn kind_of(class_name: &str) -> ObjectKind {
 /// loaders cut at `detail.rows`.
 pub fn composition(report: &Report, detail: &Detail) -> HeapComposition {
     let used = report.overview.used_heap_bytes;
-    let order =
-        [ObjectKind::Instances, ObjectKind::ObjectArrays, ObjectKind::PrimitiveArrays, ObjectKind::ClassObjects];
+    let order = [
+        CompositionKind::Instances,
+        CompositionKind::ObjectArrays,
+        CompositionKind::PrimitiveArrays,
+        CompositionKind::ClassObjects,
+    ];
     let mut kinds: Vec<KindCount> =
         order.iter().map(|&kind| KindCount { kind, objects: 0, shallow_bytes: 0, shallow_bp: 0 }).collect();
     // name → (classes, objects, shallow)
@@ -178,10 +182,10 @@ mod tests {
 
     #[test]
     fn kinds_by_class_name() {
-        assert_eq!(kind_of("java.lang.Class"), ObjectKind::ClassObjects);
-        assert_eq!(kind_of("byte[]"), ObjectKind::PrimitiveArrays);
-        assert_eq!(kind_of("int[][]"), ObjectKind::ObjectArrays);
-        assert_eq!(kind_of("java.lang.Object[]"), ObjectKind::ObjectArrays);
-        assert_eq!(kind_of("java.lang.String"), ObjectKind::Instances);
+        assert_eq!(kind_of("java.lang.Class"), CompositionKind::ClassObjects);
+        assert_eq!(kind_of("byte[]"), CompositionKind::PrimitiveArrays);
+        assert_eq!(kind_of("int[][]"), CompositionKind::ObjectArrays);
+        assert_eq!(kind_of("java.lang.Object[]"), CompositionKind::ObjectArrays);
+        assert_eq!(kind_of("java.lang.String"), CompositionKind::Instances);
     }
 }

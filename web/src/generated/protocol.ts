@@ -2,8 +2,8 @@
 // The Rust types are the source of truth: change them, run `heapscope schema --protocol`
 // into the schema file, then `node scripts/gen-types.mjs`. A test fails when this is stale.
 
-import type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, EachHolds, FoundBy, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, Leak, LeakKind, LeakSuspects, LeakVerdict, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectKind2, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch } from './report';
-export type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, EachHolds, FoundBy, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, Leak, LeakKind, LeakSuspects, LeakVerdict, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectKind2, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch };
+import type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, CompositionKind, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, EachHolds, FoundBy, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, Leak, LeakInstance, LeakKind, LeakStep, LeakSuspects, LeakVerdict, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch } from './report';
+export type { AllocationSite, AllocationSites, AndroidBuild, ArrayGroup, BoxedNumbers, BoxedValue, ClassCount, CollectionWaste, Component, ComponentWaste, CompositionKind, Consumer, DominatorSubtree, DumpInfo, DuplicateArrays, DuplicateStrings, EachHolds, FoundBy, GroupCount, GrowthPoint, HeapComposition, HeapCount, HeapShape, HistogramRow, Incomplete, KindCount, Leak, LeakInstance, LeakKind, LeakStep, LeakSuspects, LeakVerdict, Leaking, Leaks, LibraryLeak, Member, MemberGroup, ObjectKind, ObjectRef, OomTriage, Overview, PathKey, ReachabilityRow, Reading, RecordCounts, ReferenceKind, RootPath, RootStep, RootTypeCount, Source, StrengthName, StringGroup, SubtreeNode, Suspect, SuspectKind, SystemProperty, ThreadFrame, ThreadInfo, TopConsumers, TraceReference, Unreachable, Waste, Watch };
 import type { Answer, ArrayGroupMembers, Children, ClassGroup, ClassRow, ClassesUp, DominatorGroup, DominatorGroups, Entries, EntriesKind, Entry, FieldValue, GroupMember, GroupMembers, HistogramGroup, HistogramGrouping, Holder, Instances, MergedNode, MergedPaths, ObjectDetails, ObjectValue, PathStep, Paths, Query, Referrers, Slot, Stretch, TraceStep, TreeNode, WayStep } from './query';
 export type { Answer, ArrayGroupMembers, Children, ClassGroup, ClassRow, ClassesUp, DominatorGroup, DominatorGroups, Entries, EntriesKind, Entry, FieldValue, GroupMember, GroupMembers, HistogramGroup, HistogramGrouping, Holder, Instances, MergedNode, MergedPaths, ObjectDetails, ObjectValue, PathStep, Paths, Query, Referrers, Slot, Stretch, TraceStep, TreeNode, WayStep };
 
@@ -49,20 +49,6 @@ export interface JsonAnswers {
   opened: Report;
   query: Answer;
   tree: Report;
-}
-
-/** One leaking object and its trace. */
-export interface LeakInstance {
-  class_name: string;
-  found_by: FoundBy;
-  object: string;
-  /** What it retains, in the tree of `tree`. */
-  retained_bytes: number;
-  retained_objects: number;
-  /** The shortest strong path from a GC root, root first, the leaking object last. */
-  trace: TraceStep2[];
-  /** The watch reference, for watched objects (null otherwise). */
-  watch?: Watch | null;
 }
 
 /** Options for opening a dump in the page's worker (all optional). */
@@ -196,30 +182,3 @@ export type Request = {
   kind: "tree";
   tree: Reading;
 };
-
-/** One object of a leak trace, and the reference from it to the next. */
-export interface TraceStep2 {
-  /** The object's class (for a class object, the class it stands for). */
-  class_name: string;
-  /**
-   * Steps of a long trace left out after this one (the reference above leads to the
-   * first of them).
-   */
-  elided_after?: number | null;
-  /** What the inspectors noted about it, without a verdict. */
-  labels?: string[];
-  leaking: Leaking;
-  object: string;
-  object_kind: ObjectKind;
-  /** Why it is (or is not) leaking; empty when unknown. */
-  reasons: string[];
-  /** The reference to the next step (absent on the last). */
-  reference?: TraceReference | null;
-  /** The GC root kind, on the first step ("JNI Global", "System Class", …). */
-  root_type?: string | null;
-  /**
-   * Whether the reference to the next step is a suspect: between the last object not
-   * leaking and the first leaking one (LeakCanary underlines these with `~~~`).
-   */
-  suspect: boolean;
-}

@@ -277,6 +277,9 @@ export interface ComponentWaste {
   wasted_bytes: number;
 }
 
+/** What kind of object a heap object is. */
+export type CompositionKind = "instances" | "object_arrays" | "primitive_arrays" | "class_objects";
+
 export interface Consumer {
   name: string;
   objects: number;
@@ -468,7 +471,7 @@ export interface Incomplete {
 
 /** Objects of one kind. */
 export interface KindCount {
-  kind: ObjectKind2;
+  kind: CompositionKind;
   objects: number;
   /** Shallow bytes in basis points of the used heap. */
   shallow_bp: number;
@@ -508,13 +511,40 @@ export interface LeakInstance {
   retained_bytes: number;
   retained_objects: number;
   /** The shortest strong path from a GC root, root first, the leaking object last. */
-  trace: TraceStep[];
+  trace: LeakStep[];
   /** The watch reference, for watched objects (null otherwise). */
   watch?: Watch | null;
 }
 
 /** Whose bug a leak is. */
 export type LeakKind = "application" | "library";
+
+/** One object of a leak trace, and the reference from it to the next. */
+export interface LeakStep {
+  /** The object's class (for a class object, the class it stands for). */
+  class_name: string;
+  /**
+   * Steps of a long trace left out after this one (the reference above leads to the
+   * first of them).
+   */
+  elided_after?: number | null;
+  /** What the inspectors noted about it, without a verdict. */
+  labels?: string[];
+  leaking: Leaking;
+  object: string;
+  object_kind: ObjectKind;
+  /** Why it is (or is not) leaking; empty when unknown. */
+  reasons: string[];
+  /** The reference to the next step (absent on the last). */
+  reference?: TraceReference | null;
+  /** The GC root kind, on the first step ("JNI Global", "System Class", …). */
+  root_type?: string | null;
+  /**
+   * Whether the reference to the next step is a suspect: between the last object not
+   * leaking and the first leaking one (LeakCanary underlines these with `~~~`).
+   */
+  suspect: boolean;
+}
 
 export interface LeakSuspects {
   suspects: Suspect[];
@@ -574,9 +604,6 @@ export interface MemberGroup {
 
 /** What an object of a trace is. */
 export type ObjectKind = "instance" | "object_array" | "primitive_array" | "class";
-
-/** What kind of object a heap object is. */
-export type ObjectKind2 = "instances" | "object_arrays" | "primitive_arrays" | "class_objects";
 
 /** An object, described for people. */
 export interface ObjectRef {
@@ -921,33 +948,6 @@ export interface TraceReference {
   library_leak?: string | null;
   /** The field's name, the array index, or `<Java Local>`. */
   name: string;
-}
-
-/** One object of a leak trace, and the reference from it to the next. */
-export interface TraceStep {
-  /** The object's class (for a class object, the class it stands for). */
-  class_name: string;
-  /**
-   * Steps of a long trace left out after this one (the reference above leads to the
-   * first of them).
-   */
-  elided_after?: number | null;
-  /** What the inspectors noted about it, without a verdict. */
-  labels?: string[];
-  leaking: Leaking;
-  object: string;
-  object_kind: ObjectKind;
-  /** Why it is (or is not) leaking; empty when unknown. */
-  reasons: string[];
-  /** The reference to the next step (absent on the last). */
-  reference?: TraceReference | null;
-  /** The GC root kind, on the first step ("JNI Global", "System Class", …). */
-  root_type?: string | null;
-  /**
-   * Whether the reference to the next step is a suspect: between the last object not
-   * leaking and the first leaking one (LeakCanary underlines these with `~~~`).
-   */
-  suspect: boolean;
 }
 
 export interface Unreachable {

@@ -7,7 +7,7 @@
 // the last object not leaking and the first leaking one) are underlined with `~~~`, as
 // LeakCanary marks them. The open leak lives in the URL fragment (#view=leaks&leak=<signature>).
 // Everything from the dump (names, keys, reasons) is set as text.
-import type { Leak, LeakInstance, Leaks, ObjectRef, Report, TraceStep } from '../generated/report';
+import type { Leak, LeakInstance, Leaks, ObjectRef, Report, LeakStep } from '../generated/report';
 import { h, type Child } from '../lib/dom';
 import { formatCount, formatMiB } from '../lib/format';
 import { objectLink } from '../lib/objects';
@@ -26,12 +26,12 @@ function simpleName(name: string): string {
 }
 
 /** A step's object as the page names it elsewhere (the inspector's link takes an ObjectRef). */
-function stepRef(s: TraceStep): ObjectRef {
+function stepRef(s: LeakStep): ObjectRef {
   const isClass = s.object_kind === 'class';
   return { address: s.object, class_name: isClass ? 'java.lang.Class' : s.class_name, class_of_object: isClass ? s.class_name : null, shallow_bytes: 0, retained_bytes: 0, retained_bp: 0 };
 }
 
-function kindText(s: TraceStep): string {
+function kindText(s: LeakStep): string {
   switch (s.object_kind) {
     case 'class':
       return 'class';
@@ -44,7 +44,7 @@ function kindText(s: TraceStep): string {
 
 /** The reference from a step to the next, as LeakCanary writes it: `static Holder.field`,
  * `Holder.field`, `Object[3]` (the name is `[3]`), `Thread <Java Local>`. */
-function referenceText(s: TraceStep): string {
+function referenceText(s: LeakStep): string {
   const r = s.reference;
   if (!r) return '';
   const owner = simpleName(r.declared_by).replace(/\[\]$/, '');
@@ -60,7 +60,7 @@ function referenceText(s: TraceStep): string {
   }
 }
 
-function verdictText(s: TraceStep): string {
+function verdictText(s: LeakStep): string {
   return s.reasons.length ? `Leaking: ${s.leaking} (${s.reasons.join(' and ')})` : `Leaking: ${s.leaking}`;
 }
 

@@ -2,7 +2,7 @@
 // triage that opens the overview, what the heap is made of, the dump's system properties,
 // MAT's top components, and under a single suspect its path to a GC root and its dominator
 // subtree. Everything from the dump (names, property texts) goes in as text.
-import type { DominatorSubtree, KindCount, ObjectKind, Report, RootPath } from '../generated/report';
+import type { DominatorSubtree, KindCount, CompositionKind, Report, RootPath } from '../generated/report';
 import { h } from '../lib/dom';
 import { formatBp, formatCount } from '../lib/format';
 import { className, objectLink } from '../lib/objects';
@@ -30,7 +30,7 @@ export function triagePanel(r: Report): HTMLElement | null {
   );
 }
 
-const KIND_NAMES: Record<ObjectKind, string> = {
+const KIND_NAMES: Record<CompositionKind, string> = {
   instances: 'Instances',
   object_arrays: 'Object arrays',
   primitive_arrays: 'Primitive arrays',
