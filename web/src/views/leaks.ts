@@ -188,7 +188,8 @@ export class LeaksView {
       libs.length
         ? h(
             'details',
-            { class: 'leaks-library', id: 'leaks-library', open: apps.length === 0 ? '' : null },
+            // Open when the library's leaks are all there is.
+            { class: 'leaks-library', id: 'leaks-library', open: apps.length === 0 },
             h('summary', null, `Library leaks (${formatCount(libs.length)}): known leaks of the Android framework and libraries`),
             ...libs.map((l, k) => section(l, apps.length + k)),
           )
