@@ -31,6 +31,7 @@ pub mod heap;
 pub mod inspect;
 pub mod library;
 pub mod path;
+pub mod route;
 pub mod rules;
 pub mod sha1;
 pub mod trace;
