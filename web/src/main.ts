@@ -100,12 +100,13 @@ function openOptions(): OpenOptions {
 }
 
 /**
- * A ProGuard/R8 mapping file: text named *.txt or *.map whose first line that is not a
- * comment maps a class (`original.Name -> obfuscated:`). Anything else is opened as a dump,
- * so a stray text file gets the dump reader's error naming the byte.
+ * A ProGuard/R8 mapping file: text named *.txt or *.map (any name when it was chosen with
+ * Mapping…) whose first line that is not a comment maps a class (`original.Name ->
+ * obfuscated:`). Anything else is opened as a dump, so a stray text file gets the dump
+ * reader's error naming the byte.
  */
-async function isMapping(file: File): Promise<boolean> {
-  if (!/\.(txt|map)$/i.test(file.name)) return false;
+async function isMapping(file: File, anyName = false): Promise<boolean> {
+  if (!anyName && !/\.(txt|map)$/i.test(file.name)) return false;
   const head = await file.slice(0, 64 << 10).text().catch(() => '');
   const first = head.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
   return first !== undefined && /^\S+ -> \S+:$/.test(first);
@@ -113,7 +114,7 @@ async function isMapping(file: File): Promise<boolean> {
 
 /** Files dropped or chosen together: a dump (or report), a mapping, or both. */
 async function openFiles(files: File[]): Promise<void> {
-  const kinds = await Promise.all(files.map(isMapping));
+  const kinds = await Promise.all(files.map((f) => isMapping(f)));
   const mapping = files.find((_, i) => kinds[i]) ?? null;
   const dump = files.find((_, i) => !kinds[i]) ?? null;
   if (dump) return openFile(dump, mapping);
@@ -217,6 +218,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
     report,
     reportJson: opened.reportJson,
     fileName: file.name,
+    mappingName,
     hasDump: opened.hasDump,
     q: new Queries(client, report.tree ?? 'mat'),
     store,
@@ -441,7 +443,7 @@ wireRenderedExport('export-md-graphs', (q) => q.markdownGraphs(), 'graphs.md', '
 /** Files dropped on the page: a dump replacing an open analysis asks first, as the buttons
  * do (a mapping alone only renames the open one). */
 async function droppedFiles(files: File[]): Promise<void> {
-  const kinds = await Promise.all(files.map(isMapping));
+  const kinds = await Promise.all(files.map((f) => isMapping(f)));
   const dump = files.find((_, i) => !kinds[i]);
   if (dump && byId('main').dataset.mode === 'done') confirmReplace(`Analyze ${dump.name}`, () => void openFiles(files));
   else await openFiles(files);
@@ -461,8 +463,15 @@ byId('mapping-button').addEventListener('click', () => mappingInput.click());
 mappingInput.addEventListener('change', () => {
   const file = mappingInput.files?.[0];
   mappingInput.value = '';
-  if (file) void applyMapping(file);
+  if (file) void chosenAsMapping(file);
 });
+
+/** A file chosen with Mapping…: a mapping renames the open dump; anything else (a heap
+ * dump, a saved report chosen there by mistake) is opened as the files dropped are. */
+async function chosenAsMapping(file: File): Promise<void> {
+  if (await isMapping(file, true)) await applyMapping(file);
+  else await droppedFiles([file]);
+}
 
 const sampleButton = byId<HTMLButtonElement>('sample-button');
 sampleButton.addEventListener('click', () => confirmReplace('Analyze the sample', () => void analyzeSample()));
