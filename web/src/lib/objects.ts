@@ -49,5 +49,7 @@ export function classHue(name: string): number {
  * package initials (which read like an obfuscator's names).
  */
 export function className(name: string, hover = true): HTMLElement {
-  return h('span', { class: 'cls', title: hover ? name : null }, h('span', { dir: 'ltr' }, name));
+  // Three boxes: one that can shrink to nothing when a table is laid out, one that cuts,
+  // the name itself (styles.css `.cls`).
+  return h('span', { class: 'cls', title: hover ? name : null }, h('span', null, h('span', null, name)));
 }

@@ -41,10 +41,9 @@ export function table(id: string | null, caption: string | null, columns: Column
     ...rows.map((cells, i) => h('tr', rowAttributes ? rowAttributes(i) : null, ...cells.map((cell, j) => h('td', { class: columns[j]?.num ? 'num' : columns[j]?.name ? 'name' : null }, cell)))),
   );
   navigableRows(body);
-  const names = columns.filter((c) => c.name).length;
   return h(
     'table',
-    { class: names > 1 ? 'data names-2' : 'data', id },
+    { class: 'data', id },
     caption ? h('caption', null, caption) : null,
     h('thead', null, h('tr', null, ...columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : null, title: c.title ?? null }, c.label)))),
     body,

@@ -374,12 +374,9 @@ export class CompareView {
   private changes(id: string, list: Change[], share: boolean): HTMLElement {
     const what = (c: Change): Child => {
       const held = heldIn(c);
-      const text =
-        c.kind === 'group_of_objects'
-          ? `${formatCount((c.current ?? c.baseline)?.instances ?? 0)} instances of ${c.class_name}`
-          : held !== null && held !== c.class_name
-            ? `${held} (${c.class_name})`
-            : c.class_name;
+      // Named where the application holds it (the class beside it when that says more).
+      const text = c.kind === 'group_of_objects' ? `${formatCount((c.current ?? c.baseline)?.instances ?? 0)} instances of ${c.class_name}` : held ?? c.class_name;
+      const classLine = c.kind !== 'group_of_objects' && held !== null && held !== c.class_name ? c.class_name : null;
       const loader = c.loader ? ` (loader ${c.loader})` : '';
       const address = c.current?.address;
       // A single object of the current dump opens in its inspector (named by where it is
@@ -387,11 +384,12 @@ export class CompareView {
       const name: Child = address && this.hasDump
         ? h('a', { href: formatFragment({ view: 'inspector', object: address }), class: 'obj', 'data-address': address, 'data-no-value': '', title: `${text} — ${c.class_name} @ ${address} (open in the inspector)` }, className(text, false))
         : className(text);
-      // The path from a GC root that matched the object on both sides, as the command line prints it.
-      const path = c.reference_path?.length
-        ? h('div', { class: 'fine mono ref-path', 'data-reference-path': '' }, c.reference_path.map((p) => `${p.class_name}${p.via.length ? ` .${p.via.join('/')}` : ''}`).join(' → '))
+      // The path from a GC root that matched the object on both sides, as the command line
+      // prints it (when it is more than the object itself).
+      const path = (c.reference_path?.length ?? 0) > 1
+        ? h('div', { class: 'fine mono ref-path', 'data-reference-path': '' }, c.reference_path!.map((p) => `${p.class_name}${p.via.length ? ` .${p.via.join('/')}` : ''}`).join(' → '))
         : null;
-      return h('div', null, name, loader, path);
+      return h('div', null, name, loader, classLine ? h('div', { class: 'fine' }, classLine) : null, path);
     };
     const columns = [{ label: 'What', name: true }, { label: 'Status' }, { label: 'Baseline retained', num: true }, { label: 'Current retained', num: true }, { label: 'Change', num: true }];
     if (share) columns.push({ label: 'Share of growth', num: true });

@@ -2,7 +2,7 @@
 // objects as bars (MAT's overview pie, as a bar chart), each bar opening the inspector.
 import { h } from '../lib/dom';
 import { formatBp, formatMiB } from '../lib/format';
-import { objectLabel, objectTitle } from '../lib/objects';
+import { className, objectLabel, objectTitle } from '../lib/objects';
 import { formatFragment, type ViewId } from '../lib/state';
 import type { DumpContext } from './common';
 
@@ -31,7 +31,7 @@ export function biggestObjectsChart(ctx: DumpContext): HTMLElement | null {
   const rows = top.map((o) => {
     const name = threadNames.get(o.address);
     const label = typeof name === 'string' ? `${name} (${o.class_name})` : objectTitle(o);
-    const content = [h('span', { class: 'bar-label cls' }, h('span', { dir: 'ltr' }, label)), bar(o.retained_bytes / used), h('span', { class: 'bar-size' }, `${formatMiB(o.retained_bytes)} · ${formatBp(o.retained_bp)}`)];
+    const content = [h('span', { class: 'bar-label' }, className(label, false)), bar(o.retained_bytes / used), h('span', { class: 'bar-size' }, `${formatMiB(o.retained_bytes)} · ${formatBp(o.retained_bp)}`)];
     return h(
       'li',
       { 'data-address': o.address, 'data-retained': String(o.retained_bytes), 'data-thread': typeof name === 'string' ? name : null },
