@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { cliReport } from './helpers/cli.mjs';
 import { harness } from './helpers/harness.mjs';
 import { openFile, resetRecording, showTab, waitForOutcome } from './helpers/page.mjs';
+import { CORPUS_MISSING } from './helpers/paths.mjs';
 import { Scene, serviceBinderDump, SERVICE_KEY } from './helpers/scene.mjs';
 
 const h = harness();
@@ -212,6 +213,61 @@ describe('One story', () => {
       await page.evaluate((a) => (location.hash = `#view=inspector&object=${a}`), d.app.service);
       await page.waitForSelector('#inspector-facts [data-fact="dominator"]');
       assert.equal(await page.locator('#inspector-facts [data-fact="dominator"] dd').textContent(), phrase);
+    });
+  });
+
+  test('from its tab, the dominator tree is three Tab presses away (the strength legend is one tab stop)', async () => {
+    const d = dumps();
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, d.lib.file), 'done');
+      await showTab(page, 'dominators');
+      await page.waitForSelector('#dominator-tree tbody tr[data-address]');
+      await page.focus('#tab-dominators');
+      let presses = 0;
+      while (presses < 10 && !(await page.evaluate(() => document.activeElement?.closest('#dominator-tree') !== null))) {
+        await page.keyboard.press('Tab');
+        presses++;
+      }
+      // The legend's checkboxes, the grouping switch, the tree.
+      assert.equal(presses, 3);
+      // Inside the legend the arrows move from checkbox to checkbox.
+      await page.focus('#strength-legend-dominators input[data-strength="strong"]');
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.strength), 'cache');
+    });
+  });
+
+  test('Mapping… opens a heap dump chosen there; an obfuscated dump says a mapping would help; a mapping that does not fit is said so near the top', { skip: CORPUS_MISSING }, async () => {
+    const d = dumps();
+    const AHAT = h.corpusFile('android/ahat_test_dump_8e3b7d7.hprof.gz');
+    await h.withPage(async ({ page }) => {
+      assert.equal(await openFile(page, d.lib.file), 'done');
+      // A dump chosen with Mapping… by mistake: opened as a dump (after asking), not refused.
+      await resetRecording(page);
+      await page.setInputFiles('#mapping-input', AHAT);
+      await page.click('#replace-yes');
+      assert.equal(await waitForOutcome(page), 'done');
+      assert.equal(await page.locator('#dump-title').textContent(), 'ahat_test_dump_8e3b7d7.hprof.gz');
+      // Its names are R8's: the overview says what would help, under the verdict.
+      await showTab(page, 'overview');
+      const hint = page.locator('#obfuscated-hint');
+      assert.equal(await hint.getAttribute('data-classes'), '24');
+      assert.match(await hint.textContent(), /24 classes have names like an obfuscator's/);
+      // A mapping of another build: applied, and the warning is at the top of the overview.
+      const wrong = path.join(h.tmp, 'other-mapping.txt');
+      fs.writeFileSync(wrong, 'com.example.Other -> zz:\n');
+      await page.setInputFiles('#mapping-input', wrong);
+      await page.waitForFunction(() => /deobfuscated with other-mapping\.txt/.test(document.getElementById('run-facts').textContent));
+      await showTab(page, 'overview');
+      assert.match(await page.locator('#overview-warnings').textContent(), /the mapping names none of the dump's 1,126 classes: it is probably another build's mapping/);
+      const order = await page.$$eval('#view-overview .overview > *', (els) => els.map((e) => e.id || e.className));
+      assert.ok(order.indexOf('overview-warnings') === 1, `the warnings right under the verdict: ${order}`);
+      // Its own mapping: the names come back, the hint and the warning go.
+      await page.setInputFiles('#mapping-input', h.corpusFile('android/ahat_test_dump_8e3b7d7.map'));
+      await page.waitForFunction(() => /deobfuscated with ahat_test_dump_8e3b7d7\.map/.test(document.getElementById('run-facts').textContent));
+      await showTab(page, 'overview');
+      assert.equal(await page.locator('#obfuscated-hint').count(), 0);
+      assert.equal(await page.locator('#overview-warnings').count(), 0);
     });
   });
 

@@ -248,6 +248,11 @@ pub struct Applied {
     pub warning: Option<String>,
 }
 
+/// A count with thousands separators.
+fn count(n: u64) -> String {
+    crate::model::format::format_bytes(n)
+}
+
 impl Applied {
     /// The warning on the fit of the mapping (None: it fits, or too little to tell).
     fn judge(&self) -> Option<String> {
@@ -255,20 +260,22 @@ impl Applied {
         if self.renamed == 0 {
             return Some(format!(
                 "the mapping names none of the dump's {} classes: {ANOTHER} (no name was changed)",
-                self.dump_names.len()
+                count(self.dump_names.len() as u64)
             ));
         }
         if self.obfuscated >= FIT_MIN_CLASSES && self.obfuscated_renamed * 10 < self.obfuscated {
             return Some(format!(
                 "the mapping renames only {} of the dump's {} classes whose names look obfuscated (a, a.b, …): {ANOTHER}",
-                self.obfuscated_renamed, self.obfuscated
+                count(self.obfuscated_renamed),
+                count(self.obfuscated)
             ));
         }
         let with_fields = self.fields_unknown + self.fields_known;
         if with_fields >= FIT_MIN_CLASSES / 2 && self.fields_unknown > self.fields_known {
             return Some(format!(
-                "{} of the {with_fields} classes with fields the mapping renames declare fields it does not list: {ANOTHER}, and the names it gave may be wrong",
-                self.fields_unknown
+                "{} of the {} classes with fields the mapping renames declare fields it does not list: {ANOTHER}, and the names it gave may be wrong",
+                count(self.fields_unknown),
+                count(with_fields)
             ));
         }
         None
