@@ -31,14 +31,14 @@ function clippedNow(page) {
     const bar = document.getElementById('tabs').getBoundingClientRect();
     for (const tab of document.querySelectorAll('#tabs [role="tab"]')) {
       const r = tab.getBoundingClientRect();
-      if (r.left < bar.left - 1 || r.right > bar.right + 1 || r.right > window.innerWidth || tab.scrollWidth > tab.clientWidth + 1) out.push(`tab ${name(tab)} cut`);
+      if (r.left < bar.left - 1 || r.right > bar.right + 1 || r.right > window.innerWidth || tab.scrollWidth > tab.clientWidth) out.push(`tab ${name(tab)} cut`);
     }
     const view = document.querySelector('.view:not([hidden])');
     const boxes = view.querySelectorAll('th, td, .vcell, [role="columnheader"], .cls > span, .val, .table-scroll, .vscroll, .split-main, .leak-trace, .bar-row, h3, h4, p, li, dd, dt, summary, button, label');
     for (const el of [...boxes, ...document.querySelectorAll('header.top button, header.top label')]) {
       if (!shown(el)) continue;
-      const cut = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
-      const spills = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible' && el.getBoundingClientRect().right > window.innerWidth + 1;
+      const cut = el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX !== 'visible';
+      const spills = el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX === 'visible' && el.getBoundingClientRect().right > window.innerWidth + 1;
       if (!cut && !spills) continue;
       // A name or value cut on purpose: with its whole in a title.
       if (el.matches('.cls > span, .val') && el.closest('[title]')) continue;
