@@ -179,6 +179,15 @@ pub struct Overview {
     /// each heap and their shallow bytes, in the dump's order. Absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heaps: Vec<HeapCount>,
+    /// Classes whose names look like an obfuscator's (R8, ProGuard: a simple name of one or
+    /// two lower-case letters, `a`, `a.b`, `Outer$c`): a mapping file would give them their
+    /// names back. After a mapping, the classes it did not rename. Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub obfuscated_classes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Kept objects of one heap (see [`Overview::heaps`]).

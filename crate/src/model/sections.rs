@@ -22,7 +22,8 @@ pub enum HeapShape {
     Spread,
 }
 
-/// One leak or many: how many different places the leak suspects accumulate in.
+/// Where memory accumulates: how many different places the leak suspects accumulate in
+/// (the variants keep their names: scripts read them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LeakVerdict {

@@ -90,12 +90,26 @@ fn is_zero(n: &u64) -> bool {
 /// each stretch, at most `max` independent paths (`max` 0: the stretches only, each with
 /// `has_more`).
 pub fn paths(a: &mut Analysis, index: &ReferrerIndex, obj: u32, max: usize) -> Result<Paths> {
+    paths_along(a, index, shortest_trace(a, index, obj)?, max)
+}
+
+/// A shortest path from a GC root to `obj` in the tree in use (root first), avoiding the
+/// references the tree's view avoids when another path exists.
+pub fn shortest_trace(a: &Analysis, index: &ReferrerIndex, obj: u32) -> Result<Vec<u32>> {
     let tree = a.reading;
-    let (trace, marks, found) = {
+    let view = holders::view(a, tree);
+    ways::trace(index, &view.avoid, obj)?
+        .ok_or_else(|| Error::query(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name())))
+}
+
+/// [`paths`] along a given `trace` (a path from a GC root to its last object, root first:
+/// the shortest one, or the leak trace's): its steps named, those dominating the object
+/// marked in the tree in use, and at most `max` independent paths through each stretch.
+pub fn paths_along(a: &mut Analysis, index: &ReferrerIndex, trace: Vec<u32>, max: usize) -> Result<Paths> {
+    let obj = *trace.last().ok_or_else(|| Error::query("an empty path".to_string()))?;
+    let tree = a.reading;
+    let (marks, found) = {
         let view = holders::view(a, tree);
-        let trace = ways::trace(index, &view.avoid, obj)?.ok_or_else(|| {
-            Error::query(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name()))
-        })?;
         let marks = ways::marks(view.idom, &trace);
         let mut found = Vec::new();
         let all = ways::stretches(&marks);
@@ -108,7 +122,7 @@ pub fn paths(a: &mut Analysis, index: &ReferrerIndex, obj: u32, max: usize) -> R
             };
             found.push((s, w));
         }
-        (trace, marks, found)
+        (marks, found)
     };
     let shown: Vec<usize> = if trace.len() > MAX_TRACE_STEPS {
         (0..TRACE_HEAD).chain(trace.len() - TRACE_TAIL..trace.len()).collect()

@@ -205,13 +205,23 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     ];
     // Android dumps name their heaps: one line for all of them.
     if !o.heaps.is_empty() {
-        let heaps: Vec<String> = o
+        let mut heaps: Vec<String> = o
             .heaps
             .iter()
             .map(|h| {
                 format!("{}: {} objects, {} bytes", h.name, format_bytes(h.objects), format_bytes(h.shallow_bytes))
             })
             .collect();
+        // So that they add up to the objects above: MAT's pseudo object 0x0 is in no heap.
+        let in_heaps: u64 = o.heaps.iter().map(|h| h.objects).sum();
+        if let Some(rest) = o.objects.checked_sub(in_heaps).filter(|&n| n > 0) {
+            heaps.push(format!(
+                "in no heap: {} object{} (Eclipse MAT's stand-in for the bootstrap class loader at 0x0{})",
+                format_bytes(rest),
+                if rest == 1 { "" } else { "s" },
+                if rest == 1 { "" } else { " among them" }
+            ));
+        }
         summary.insert(2, ("Heaps".into(), heaps.join("; ")));
     }
     b.blocks.push(Block::Table {

@@ -62,7 +62,8 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
     let nothing = if garbage {
         "uncollected garbage (nothing holds it)"
     } else {
-        "the whole heap dump (nothing in particular holds it)"
+        // The inspector's and the page's phrase for an object without an immediate dominator.
+        "none: it is a top-level dominator (no single object is on every path from the GC roots to it)"
     };
     let _ = writeln!(out, "\nDominator: {}", dominator.map_or(nothing.to_string(), |s| object(&s.object)));
     for s in &p.stretches {

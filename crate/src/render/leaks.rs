@@ -55,7 +55,13 @@ pub fn trace_lines(instance: &LeakInstance) -> Vec<String> {
     let Some(first) = trace.first() else { return out };
     out.push("┬───".into());
     let root = first.root_type.as_deref().unwrap_or("?");
-    out.push(format!("│ GC Root: {} ({})", root_description(root), clean(root)));
+    // Shark's description, and heapscope's name of the kind where it says something else.
+    let description = root_description(root);
+    if description.eq_ignore_ascii_case(root) {
+        out.push(format!("│ GC Root: {description}"));
+    } else {
+        out.push(format!("│ GC Root: {description} ({})", clean(root)));
+    }
     out.push("│".into());
     let last = trace.len() - 1;
     for (i, step) in trace.iter().enumerate() {

@@ -157,6 +157,7 @@ pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, option
             classes: unreachable_classes,
         },
         top_level_dominators: top.len() as u64,
+        obfuscated_classes: histogram.iter().filter(|r| crate::mapping::looks_obfuscated(&r.class_name)).count() as u64,
         heaps: heaps
             .as_ref()
             .map(|h| {

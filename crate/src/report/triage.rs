@@ -5,9 +5,11 @@
 //! dominant accumulation point), two to five ([`HeapShape::Few`]), more
 //! ([`HeapShape::Spread`]).
 //!
-//! **One leak or many**: the leak suspects (MAT's, above 10% of the used heap) and the
-//! distinct places they accumulate in (their accumulation points; a suspect without one is
-//! a place of its own): none, one, or several.
+//! **Where memory accumulates**: the leak suspects (MAT's, above 10% of the used heap) and
+//! the distinct places they accumulate in (their accumulation points; a suspect without
+//! one is a place of its own): none, one, or several. A suspect is where memory
+//! accumulates, not a verdict that it leaked (LeakCanary's reading, [`crate::leaks`], says
+//! what leaked): the texts say "places", never "leaks".
 //!
 //! **Composition**: the kept objects by kind (instances, object arrays, primitive arrays,
 //! class objects), by package and by class loader, with their shallow sizes; from the
@@ -77,17 +79,17 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
         ),
     };
     let verdict_text = match verdict {
-        LeakVerdict::NoSuspect => "No leak suspect: nothing retains more than 10% of the used heap. If the program ran \
-                                   out of memory, its heap is too small for its load, or what grows is spread over many \
-                                   objects (see Top Consumers)."
+        LeakVerdict::NoSuspect => "Nowhere in particular: no leak suspect, nothing retains more than 10% of the used heap. \
+                                   If the program ran out of memory, its heap is too small for its load, or what grows is \
+                                   spread over many objects (see Top Consumers)."
             .to_string(),
         LeakVerdict::OneLeak => format!(
-            "One leak: {} accumulating in one place, retaining {} of the used heap.",
-            if suspects.len() == 1 { "one suspect".to_string() } else { format!("{} suspects", suspects.len()) },
+            "One place: {} accumulating there, retaining {} of the used heap.",
+            if suspects.len() == 1 { "one leak suspect".to_string() } else { format!("{} leak suspects", suspects.len()) },
             format_bp(suspects_bp)
         ),
         LeakVerdict::SeveralLeaks => format!(
-            "Several leaks: {} suspects accumulating in {} places, retaining {} of the used heap together.",
+            "Several places: {} leak suspects accumulating in {} places, retaining {} of the used heap together.",
             suspects.len(),
             places.len(),
             format_bp(suspects_bp)

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::Session;
 use crate::analysis::object_ref;
 use crate::error::Result;
+use crate::leaks::route::LeakTracePath;
 use crate::model::format::parse_address;
 use crate::model::{ObjectRef, Reading};
 use crate::query::grouped::{self, DominatorGroups};
@@ -76,6 +77,15 @@ pub enum Query {
         tree: Option<Reading>,
         #[serde(default)]
         max: u32,
+    },
+    /// The path LeakCanary's leak trace takes to `object` (strong references only, known
+    /// library-leak references, stack locals and the roots held only that way last), beside
+    /// the shortest one of `paths`, and why the leak trace does not take that one.
+    LeakTracePath {
+        object: String,
+        /// The dominator tree asked about (absent: the one in use; another is an error).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tree: Option<Reading>,
     },
     /// The independent paths from `from` (none: the GC roots) to `to`, at most `max`:
     /// "held how else?" for one stretch of a leak trace.
@@ -175,6 +185,7 @@ pub enum Answer {
     DominatorGroups(DominatorGroups),
     Referrers(Referrers),
     Paths(Paths),
+    LeakTracePath(LeakTracePath),
     HeldHowElse(Stretch),
     ClassesUp(ClassesUp),
     HistogramGroups(Vec<HistogramGroup>),
@@ -240,6 +251,23 @@ impl Session {
                 self.holders_index(*tree)?;
                 let index = self.holders.get(self.analysis.reading).expect("built above");
                 Answer::Paths(holders::paths(&mut self.analysis, index, obj, page(*max))?)
+            }
+            Query::LeakTracePath { object: o, tree } => {
+                let obj = object(&self.analysis, o)?;
+                self.holders_index(*tree)?;
+                let index = self.holders.get(self.analysis.reading).expect("built above");
+                let shortest = holders::shortest_trace(&self.analysis, index, obj)?;
+                let (path, why) = crate::leaks::route::leak_trace_path(&mut self.analysis, obj, &shortest)?;
+                let same = path.as_deref() == Some(shortest.as_slice());
+                let steps = path.as_ref().map_or(0, |p| p.len() as u64);
+                let path = path.map(|p| holders::paths_along(&mut self.analysis, index, p, 0)).transpose()?;
+                Answer::LeakTracePath(LeakTracePath {
+                    path,
+                    steps,
+                    shortest_steps: shortest.len() as u64,
+                    same,
+                    why_not_shortest: if same { Vec::new() } else { why },
+                })
             }
             Query::HeldHowElse { from, to, tree, max } => {
                 let from = from.as_deref().map(|f| object(&self.analysis, f)).transpose()?;

@@ -31,6 +31,9 @@ export type Answer = {
   answer: Paths;
   query: "paths";
 } | {
+  answer: LeakTracePath;
+  query: "leak_trace_path";
+} | {
   answer: Stretch;
   query: "held_how_else";
 } | {
@@ -264,6 +267,28 @@ export interface Instances {
   total: number;
 }
 
+/** The leak trace's path to an object, beside the shortest one. */
+export interface LeakTracePath {
+  /**
+   * The path LeakCanary's search takes from a GC root to the object (strong references
+   * only; library-leak references, stack locals and the roots held only that way last),
+   * named and marked as the `paths` query's trace, its stretches without paths. None: no
+   * strong path reaches the object (only weak, soft, phantom or finalizer references).
+   */
+  path?: Paths | null;
+  /** Whether the two are the same path. */
+  same: boolean;
+  /** Steps of the shortest path (the `paths` query's trace), the object included. */
+  shortest_steps: number;
+  /** Steps of the leak trace's path, the object included (0: none). */
+  steps: number;
+  /**
+   * Why the leak trace does not take the shortest path, one clause per reason along it
+   * ("it starts at a JNI Global root holding …"); empty when they are the same path.
+   */
+  why_not_shortest: string[];
+}
+
 /** One node of the merged paths: an object on the shortest paths of `count` of the objects. */
 export interface MergedNode {
   /** Nodes directly below it in the merged tree (all, listed or not). */
@@ -395,6 +420,11 @@ export type Query = {
   max?: number;
   object: string;
   query: "paths";
+  /** The dominator tree asked about (absent: the one in use; another is an error). */
+  tree?: Reading | null;
+} | {
+  object: string;
+  query: "leak_trace_path";
   /** The dominator tree asked about (absent: the one in use; another is an error). */
   tree?: Reading | null;
 } | {

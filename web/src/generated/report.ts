@@ -552,7 +552,10 @@ export interface LeakSuspects {
   threshold_bytes: number;
 }
 
-/** One leak or many: how many different places the leak suspects accumulate in. */
+/**
+ * Where memory accumulates: how many different places the leak suspects accumulate in
+ * (the variants keep their names: scripts read them).
+ */
 export type LeakVerdict = "no_suspect" | "one_leak" | "several_leaks";
 
 /** Whether an object of a trace is leaking, as Shark's inspectors decide. */
@@ -658,6 +661,12 @@ export interface Overview {
    * each heap and their shallow bytes, in the dump's order. Absent otherwise.
    */
   heaps?: HeapCount[];
+  /**
+   * Classes whose names look like an obfuscator's (R8, ProGuard: a simple name of one or
+   * two lower-case letters, `a`, `a.b`, `Outer$c`): a mapping file would give them their
+   * names back. After a mapping, the classes it did not rename. Absent when none.
+   */
+  obfuscated_classes?: number;
   /**
    * Objects kept for analysis (class objects and the bootstrap loader's pseudo object
    * at 0x0 included).

@@ -49,7 +49,7 @@ export function accumulatedTable(s: Suspect, i: number): HTMLElement | null {
     table(
       `suspect-${i + 1}-accumulated`,
       null,
-      [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: 'Biggest' }],
+      [{ label: 'Class', name: true }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: 'Biggest' }],
       groups.map((g) => [
         className(g.class_name),
         formatCount(g.objects),
@@ -74,7 +74,7 @@ export function membersTable(s: Suspect, i: number, ctx: DumpContext): HTMLEleme
     table(
       `suspect-${i + 1}-members`,
       null,
-      [{ label: 'Object' }, { label: 'Name' }, { label: 'Retained heap', num: true }],
+      [{ label: 'Object', name: true }, { label: 'Name' }, { label: 'Retained heap', num: true }],
       members.map((m) => [objectLink(m.object), m.name ?? threadNames.get(m.object.address) ?? m.object.class_of_object ?? '', `${formatCount(m.object.retained_bytes)} (${formatMiB(m.object.retained_bytes)})`]),
       (k) => ({ 'data-address': members[k].object.address, 'data-retained': String(members[k].object.retained_bytes) }),
     ),

@@ -5,6 +5,7 @@
 import type { Consumer, ObjectRef, Suspect } from '../generated/report';
 import { accumulatedTable, headline, membersTable } from './suspect-findings';
 import { h } from '../lib/dom';
+import { formatFragment } from '../lib/state';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
 import { className, objectLink } from '../lib/objects';
 import { table, type DumpContext } from './common';
@@ -18,7 +19,7 @@ function objectRow(o: ObjectRef): (HTMLElement | string)[] {
   return [objectLink(o), formatCount(o.shallow_bytes), formatCount(o.retained_bytes), formatBp(o.retained_bp)];
 }
 
-const OBJECT_COLUMNS = [{ label: 'Object' }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }];
+const OBJECT_COLUMNS = [{ label: 'Object', name: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }];
 
 function suspect(ctx: DumpContext, s: Suspect, i: number): HTMLElement {
   const chain = h('ol', { class: 'chain', 'data-chain': '' });
@@ -67,7 +68,12 @@ export function renderSuspects(ctx: DumpContext): HTMLElement {
   return h(
     'div',
     { class: 'suspects' },
-    h('p', { class: 'fine' }, `A suspect is an object, or a group of top-level objects of one class, that retains more than 10% of the heap (${formatCount(ls.threshold_bytes)} bytes here), found as Eclipse MAT's Leak Suspects report finds them.`),
+    h(
+      'p',
+      { class: 'fine' },
+      `Where memory accumulates: a suspect is an object, or a group of top-level objects of one class, that retains more than 10% of the heap (${formatCount(ls.threshold_bytes)} bytes here), found as Eclipse MAT's Leak Suspects report finds them. A suspect is not a verdict that memory leaked`,
+      (ctx.report.leaks?.leaks.length ?? 0) > 0 ? h('span', null, ': what leaked by LeakCanary\'s reading is in ', h('a', { href: formatFragment({ view: 'leaks', object: null }) }, 'Leaks'), '.') : '.',
+    ),
     ls.suspects.length
       ? h('div', { id: 'suspect-list' }, ...ls.suspects.map((s, i) => suspect(ctx, s, i)))
       : h('p', { id: 'no-suspects', class: 'placeholder' }, 'No leak suspects: nothing retains more than 10% of the heap on its own.'),
@@ -83,7 +89,7 @@ function consumerTable(id: string, caption: string, what: string, rows: Consumer
     table(
       id,
       null,
-      [{ label: what }, { label: 'Objects', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }],
+      [{ label: what, name: true }, { label: 'Objects', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }],
       rows.map((c) => [className(c.name), formatCount(c.objects), formatCount(c.retained_bytes), formatBp(c.retained_bp)]),
     ),
   );
