@@ -22,7 +22,8 @@ pub enum HeapShape {
     Spread,
 }
 
-/// One leak or many: how many different places the leak suspects accumulate in.
+/// One leak or many: how many different places the leak suspects accumulate in, or a
+/// running program's working set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LeakVerdict {
@@ -32,6 +33,9 @@ pub enum LeakVerdict {
     OneLeak,
     /// The suspects accumulate in two or more places.
     SeveralLeaks,
+    /// Every suspect is a running thread's working set (its frames' local variables hold
+    /// it): the program needed more heap than it had; nothing leaked.
+    WorkingSet,
 }
 
 /// The OOM triage: the first thing the report says, with the numbers behind it.
@@ -50,8 +54,9 @@ pub struct OomTriage {
     pub top_level_dominators: u64,
     /// Leak suspects (MAT's, above 10% of the used heap).
     pub suspects: u64,
-    /// Different places they accumulate in: distinct accumulation points (a suspect without
-    /// one counts as a place of its own).
+    /// Different places they accumulate in: the suspects' distinct accumulation points (a
+    /// single suspect's as its `structure` reads it, linked structures as one; a group
+    /// suspect without a common holder has none).
     pub accumulation_points: u64,
     /// The suspects' retained sizes together, in basis points of the used heap.
     pub suspects_bp: u32,
@@ -202,10 +207,17 @@ pub struct SubtreeNode {
     /// The objects it immediately dominates that are not listed, and what they retain.
     pub omitted_children: u64,
     pub omitted_retained_bytes: u64,
+    /// The longest chain among its children, when some of its nodes are not listed: a
+    /// linked structure's nodes are listed side by side as children of what holds it
+    /// (see [`Structure`](super::report::Structure)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<super::report::LinkedChain>,
 }
 
-/// Several levels of the dominator tree under a single suspect's accumulation point (or
-/// the suspect, without one), biggest first, depth first.
+/// Several levels of the dominator tree under where a single suspect's memory accumulates
+/// (its [`Structure`](super::report::Structure)'s point), biggest first, depth first, with
+/// linked structures read as one: a chain's nodes are children side by side of what holds
+/// it, each with what it retains without the rest of the chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DominatorSubtree {

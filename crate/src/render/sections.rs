@@ -270,9 +270,18 @@ pub fn suspect(blocks: &mut Vec<Block>, s: &Suspect, o: &RenderOptions) {
                             format_bp(n.object.retained_bp),
                             if n.omitted_children > 0 {
                                 format!(
-                                    "{} retaining {}",
+                                    "{} retaining {}{}",
                                     format_bytes(n.omitted_children),
-                                    format_bytes(n.omitted_retained_bytes)
+                                    format_bytes(n.omitted_retained_bytes),
+                                    n.chain
+                                        .as_ref()
+                                        .map(|c| format!(
+                                            " (of {} nodes of {} linked by {})",
+                                            format_bytes(c.nodes),
+                                            c.class_name,
+                                            c.field.as_deref().unwrap_or("a field")
+                                        ))
+                                        .unwrap_or_default()
                                 )
                             } else {
                                 String::new()

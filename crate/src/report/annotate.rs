@@ -151,5 +151,7 @@ pub fn annotated_report_with(
     let mut report = super::build_with(a, sections, info, options);
     annotate(&mut report, a, &options.detail)?;
     super::findings::annotate(&mut report, a)?;
+    // The triage tells the suspects' story as the dump read again tells it.
+    report.oom_triage = Some(super::triage::triage(a, &report));
     Ok(report)
 }

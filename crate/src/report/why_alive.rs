@@ -13,7 +13,8 @@
 
 use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
-use crate::model::{Detail, DominatorSubtree, ObjectRef, RootPath, RootStep, SubtreeNode};
+use crate::model::{Detail, DominatorSubtree, LinkedChain, ObjectRef, RootPath, RootStep, SubtreeNode};
+use crate::query::chains;
 use crate::query::paths;
 use crate::readback::object::root_kinds;
 
@@ -61,22 +62,25 @@ pub fn root_path(a: &mut Analysis, path: &[u32], detail: &Detail) -> Result<Opti
     Ok(Some(RootPath { steps, omitted, root_types, why_alive: line }))
 }
 
-/// One object chosen for the subtree: its parent (an index into the chosen), its depth,
-/// its chosen children, and what of its children is left out.
+/// One object chosen for the subtree: its depth, its chosen children, and what of its
+/// children is left out.
 struct Chosen {
     obj: u32,
     depth: u32,
     children: Vec<u32>,
     omitted: u64,
     omitted_retained: u64,
+    chain: Option<chains::Chain>,
 }
 
-/// The dominator subtree under `root`, within `detail`'s caps.
+/// The dominator subtree under `root`, within `detail`'s caps, linked structures read as
+/// one (see [`chains`]).
 pub fn subtree(a: &Analysis, root: u32, detail: &Detail) -> DominatorSubtree {
     let max_nodes = detail.subtree_nodes.max(1);
-    let all_children = |v: u32| (a.dominated_count(v) as u64, a.retained(v).saturating_sub(a.shallow(v)));
+    let all_children = |v: u32| (chains::member_count(a, v), chains::own_retained(a, v).saturating_sub(a.shallow(v)));
     let (n, r) = all_children(root);
-    let mut chosen = vec![Chosen { obj: root, depth: 0, children: Vec::new(), omitted: n, omitted_retained: r }];
+    let mut chosen =
+        vec![Chosen { obj: root, depth: 0, children: Vec::new(), omitted: n, omitted_retained: r, chain: None }];
     let mut truncated = false;
     // Level by level: a node's largest children, while there is room.
     let mut next = 0;
@@ -92,22 +96,34 @@ pub fn subtree(a: &Analysis, root: u32, detail: &Detail) -> DominatorSubtree {
             continue;
         }
         let room = (max_nodes - chosen.len()).min(detail.children.max(1));
-        let mut largest: Vec<u32> = Vec::with_capacity(room + 1);
-        for k in a.dominated(v) {
-            a.keep_largest(&mut largest, k, room);
-        }
-        let kept_retained: u64 = largest.iter().map(|&k| a.retained(k)).sum();
+        let mut largest: Vec<chains::Member> = Vec::with_capacity(room + 1);
+        let mut longest: Option<chains::Chain> = None;
+        chains::for_each_member(a, v, |m| {
+            chains::keep_largest(&mut largest, m, room);
+            if m.chain_nodes > 1 && longest.is_none_or(|c| m.chain_nodes > c.nodes) {
+                longest = Some(chains::Chain { first: m.chain_first, last: m.chain_first, nodes: m.chain_nodes });
+            }
+        });
+        let kept_retained: u64 = largest.iter().map(|m| m.retained).sum();
         let node = &mut chosen[next];
         node.omitted -= largest.len() as u64;
         node.omitted_retained = node.omitted_retained.saturating_sub(kept_retained);
         if node.omitted > 0 {
             truncated = true;
+            node.chain = longest;
         }
         let mut ids = Vec::with_capacity(largest.len());
-        for k in largest {
-            let (n, r) = all_children(k);
+        for m in largest {
+            let (n, r) = all_children(m.object);
             ids.push(chosen.len() as u32);
-            chosen.push(Chosen { obj: k, depth: depth + 1, children: Vec::new(), omitted: n, omitted_retained: r });
+            chosen.push(Chosen {
+                obj: m.object,
+                depth: depth + 1,
+                children: Vec::new(),
+                omitted: n,
+                omitted_retained: r,
+                chain: None,
+            });
         }
         chosen[next].children = ids;
         next += 1;
@@ -118,10 +134,16 @@ pub fn subtree(a: &Analysis, root: u32, detail: &Detail) -> DominatorSubtree {
     while let Some(i) = stack.pop() {
         let c = &chosen[i as usize];
         nodes.push(SubtreeNode {
-            object: object_ref(a, c.obj),
+            object: super::structure::member_ref(a, c.obj),
             depth: c.depth,
             omitted_children: c.omitted,
             omitted_retained_bytes: c.omitted_retained,
+            chain: c.chain.map(|ch| LinkedChain {
+                first: object_ref(a, ch.first),
+                class_name: a.class_name(a.class_of(ch.first)).to_string(),
+                field: None,
+                nodes: ch.nodes,
+            }),
         });
         stack.extend(c.children.iter().rev());
     }
