@@ -177,8 +177,27 @@ pub struct ComponentWaste {
 pub struct RootStep {
     pub object: ObjectRef,
     /// How the next step (the one nearer the GC root) references this object: its field
-    /// names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root.
+    /// names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root. For a run
+    /// (`run`), how the next step references the run's `last`.
     pub held_by: Vec<String>,
+    /// When the step stands for a run of the path: objects of one class in a row, each
+    /// holding the next through one field (a linked structure read as one), from
+    /// `object` to `run.last`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<PathRun>,
+}
+
+/// A run of a reference path read as one step: `nodes` objects of one class in a row,
+/// each holding the next through `field` (a linked list's nodes on the way to an object).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathRun {
+    /// Objects in the run, both ends included.
+    pub nodes: u64,
+    /// The field each holds the next by.
+    pub field: String,
+    /// The run's other end (the step's `object` is the first in the path's order).
+    pub last: ObjectRef,
 }
 
 /// Why a single suspect is alive: a shortest reference path from the suspect up to a GC
@@ -207,9 +226,9 @@ pub struct SubtreeNode {
     /// The objects it immediately dominates that are not listed, and what they retain.
     pub omitted_children: u64,
     pub omitted_retained_bytes: u64,
-    /// The longest chain among its children, when some of its nodes are not listed: a
-    /// linked structure's nodes are listed side by side as children of what holds it
-    /// (see [`Structure`](super::report::Structure)).
+    /// The longest chain among its children, when its children were chosen (a linked
+    /// structure's nodes are listed side by side as children of what holds it, see
+    /// [`Structure`](super::report::Structure)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<super::report::LinkedChain>,
 }

@@ -219,8 +219,19 @@ pub fn suspect(blocks: &mut Vec<Block>, s: &Suspect, o: &RenderOptions) {
                 } else {
                     step.held_by.join(", ")
                 };
+                let object = match &step.run {
+                    Some(r) => format!(
+                        "{} × {} linked by {} ({} … {})",
+                        format_bytes(r.nodes),
+                        step.object.class_name,
+                        r.field,
+                        step.object.address,
+                        r.last.address
+                    ),
+                    None => object_label(&step.object),
+                };
                 rows.push(vec![
-                    object_label(&step.object),
+                    object,
                     by,
                     format_bytes(step.object.shallow_bytes),
                     format_bytes(step.object.retained_bytes),

@@ -112,7 +112,7 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
             s.each_holds = found.each_holds;
             s.frame = found.frame;
             s.structure = Some(found.structure);
-            s.headline = headline(s, used);
+            s.headline = headline(s, used, found.holds.as_deref());
             continue;
         }
         let Some(chain) = chain_of(a, s) else { continue };
@@ -128,7 +128,7 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
             s.accumulation_point_elements = entries;
         }
         s.each_holds = each_holds;
-        s.headline = headline(s, used);
+        s.headline = headline(s, used, None);
     }
     for k in 0..report.growth_points.len() {
         let Some(top) = parse_address(&report.growth_points[k].address).and_then(|x| query::find(a, x)) else {
@@ -151,6 +151,9 @@ struct Single {
     each_holds: Option<EachHolds>,
     frame: Option<HeldByFrame>,
     structure: Structure,
+    /// What the object named holds, when it is not the structure's point (a class's
+    /// static field's object).
+    holds: Option<Vec<MemberGroup>>,
 }
 
 /// `obj`'s structure `st` named: the frame holding it (a thread's), where it is held,
@@ -166,8 +169,18 @@ fn single(a: &mut Analysis, threads: &[ThreadInfo], obj: u32, mut st: Structure)
     // What the name ends at: the walk's end, or the first node of the chain whose nodes
     // are the point's biggest group (a list held by a static field or a local).
     let mut named_path = path.clone();
+    let mut holds = None;
     if let Some(first) = chain_group(&st).and_then(|c| parse_address(&c.first.address)).and_then(|x| a.object_at(x)) {
         named_path.push(first);
+    } else if a.class_represented_by(point).is_some() {
+        // A class's statics: the biggest of what they hold, named by its static field, and
+        // what it holds (`com.acme.orders.OrderService.ORDERS holds …`).
+        if let Some(m) = crate::query::chains::largest_member(a, point) {
+            named_path.push(m.object);
+            holds = Some(
+                super::structure::members(a, m.object, GROUP_EXAMPLES).groups.into_iter().map(|(_, g)| g).collect(),
+            );
+        }
     }
     let named = match &frame {
         Some(f) => {
@@ -196,7 +209,11 @@ fn single(a: &mut Analysis, threads: &[ThreadInfo], obj: u32, mut st: Structure)
         (Some(f), None) => Some(super::frames::held_in(f)),
         (None, n) => n.map(|n| n.text),
     };
-    Ok(Single { held_in, entries, each_holds: held_in::each_holds(a, point)?, frame, structure: st })
+    let each_holds = match holds {
+        Some(_) => None,
+        None => held_in::each_holds(a, point)?,
+    };
+    Ok(Single { held_in, entries, each_holds, frame, structure: st, holds })
 }
 
 /// The chain whose nodes are most of the structure's biggest group, if any.
@@ -217,12 +234,13 @@ fn article(name: &str) -> &'static str {
 /// biggest group of what it holds is, each and together, and that part's share of the
 /// used heap `used`; a linked structure whose nodes each hold one object is read through
 /// (`a ListBuffer holding 1,561 × JCCompilationUnit`).
-pub fn headline(s: &Suspect, used: u64) -> Option<String> {
+pub fn headline(s: &Suspect, used: u64, holds: Option<&[MemberGroup]>) -> Option<String> {
     use crate::model::format::{basis_points, binary_size, format_bp, format_bytes};
     let held = s.held_in.as_ref()?;
-    let groups = match &s.structure {
-        Some(st) => &st.groups,
-        None => &s.accumulated,
+    let groups = match (holds, &s.structure) {
+        (Some(h), _) => h,
+        (None, Some(st)) => &st.groups,
+        (None, None) => &s.accumulated,
     };
     let Some(g) = groups.first() else {
         return Some(format!(
@@ -242,7 +260,7 @@ pub fn headline(s: &Suspect, used: u64) -> Option<String> {
         binary_size(g.retained_bytes),
         format_bp(basis_points(g.retained_bytes, used))
     );
-    let linked = s.structure.as_ref().and_then(chain_group);
+    let linked = if holds.is_some() { None } else { s.structure.as_ref().and_then(chain_group) };
     let (what, each) = match (&s.each_holds, linked) {
         // A linked structure's nodes, each holding one element: the elements.
         (Some(e), Some(c)) => (

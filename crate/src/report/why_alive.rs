@@ -13,7 +13,7 @@
 
 use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
-use crate::model::{Detail, DominatorSubtree, LinkedChain, ObjectRef, RootPath, RootStep, SubtreeNode};
+use crate::model::{Detail, DominatorSubtree, LinkedChain, ObjectRef, PathRun, RootPath, RootStep, SubtreeNode};
 use crate::query::chains;
 use crate::query::paths;
 use crate::readback::object::root_kinds;
@@ -30,28 +30,69 @@ fn label(o: &ObjectRef) -> String {
 /// it, root first), within `detail.root_path` objects. None for an empty path.
 pub fn root_path(a: &mut Analysis, path: &[u32], detail: &Detail) -> Result<Option<RootPath>> {
     let Some(&root) = path.first() else { return Ok(None) };
-    // From the suspect up.
-    let up: Vec<u32> = path.iter().rev().copied().collect();
+    // Root first, a linked structure on the way as one step: (first, last) of each step.
+    let runs = paths::runs(a, path, None)?;
+    let mut folded: Vec<(usize, usize, Option<String>)> = Vec::with_capacity(path.len());
+    let mut r = runs.iter().peekable();
+    let mut i = 0;
+    while i < path.len() {
+        match r.next_if(|run| run.start == i) {
+            Some(run) => {
+                folded.push((i, run.start + run.len - 1, Some(run.field.clone())));
+                i = run.start + run.len;
+            }
+            None => {
+                folded.push((i, i, None));
+                i += 1;
+            }
+        }
+    }
+    // From the suspect up: each step's `object` is its end nearest the suspect.
+    folded.reverse();
     let cap = detail.root_path.max(2);
-    let (head, omitted) = if up.len() > cap { (cap / 2, (up.len() - cap) as u64) } else { (up.len(), 0) };
-    let listed: Vec<usize> = (0..head).chain(head + omitted as usize..up.len()).collect();
+    let (head, omitted) = if folded.len() > cap { (cap / 2, (folded.len() - cap) as u64) } else { (folded.len(), 0) };
+    let listed: Vec<usize> = (0..head).chain(head + omitted as usize..folded.len()).collect();
     let mut steps = Vec::with_capacity(listed.len());
-    for &i in &listed {
-        let held_by = match up.get(i + 1) {
-            Some(&next) => paths::via(a, next, up[i])?,
-            None => Vec::new(),
+    for &k in &listed {
+        let (root_side, suspect_side, field) = &folded[k];
+        // How the step nearer the root holds this one's root end.
+        let held_by = match *root_side {
+            0 => Vec::new(),
+            j => paths::via(a, path[j - 1], path[j])?,
         };
-        steps.push(RootStep { object: object_ref(a, up[i]), held_by });
+        steps.push(RootStep {
+            object: object_ref(a, path[*suspect_side]),
+            held_by,
+            run: field.as_ref().map(|f| PathRun {
+                nodes: (suspect_side - root_side + 1) as u64,
+                field: f.clone(),
+                last: object_ref(a, path[*root_side]),
+            }),
+        });
     }
     let root_types = root_kinds(a, root);
-    let mut line = label(&steps[0].object);
+    let why_alive = why_alive_line(&steps, omitted, &root_types);
+    Ok(Some(RootPath { steps, omitted, root_types, why_alive }))
+}
+
+/// The path in one line (see [`RootPath::why_alive`]): `omitted` steps left out after the
+/// first half of `steps`.
+pub fn why_alive_line(steps: &[RootStep], omitted: u64, root_types: &[String]) -> String {
+    let Some(first) = steps.first() else { return String::new() };
+    let head = if omitted > 0 { steps.len() / 2 } else { steps.len() };
+    // A run: `A ← next of 40 × c.Link linked by next`.
+    let name = |step: &RootStep| match &step.run {
+        Some(r) => format!("{} × {} linked by {}", r.nodes, step.object.class_name, r.field),
+        None => label(&step.object),
+    };
+    let mut line = name(first);
     for (k, step) in steps.iter().enumerate().skip(1) {
         if k == head && omitted > 0 {
             line.push_str(&format!(" ← … ({omitted} more)"));
         }
         let by = &steps[k - 1].held_by;
         let by = if by.is_empty() { "?".to_string() } else { by.join(", ") };
-        line.push_str(&format!(" ← {by} of {}", label(&step.object)));
+        line.push_str(&format!(" ← {by} of {}", name(step)));
     }
     let types = if root_types.is_empty() { "unknown".to_string() } else { root_types.join(", ") };
     if steps.len() == 1 {
@@ -59,7 +100,7 @@ pub fn root_path(a: &mut Analysis, path: &[u32], detail: &Detail) -> Result<Opti
     } else {
         line.push_str(&format!(" (GC root: {types})"));
     }
-    Ok(Some(RootPath { steps, omitted, root_types, why_alive: line }))
+    line
 }
 
 /// One object chosen for the subtree: its depth, its chosen children, and what of its
@@ -110,8 +151,8 @@ pub fn subtree(a: &Analysis, root: u32, detail: &Detail) -> DominatorSubtree {
         node.omitted_retained = node.omitted_retained.saturating_sub(kept_retained);
         if node.omitted > 0 {
             truncated = true;
-            node.chain = longest;
         }
+        node.chain = longest;
         let mut ids = Vec::with_capacity(largest.len());
         for m in largest {
             let (n, r) = all_children(m.object);

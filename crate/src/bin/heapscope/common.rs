@@ -292,7 +292,10 @@ impl Format {
         }
     }
 
+    /// `report` in this format within `detail`'s caps (a saved report of a larger detail
+    /// is cut down as if built with them).
     pub fn render(self, report: &Report, detail: Detail) -> String {
+        let report = &report::caps::within(report, &detail);
         let options = RenderOptions { detail, graphs: self == Format::MdGraphs };
         match self {
             Format::Json => report::to_json(report),
