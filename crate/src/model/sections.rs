@@ -36,6 +36,9 @@ pub enum LeakVerdict {
     /// Every suspect is a running thread's working set (its frames' local variables hold
     /// it): the program needed more heap than it had; nothing leaked.
     WorkingSet,
+    /// The dump ends early: its roots and references past the cut are unknown, so no
+    /// verdict is given (`verdict_text` says what the part read shows).
+    Incomplete,
 }
 
 /// The OOM triage: the first thing the report says, with the numbers behind it.
@@ -60,10 +63,25 @@ pub struct OomTriage {
     pub accumulation_points: u64,
     /// The suspects' retained sizes together, in basis points of the used heap.
     pub suspects_bp: u32,
+    /// When the dump ends early: the objects no GC root of the part read reaches (kept,
+    /// each entry point a root of its own, since what held them may be past the cut).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<CutUnknown>,
     /// The shape as a sentence.
     pub shape_text: String,
     /// The verdict as a sentence.
     pub verdict_text: String,
+}
+
+/// What a dump's cut leaves unknown (see [`OomTriage::cut`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CutUnknown {
+    /// Byte offset where the dump ends (in the decompressed HPROF data).
+    pub offset: u64,
+    /// Objects no GC root in the part read reaches, and their shallow bytes.
+    pub unrooted_objects: u64,
+    pub unrooted_bytes: u64,
 }
 
 /// What kind of object a heap object is.

@@ -347,6 +347,18 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     }
 
     b.heading(2, "Leak Suspects");
+    if let Some(cut) = r.oom_triage.as_ref().and_then(|t| t.cut.as_ref()) {
+        b.blocks.push(Block::Note(vec![
+            Inline::Strong("Provisional.".into()),
+            Inline::Text(format!(
+                " The dump ends at byte {}: these suspects are what the part read shows. {} objects ({} bytes) have \
+                 no GC root in it and are kept; the roots and references past the cut may hold more, or less.",
+                format_bytes(cut.offset),
+                format_bytes(cut.unrooted_objects),
+                format_bytes(cut.unrooted_bytes)
+            )),
+        ]));
+    }
     if r.leak_suspects.suspects.is_empty() {
         b.paragraph(format!(
             "No object or group of objects retains more than {} bytes (10% of the used heap).",

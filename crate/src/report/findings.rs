@@ -115,7 +115,11 @@ pub fn annotate(report: &mut Report, a: &mut Analysis) -> Result<()> {
             s.headline = headline(s, used, found.holds.as_deref());
             continue;
         }
-        let Some(chain) = chain_of(a, s) else { continue };
+        let Some(chain) = chain_of(a, s) else {
+            let s = &mut report.leak_suspects.suspects[k];
+            s.headline = headline(s, used, None);
+            continue;
+        };
         let named = held_in::name_chain(a, &report.threads, &chain)?;
         let ap = s.accumulation_point.as_ref().and_then(|p| parse_address(&p.address)).and_then(|x| query::find(a, x));
         let (entries, each_holds) = match ap {
@@ -170,7 +174,8 @@ fn single(a: &mut Analysis, threads: &[ThreadInfo], obj: u32, mut st: Structure)
     // are the point's biggest group (a list held by a static field or a local).
     let mut named_path = path.clone();
     let mut holds = None;
-    if let Some(first) = chain_group(&st).and_then(|c| parse_address(&c.first.address)).and_then(|x| a.object_at(x)) {
+    let one_chain = chain_group(&st).filter(|c| st.groups.first().is_some_and(|g| c.nodes * 2 > g.objects));
+    if let Some(first) = one_chain.and_then(|c| parse_address(&c.first.address)).and_then(|x| a.object_at(x)) {
         named_path.push(first);
     } else if a.class_represented_by(point).is_some() {
         // A class's statics: the biggest of what they hold, named by its static field, and
@@ -216,10 +221,15 @@ fn single(a: &mut Analysis, threads: &[ThreadInfo], obj: u32, mut st: Structure)
     Ok(Single { held_in, entries, each_holds, frame, structure: st, holds })
 }
 
-/// The chain whose nodes are most of the structure's biggest group, if any.
+/// The longest chain of the structure's biggest group, when that group is mostly chains'
+/// nodes.
 fn chain_group(st: &Structure) -> Option<&LinkedChain> {
     let g = st.groups.first()?;
-    st.chains.iter().find(|c| c.class_name == g.class_name && c.nodes * 2 > g.objects)
+    let nodes: u64 = st.chains.iter().filter(|c| c.class_name == g.class_name).map(|c| c.nodes).sum();
+    if nodes * 2 <= g.objects {
+        return None;
+    }
+    st.chains.iter().find(|c| c.class_name == g.class_name)
 }
 
 /// "a" or "an" before a name, as it is read out.
@@ -236,6 +246,22 @@ fn article(name: &str) -> &'static str {
 /// (`a ListBuffer holding 1,561 × JCCompilationUnit`).
 pub fn headline(s: &Suspect, used: u64, holds: Option<&[MemberGroup]>) -> Option<String> {
     use crate::model::format::{basis_points, binary_size, format_bp, format_bytes};
+    if s.kind == SuspectKind::GroupOfObjects {
+        // The group itself: its members, each and together, and where they are held.
+        let n = s.instances.max(1);
+        let what = format!(
+            "{} × {}, about {} each ({}, {} of the heap)",
+            format_bytes(s.instances),
+            held_in::simple(&s.class_name),
+            binary_size(s.retained_bytes / n),
+            binary_size(s.retained_bytes),
+            format_bp(basis_points(s.retained_bytes, used))
+        );
+        return Some(match &s.held_in {
+            Some(h) => format!("{h} holds {what}"),
+            None => format!("{what}, held by no single object"),
+        });
+    }
     let held = s.held_in.as_ref()?;
     let groups = match (holds, &s.structure) {
         (Some(h), _) => h,
@@ -249,6 +275,20 @@ pub fn headline(s: &Suspect, used: u64, holds: Option<&[MemberGroup]>) -> Option
             format_bp(basis_points(s.retained_bytes, used))
         ));
     };
+    if g.objects == 1 {
+        // One object: `X.F holds an ArrayList (295.8 KiB, 22.58% of the heap), which holds …`.
+        let simple = held_in::simple(&g.class_name);
+        let which = match &s.each_holds {
+            Some(e) => format!(", which holds {} {} by {}", article(&e.class_name), e.class_name, e.field),
+            None => String::new(),
+        };
+        return Some(format!(
+            "{held} holds {} {simple} ({}, {} of the heap){which}",
+            article(simple),
+            binary_size(g.retained_bytes),
+            format_bp(basis_points(g.retained_bytes, used))
+        ));
+    }
     let average = g.retained_bytes / g.objects.max(1);
     // "each" when they are all the same size (the biggest is the average), else "about".
     let same =
@@ -277,7 +317,17 @@ pub fn headline(s: &Suspect, used: u64, holds: Option<&[MemberGroup]>) -> Option
             format!("{} × {}, {size}", format_bytes(g.objects), held_in::simple(&g.class_name)),
             format!("; each holds {} {} by {}", article(&e.class_name), e.class_name, e.field),
         ),
-        (None, _) => {
+        (None, Some(c)) => (
+            format!(
+                "{} × {}, linked through {}.{}, {size}",
+                format_bytes(g.objects),
+                held_in::simple(&g.class_name),
+                held_in::simple(&c.class_name),
+                c.field.as_deref().unwrap_or("…")
+            ),
+            String::new(),
+        ),
+        (None, None) => {
             (format!("{} × {}, {size}", format_bytes(g.objects), held_in::simple(&g.class_name)), String::new())
         }
     };

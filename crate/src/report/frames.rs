@@ -63,19 +63,22 @@ pub fn held_by_frame(a: &Analysis, threads: &[ThreadInfo], s: &Structure) -> Opt
         }
     };
     let target_address = format!("0x{:x}", a.address(target));
+    // A thread's own object among its frames' locals (`this` of Thread.run) holds its
+    // fields (thread locals), not a frame's working set.
+    let own = |l: &&crate::model::ObjectRef| l.address != t.address;
     // Frames (innermost first) holding the target as a local, else referencing it.
     let mut holding: Vec<(usize, &crate::model::ObjectRef)> = t
         .frames
         .iter()
         .enumerate()
-        .filter_map(|(k, f)| f.locals.iter().find(|l| l.address == target_address).map(|l| (k, l)))
+        .filter_map(|(k, f)| f.locals.iter().filter(own).find(|l| l.address == target_address).map(|l| (k, l)))
         .collect();
     let mut how = "local";
     if holding.is_empty() {
         how = "references";
         for (k, f) in t.frames.iter().enumerate() {
             let mut seen: Vec<&str> = Vec::new();
-            for l in &f.locals {
+            for l in f.locals.iter().filter(own) {
                 if seen.contains(&l.address.as_str()) {
                     continue;
                 }

@@ -64,7 +64,10 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
     let bytes = |list: &[&Suspect]| list.iter().map(|s| s.retained_bytes).sum::<u64>();
     let suspects_bytes: u64 = suspects.iter().map(|s| s.retained_bytes).sum();
     let suspects_bp = basis_points(suspects_bytes, used).min(10_000);
-    let verdict = match (suspects.len(), leaking.len(), leak_places.len()) {
+    // A suspect with no place of its own (a group held by no single object) is a leak
+    // apart.
+    let placeless = leaking.iter().filter(|s| place(s).is_none()).count();
+    let verdict = match (suspects.len(), leaking.len(), leak_places.len() + placeless) {
         (0, _, _) => LeakVerdict::NoSuspect,
         (_, 0, _) => LeakVerdict::WorkingSet,
         (_, _, 0 | 1) => LeakVerdict::OneLeak,
@@ -146,16 +149,57 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
             count(leaking.len(), "suspect", "suspects"),
             format_bp(basis_points(bytes(&leaking), used).min(10_000))
         ),
+        // Decided below, from the cut.
+        LeakVerdict::Incomplete => String::new(),
         LeakVerdict::SeveralLeaks => format!(
-            "Several leaks: {} accumulating in {} places, retaining {} of the used heap together.",
+            "Several leaks: {} {}, retaining {} of the used heap together.",
             count(leaking.len(), "suspect", "suspects"),
-            format_bytes(leak_places.len() as u64),
+            match (leak_places.len(), placeless) {
+                (k, 0) => format!("accumulating in {}", count(k, "place", "places")),
+                (0, _) => "each held by no single object".to_string(),
+                (k, p) => format!(
+                    "accumulating in {}, {} held by no single object",
+                    count(k, "place", "places"),
+                    count(p, "other", "others")
+                ),
+            },
             format_bp(basis_points(bytes(&leaking), used).min(10_000))
         ),
     };
     if !working.is_empty() && !leaking.is_empty() {
         verdict_text.push_str(&format!(" Besides, {}.", working_text()));
     }
+    // A dump cut short: what the part read shows, and what the cut leaves unknown.
+    let cut = report.incomplete.as_ref().map(|inc| {
+        let unrooted = report.reachability.iter().find(|r| r.strength == StrengthName::Unreachable);
+        CutUnknown {
+            offset: inc.offset,
+            unrooted_objects: unrooted.map_or(0, |r| r.objects),
+            unrooted_bytes: unrooted.map_or(0, |r| r.shallow_bytes),
+        }
+    });
+    let verdict = match &cut {
+        Some(c) => {
+            verdict_text = format!(
+                "No verdict: the dump ends at byte {}, and the GC roots and references past the cut are unknown. {} \
+                 {} ({} bytes, {} of the used heap) have no GC root in the part read: they are kept, since what held \
+                 them may be past the cut. What the part read shows: {}",
+                format_bytes(c.offset),
+                if c.unrooted_objects == 0 { "No object" } else { "" },
+                match c.unrooted_objects {
+                    0 => String::new(),
+                    1 => "1 object".to_string(),
+                    n => format!("{} objects", format_bytes(n)),
+                },
+                format_bytes(c.unrooted_bytes),
+                format_bp(basis_points(c.unrooted_bytes, used).min(10_000)),
+                verdict_text
+            )
+            .replace("  ", " ");
+            LeakVerdict::Incomplete
+        }
+        None => verdict,
+    };
     OomTriage {
         shape,
         verdict,
@@ -165,6 +209,7 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
         top_level_dominators: top.len() as u64,
         suspects: suspects.len() as u64,
         accumulation_points: places.len() as u64,
+        cut,
         suspects_bp,
         shape_text,
         verdict_text,
