@@ -115,7 +115,7 @@ fn cut_subtree(t: &DominatorSubtree, detail: &Detail) -> DominatorSubtree {
             let dropped: u64 =
                 kids[i].iter().filter(|k| !listed.contains(k)).map(|&k| t.nodes[k].object.retained_bytes).sum();
             let omitted = total(i) - listed.len() as u64;
-            (omitted, old.omitted_retained_bytes + dropped, if omitted > 0 { old.chain.clone() } else { None })
+            (omitted, old.omitted_retained_bytes + dropped, old.chain.clone())
         } else {
             // Not expanded: every child left out, as the build counts them.
             let all: u64 = kids[i].iter().map(|&k| t.nodes[k].object.retained_bytes).sum();

@@ -174,7 +174,10 @@ fn single(a: &mut Analysis, threads: &[ThreadInfo], obj: u32, mut st: Structure)
     // are the point's biggest group (a list held by a static field or a local).
     let mut named_path = path.clone();
     let mut holds = None;
-    let one_chain = chain_group(&st).filter(|c| st.groups.first().is_some_and(|g| c.nodes * 2 > g.objects));
+    // (A collection's own nodes are its internals: the name stops at the collection.)
+    let one_chain = chain_group(&st)
+        .filter(|c| st.groups.first().is_some_and(|g| c.nodes * 2 > g.objects))
+        .filter(|_| !held_in::is_collection(a, point));
     if let Some(first) = one_chain.and_then(|c| parse_address(&c.first.address)).and_then(|x| a.object_at(x)) {
         named_path.push(first);
     } else if a.class_represented_by(point).is_some() {

@@ -83,7 +83,7 @@ fn is_array(a: &Analysis, obj: u32) -> bool {
 }
 
 /// An instance (not a class object, not an array) of a collection class.
-fn is_collection(a: &Analysis, obj: u32) -> bool {
+pub(crate) fn is_collection(a: &Analysis, obj: u32) -> bool {
     a.class_represented_by(obj).is_none() && is_collection_class(a.class_name(a.class_of(obj)))
 }
 
