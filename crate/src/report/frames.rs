@@ -131,7 +131,9 @@ fn reaching_most(a: &Analysis, t: &ThreadInfo, thread: u32) -> Option<HeldByFram
     let mut stack = vec![thread];
     while let Some(v) = stack.pop() {
         inside[v as usize / 64] |= 1 << (v % 64);
-        stack.extend(a.dominated(v));
+        for k in a.dominated(v) {
+            crate::alloc::try_push(&mut stack, k, "the thread's objects").ok()?;
+        }
     }
     let single = |v: u32| a.classes.get(a.class_of(v) as usize).is_some_and(|c| c.instances == 1);
     let is_member = |w: u32| a.immediate_dominator(w) == Some(Some(thread));
@@ -168,12 +170,16 @@ fn reaching_most(a: &Analysis, t: &ThreadInfo, thread: u32) -> Option<HeldByFram
         while at < visited.len() {
             let v = visited[at];
             at += 1;
+            let mut failed = false;
             a.for_each_reference(v, |w| {
                 if bit(&inside, w) && !bit(&seen, w) && !single(w) && w != thread {
                     seen[w as usize / 64] |= 1 << (w % 64);
-                    visited.push(w);
+                    failed |= crate::alloc::try_push(&mut visited, w, "the objects reached").is_err();
                 }
             });
+            if failed {
+                return None;
+            }
         }
         // What the visited objects retain: the tops of the visited part of the tree.
         let reach: u64 = visited
