@@ -22,8 +22,9 @@ pub enum HeapShape {
     Spread,
 }
 
-/// One leak or many: how many different places the leak suspects accumulate in, or a
-/// running program's working set.
+/// Where memory accumulates: how many different places the leak suspects accumulate in,
+/// a running program's working set, or no verdict for a dump cut short (the variants keep
+/// their names: scripts read them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LeakVerdict {

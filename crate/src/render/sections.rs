@@ -24,7 +24,7 @@ pub fn triage(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
     use Align::*;
     heading(blocks, 2, "OOM Triage");
     labelled(blocks, "Shape:", t.shape_text.clone());
-    labelled(blocks, "One leak or many:", t.verdict_text.clone());
+    labelled(blocks, "Where memory accumulates:", t.verdict_text.clone());
     blocks.push(Block::Table {
         columns: columns(&[("", Left), ("", Right)]),
         rows: vec![

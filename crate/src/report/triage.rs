@@ -5,7 +5,7 @@
 //! dominant accumulation point), two to five ([`HeapShape::Few`]), more
 //! ([`HeapShape::Spread`]).
 //!
-//! **One leak or many**: the leak suspects (MAT's, above 10% of the used heap) and the
+//! **Where memory accumulates**: the leak suspects (MAT's, above 10% of the used heap) and the
 //! distinct places they accumulate in (their accumulation points, linked structures read
 //! as one; a group suspect without a common holder has none): none, one, or several. A
 //! suspect that a running thread holds through its frames' local variables is no leak: its
@@ -125,9 +125,9 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
         )
     };
     let mut verdict_text = match verdict {
-        LeakVerdict::NoSuspect => "No leak suspect: nothing retains more than 10% of the used heap. If the program ran \
-                                   out of memory, its heap is too small for its load, or what grows is spread over many \
-                                   objects (see Top Consumers)."
+        LeakVerdict::NoSuspect => "Nowhere in particular: no leak suspect, nothing retains more than 10% of the used heap. \
+                                   If the program ran out of memory, its heap is too small for its load, or what grows is \
+                                   spread over many objects (see Top Consumers)."
             .to_string(),
         LeakVerdict::WorkingSet => match working.as_slice() {
             // The answer itself: the frame, the structure, the count and the size.
@@ -145,15 +145,15 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
             }
         },
         LeakVerdict::OneLeak => format!(
-            "One leak: {} accumulating in one place, retaining {} of the used heap.",
-            count(leaking.len(), "suspect", "suspects"),
+            "One place: {} accumulating there, retaining {} of the used heap.",
+            count(leaking.len(), "leak suspect", "leak suspects"),
             format_bp(basis_points(bytes(&leaking), used).min(10_000))
         ),
         // Decided below, from the cut.
         LeakVerdict::Incomplete => String::new(),
         LeakVerdict::SeveralLeaks => format!(
-            "Several leaks: {} {}, retaining {} of the used heap together.",
-            count(leaking.len(), "suspect", "suspects"),
+            "Several places: {} {}, retaining {} of the used heap together.",
+            count(leaking.len(), "leak suspect", "leak suspects"),
             match (leak_places.len(), placeless) {
                 (k, 0) => format!("accumulating in {}", count(k, "place", "places")),
                 (0, _) => "each held by no single object".to_string(),
