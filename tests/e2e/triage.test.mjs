@@ -59,7 +59,7 @@ describe('triage', { skip: CORPUS_MISSING }, () => {
       assert.deepEqual(groups, groupByClass(mat.filter((o) => o.dominator === matSuspect.accumulation_point.object)));
       // The manifest: the leak is the static field CACHE of corpus.S02StaticMapLeak, a HashMap.
       const headline = await s.locator('[data-headline]').textContent();
-      assert.match(headline, /^corpus\.S02StaticMapLeak\.CACHE holds [\d,]+ × HashMap\$Node, .*; each holds a byte\[\] by value — /);
+      assert.match(headline, /^corpus\.S02StaticMapLeak\.CACHE holds [\d,]+ × HashMap\$Node, .* of the heap\); each holds a byte\[\] by value$/);
       // A class-object suspect is described by the class it stands for, not java.lang.Class.
       assert.equal(await s.locator('[data-fact="class"] dd').textContent(), 'corpus.S02StaticMapLeak');
       const loader = s.locator('[data-fact="loader"] .cls');

@@ -65,6 +65,16 @@ pub fn analyze<C: Collect>(
     };
     let objects = index.ids.len() as u64;
     check_memory(options, objects)?;
+    // A dump that ends early lost its GC roots and references past the cut: an object
+    // unreachable in the part read may well be reachable in the whole. Nothing is
+    // discarded then; each entry point of what no root reaches is a root of its own.
+    let kept;
+    let options = if incomplete.is_some() && !options.keep_unreachable {
+        kept = Options { keep_unreachable: true, ..options.clone() };
+        &kept
+    } else {
+        options
+    };
 
     // Pass 2 allocates its per-object arrays before its first tick: count them in it.
     tick_phase(Phase::Pass2, 0, 0, progress)?;

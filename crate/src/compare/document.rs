@@ -50,7 +50,12 @@ fn status_text(c: &Change) -> String {
         // Still there, but under the suspect threshold: its change is what matters.
         ChangeStatus::Gone | ChangeStatus::Grown | ChangeStatus::Shrunk => {
             let verb = if c.delta_retained_bytes > 0 { "grown" } else { "shrunk" };
-            let under = if grown_gone { "; under 10% of the heap now" } else { "" };
+            // Said only where the numbers say it.
+            let under = match &c.current {
+                Some(cur) if grown_gone && cur.retained_bp < 1_000 => "; under 10% of the heap now",
+                Some(_) if grown_gone => "; no longer a suspect",
+                _ => "",
+            };
             match c.growth_bp {
                 Some(bp) => format!(
                     "{verb} by {} bytes ({}){under}",
@@ -67,7 +72,9 @@ fn what(c: &Change) -> String {
     let mut s = match c.kind {
         ChangeKind::GroupOfObjects => {
             let n = c.current.as_ref().or(c.baseline.as_ref()).map_or(0, |s| s.instances);
-            format!("{} instances of {}", format_bytes(n), c.class_name)
+            // Class objects listed on their own rows (`class X`) are not counted here again.
+            let other = if c.class_name == "java.lang.Class" { " other" } else { "" };
+            format!("{}{other} instances of {}", format_bytes(n), c.class_name)
         }
         // Named where the application holds it, as the suspects are.
         _ => match held_in(c) {
@@ -101,8 +108,9 @@ fn elements(c: &Change) -> String {
         (Some(p), Some(b), Some(n)) => format!("{p}: {} → {}", format_bytes(b), format_bytes(n)),
         (Some(p), None, Some(n)) => format!("{p}: {}", format_bytes(n)),
         (Some(p), Some(b), None) => format!("{p}: {} before", format_bytes(b)),
-        (Some(p), None, None) => p,
-        (None, ..) => String::new(),
+        // No count: "entries" alone would say nothing.
+        (Some(p), None, None) if held_in(c).is_none() => p,
+        _ => String::new(),
     }
 }
 
@@ -244,6 +252,8 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
         let paths: Vec<String> = c
             .leaders
             .iter()
+            // Named where the application holds it, a leader needs no path to it.
+            .filter(|l| held_in(l).is_none())
             .filter_map(|l| l.reference_path.as_ref().map(|p| format!("{}: {}", l.class_name, path_text(p))))
             .collect();
         if !paths.is_empty() {

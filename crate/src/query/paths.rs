@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
 use crate::graph::NO_CLASS;
-use crate::model::ObjectRef;
+use crate::model::{ObjectRef, PathRun};
 use crate::readback::fields::{array_elements, instance_fields, Value};
 use crate::readback::locate::RecordHead;
 use crate::readback::object::{field_chain, read_record, root_kinds};
@@ -20,8 +20,69 @@ pub struct PathStep {
     pub object: ObjectRef,
     /// GC root kinds, for the first step.
     pub gc_root: Vec<String>,
-    /// How this object references the next step: field names, `[index]`, `<class>`…
+    /// How this object (a run's `last`) references the next step: field names,
+    /// `[index]`, `<class>`…
     pub via: Vec<String>,
+    /// When the step stands for a run of the path: objects of one class in a row, each
+    /// holding the next through one field (a linked structure read as one), from
+    /// `object` to `run.last`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<PathRun>,
+}
+
+/// Objects of one class in a row that a path reads as one step (see [`runs`]).
+pub const MIN_RUN: usize = 3;
+
+/// A run of a path: `len` objects from `start`, each referencing the next through `field`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub start: usize,
+    pub len: usize,
+    pub field: String,
+}
+
+/// The runs of `path` (a linked structure on the way: at least [`MIN_RUN`] instances of
+/// one class in a row, the first and the last of their links through the same one field,
+/// read from two records), never including the path's first or last object, and, with
+/// `marks`, split where the marks change.
+pub fn runs(a: &mut Analysis, path: &[u32], marks: Option<&[bool]>) -> Result<Vec<Run>> {
+    let mut out = Vec::new();
+    if path.len() < MIN_RUN + 2 {
+        return Ok(out);
+    }
+    let same = |a: &Analysis, x: u32, y: u32| {
+        a.class_of(x) == a.class_of(y)
+            && a.class_represented_by(x).is_none()
+            && !a.class_name(a.class_of(x)).ends_with("[]")
+    };
+    let mark = |i: usize| marks.is_some_and(|m| m[i]);
+    let one_field = |a: &mut Analysis, x: u32, y: u32| -> Result<Option<String>> {
+        let mut plain = via(a, x, y)?.into_iter().filter(|f| !f.starts_with('<') && !f.starts_with('['));
+        Ok(match (plain.next(), plain.next()) {
+            (Some(f), None) => Some(f),
+            _ => None,
+        })
+    };
+    let last = path.len() - 1;
+    let mut i = 1;
+    while i < last {
+        let mut j = i + 1;
+        while j < last && same(a, path[i], path[j]) && mark(j) == mark(i) {
+            j += 1;
+        }
+        let len = j - i;
+        if len >= MIN_RUN {
+            let first = one_field(a, path[i], path[i + 1])?;
+            let end = one_field(a, path[j - 2], path[j - 1])?;
+            if let (Some(f), Some(g)) = (first, end) {
+                if f == g {
+                    out.push(Run { start: i, len, field: f });
+                }
+            }
+        }
+        i = j;
+    }
+    Ok(out)
 }
 
 /// Names given at most per step (an array can hold one object in many slots).
@@ -126,20 +187,32 @@ pub fn shortest_path(a: &Analysis, obj: u32) -> Result<Vec<u32>> {
 }
 
 /// A shortest reference path from a GC root to `obj` (root first), skipping references
-/// held only by `Reference.referent` and the finalizer links when another path exists.
+/// held only by `Reference.referent` and the finalizer links when another path exists;
+/// a linked structure on the way is one step (see [`runs`]).
 pub fn path_to_root(a: &mut Analysis, obj: u32) -> Result<Vec<PathStep>> {
     let path = shortest_path(a, obj)?;
+    let runs = runs(a, &path, None)?;
     let mut steps = Vec::with_capacity(path.len());
-    for (i, &x) in path.iter().enumerate() {
-        let via = match path.get(i + 1) {
-            Some(&next) => via(a, x, next)?,
+    let mut i = 0;
+    let mut r = runs.iter().peekable();
+    while i < path.len() {
+        let run = r.next_if(|run| run.start == i);
+        let end = run.map_or(i, |run| run.start + run.len - 1);
+        let via = match path.get(end + 1) {
+            Some(&next) => via(a, path[end], next)?,
             None => Vec::new(),
         };
         steps.push(PathStep {
-            object: object_ref(a, x),
-            gc_root: if i == 0 { root_kinds(a, x) } else { Vec::new() },
+            object: object_ref(a, path[i]),
+            gc_root: if i == 0 { root_kinds(a, path[i]) } else { Vec::new() },
             via,
+            run: run.map(|run| PathRun {
+                nodes: run.len as u64,
+                field: run.field.clone(),
+                last: object_ref(a, path[end]),
+            }),
         });
+        i = end + 1;
     }
     Ok(steps)
 }

@@ -128,6 +128,42 @@ fn reachability_section(b: &mut Builder, r: &Report) {
     });
 }
 
+/// A chain of objects (depth, object, sizes), `omitted` left out after the first half.
+pub(super) fn chain_table(chain: &[ObjectRef], omitted: u64) -> Block {
+    use Align::*;
+    let head = if omitted > 0 { chain.len() / 2 } else { chain.len() };
+    let mut rows = Vec::with_capacity(chain.len() + 1);
+    for (d, c) in chain.iter().enumerate() {
+        if d == head && omitted > 0 {
+            rows.push(vec![
+                "…".into(),
+                format!("{} more", format_bytes(omitted)),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+        }
+        let depth = if d < head { d as u64 } else { d as u64 + omitted };
+        rows.push(vec![
+            depth.to_string(),
+            object_label(c),
+            format_bytes(c.shallow_bytes),
+            format_bytes(c.retained_bytes),
+            format_bp(c.retained_bp),
+        ]);
+    }
+    Block::Table {
+        columns: columns(&[
+            ("Depth", Right),
+            ("Object", Left),
+            ("Shallow Heap", Right),
+            ("Retained Heap", Right),
+            ("% of Heap", Right),
+        ]),
+        rows,
+    }
+}
+
 /// The document for a report, at the default detail, without graphs.
 pub fn document(r: &Report) -> Document {
     document_with(r, &RenderOptions::default())
@@ -321,6 +357,18 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     }
 
     b.heading(2, "Leak Suspects");
+    if let Some(cut) = r.oom_triage.as_ref().and_then(|t| t.cut.as_ref()) {
+        b.blocks.push(Block::Note(vec![
+            Inline::Strong("Provisional.".into()),
+            Inline::Text(format!(
+                " The dump ends at byte {}: these suspects are what the part read shows. {} objects ({} bytes) have \
+                 no GC root in it and are kept; the roots and references past the cut may hold more, or less.",
+                format_bytes(cut.offset),
+                format_bytes(cut.unrooted_objects),
+                format_bytes(cut.unrooted_bytes)
+            )),
+        ]));
+    }
     if r.leak_suspects.suspects.is_empty() {
         b.paragraph(format!(
             "No object or group of objects retains more than {} bytes (10% of the used heap).",
@@ -333,56 +381,34 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             b.blocks.push(Block::Paragraph(vec![Inline::Strong(headline)]));
         }
         b.paragraph(s.description.clone());
-        let point = match (&s.kind, &s.accumulation_point) {
-            (_, Some(ap)) => format!(
-                " {} — retains {} bytes ({}).",
-                object_label(ap),
-                format_bytes(ap.retained_bytes),
-                format_bp(ap.retained_bp)
-            ),
-            (SuspectKind::SingleObject, None) => {
-                " none — no single object below the suspect holds 70% of its memory within 1,000 steps.".into()
-            }
-            (SuspectKind::GroupOfObjects, None) => " none — the members are not held by one common object.".into(),
-        };
-        b.blocks.push(Block::Paragraph(vec![Inline::Strong("Accumulation point:".into()), Inline::Text(point)]));
-        super::suspects::blocks(&mut b.blocks, s);
-        if !s.chain.is_empty() {
-            b.paragraph(match s.kind {
-                SuspectKind::SingleObject => "Dominator chain from the suspect to the accumulation point:",
-                SuspectKind::GroupOfObjects => "Reference path shared by most members, from its GC root:",
-            });
-            let head = if s.chain_omitted > 0 { 20 } else { s.chain.len() };
-            let mut rows = Vec::with_capacity(s.chain.len() + 1);
-            for (d, c) in s.chain.iter().enumerate() {
-                if d == head && s.chain_omitted > 0 {
-                    rows.push(vec![
-                        "…".into(),
-                        format!("{} more", format_bytes(s.chain_omitted)),
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                    ]);
+        match &s.structure {
+            Some(st) => super::suspects::structure(&mut b.blocks, s, st),
+            None => {
+                let point = match (&s.kind, &s.accumulation_point) {
+                    (_, Some(ap)) => format!(
+                        " {} — retains {} bytes ({}).",
+                        object_label(ap),
+                        format_bytes(ap.retained_bytes),
+                        format_bp(ap.retained_bp)
+                    ),
+                    (SuspectKind::SingleObject, None) => {
+                        " none — no single object below the suspect holds 70% of its memory within 1,000 steps.".into()
+                    }
+                    (SuspectKind::GroupOfObjects, None) => {
+                        " none — the members are not held by one common object.".into()
+                    }
+                };
+                b.blocks
+                    .push(Block::Paragraph(vec![Inline::Strong("Accumulation point:".into()), Inline::Text(point)]));
+                super::suspects::blocks(&mut b.blocks, s);
+                if !s.chain.is_empty() {
+                    b.paragraph(match s.kind {
+                        SuspectKind::SingleObject => "Dominator chain from the suspect to the accumulation point:",
+                        SuspectKind::GroupOfObjects => "Reference path shared by most members, from its GC root:",
+                    });
+                    b.blocks.push(chain_table(&s.chain, s.chain_omitted));
                 }
-                let depth = if d < head { d as u64 } else { d as u64 + s.chain_omitted };
-                rows.push(vec![
-                    depth.to_string(),
-                    object_label(c),
-                    format_bytes(c.shallow_bytes),
-                    format_bytes(c.retained_bytes),
-                    format_bp(c.retained_bp),
-                ]);
             }
-            b.blocks.push(Block::Table {
-                columns: columns(&[
-                    ("Depth", Right),
-                    ("Object", Left),
-                    ("Shallow Heap", Right),
-                    ("Retained Heap", Right),
-                    ("% of Heap", Right),
-                ]),
-                rows,
-            });
         }
         super::sections::suspect(&mut b.blocks, s, opts);
     }

@@ -83,10 +83,14 @@ pub fn root_path(p: &RootPath) -> Block {
     for (depth, k) in (0..listed).rev().enumerate() {
         let step = &p.steps[k];
         let indent = "   ".repeat(depth.min(40));
+        let name = match &step.run {
+            Some(r) => format!("{} × {} linked by {}", format_bytes(r.nodes), label(&step.object), r.field),
+            None => label(&step.object),
+        };
         if depth == 0 {
-            out.push_str(&format!("{}  [GC root: {types}]\n", label(&step.object)));
+            out.push_str(&format!("{name}  [GC root: {types}]\n"));
         } else {
-            out.push_str(&format!("{indent}└─ {}: {}\n", step.held_by.join(", "), label(&step.object)));
+            out.push_str(&format!("{indent}└─ {}: {name}\n", step.held_by.join(", ")));
         }
         if gap_after == Some(k) {
             out.push_str(&format!("{}   … {} more\n", "   ".repeat(depth.min(40)), format_bytes(p.omitted)));

@@ -48,7 +48,22 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
         if i == last {
             let _ = writeln!(out, "╰→ {}", object(&s.object));
         } else {
-            let _ = writeln!(out, "├─ {mark}{}", object(&s.object));
+            match &s.run {
+                // A linked structure on the way, as one step.
+                Some(r) => {
+                    let _ = writeln!(
+                        out,
+                        "├─ {mark}{} × {} linked by {}",
+                        format_bytes(r.nodes),
+                        clean(&s.object.class_name),
+                        clean(&r.field)
+                    );
+                    let _ = writeln!(out, "│    from {} to {}", object(&s.object), object(&r.last));
+                }
+                None => {
+                    let _ = writeln!(out, "├─ {mark}{}", object(&s.object));
+                }
+            }
             let _ = writeln!(out, "│    ↓ {}", if s.via.is_empty() { "?".to_string() } else { via(&s.via) });
             if i + 1 == crate::query::holders::TRACE_HEAD && p.elided_steps > 0 {
                 let _ = writeln!(out, "│  … {} more steps …", format_bytes(p.elided_steps));

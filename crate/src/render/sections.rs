@@ -219,8 +219,19 @@ pub fn suspect(blocks: &mut Vec<Block>, s: &Suspect, o: &RenderOptions) {
                 } else {
                     step.held_by.join(", ")
                 };
+                let object = match &step.run {
+                    Some(r) => format!(
+                        "{} × {} linked by {} ({} … {})",
+                        format_bytes(r.nodes),
+                        step.object.class_name,
+                        r.field,
+                        step.object.address,
+                        r.last.address
+                    ),
+                    None => object_label(&step.object),
+                };
                 rows.push(vec![
-                    object_label(&step.object),
+                    object,
                     by,
                     format_bytes(step.object.shallow_bytes),
                     format_bytes(step.object.retained_bytes),
@@ -270,9 +281,18 @@ pub fn suspect(blocks: &mut Vec<Block>, s: &Suspect, o: &RenderOptions) {
                             format_bp(n.object.retained_bp),
                             if n.omitted_children > 0 {
                                 format!(
-                                    "{} retaining {}",
+                                    "{} retaining {}{}",
                                     format_bytes(n.omitted_children),
-                                    format_bytes(n.omitted_retained_bytes)
+                                    format_bytes(n.omitted_retained_bytes),
+                                    n.chain
+                                        .as_ref()
+                                        .map(|c| format!(
+                                            " (of {} nodes of {} linked by {})",
+                                            format_bytes(c.nodes),
+                                            c.class_name,
+                                            c.field.as_deref().unwrap_or("a field")
+                                        ))
+                                        .unwrap_or_default()
                                 )
                             } else {
                                 String::new()

@@ -60,7 +60,18 @@ pub fn document_blocks(threads: &[ThreadInfo]) -> Vec<crate::model::document::Bl
         let mut rows = Vec::new();
         for f in &t.frames {
             rows.push(vec![f.frame.clone(), String::new(), String::new()]);
-            rows.extend(f.locals.iter().map(local_row));
+            // A local held in several slots of one frame is listed once, with how many.
+            for (i, l) in f.locals.iter().enumerate() {
+                if f.locals[..i].iter().any(|x| x.address == l.address) {
+                    continue;
+                }
+                let mut row = local_row(l);
+                let n = f.locals.iter().filter(|x| x.address == l.address).count();
+                if n > 1 {
+                    row[0].push_str(&format!(" ({n} slots)"));
+                }
+                rows.push(row);
+            }
         }
         if !t.other_locals.is_empty() {
             rows.push(vec![

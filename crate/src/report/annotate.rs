@@ -63,7 +63,12 @@ fn path_key(a: &mut Analysis, path: &[u32]) -> Result<Vec<PathKey>> {
     Ok(out)
 }
 
-/// Elements of `obj` when it is an array or a collection.
+/// Elements of `obj` when it is an array or a collection: an array's length; a
+/// collection's size as MAT's name resolver reads it (`size=…`, see
+/// [`crate::values`]), else its `size`-like field (an int, or a long such as a
+/// `ConcurrentHashMap`'s `baseCount`, whose counter cells, when in use, make its nodes
+/// the count: a hash table's entries, its bucket chains' nodes included), a `HashSet`
+/// through its backing map.
 pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
     // Decide by class name first: reading a record back can mean decompressing up to a
     // gzip checkpoint's distance.
@@ -77,10 +82,26 @@ pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
     if is_array {
         return Ok(details.array_length);
     }
-    for name in SIZE_FIELDS {
-        if let Some(f) = details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int") {
-            return Ok(f.value.parse::<i64>().ok().map(|v| v.max(0) as u64));
+    let resolved = crate::values::texts_of(a, &[a.address(obj)])?;
+    if let Some(n) = resolved.first().and_then(|t| t.as_deref()).and_then(|t| t.strip_prefix("size=")) {
+        if let Ok(n) = n.parse::<u64>() {
+            return Ok(Some(n));
         }
+    }
+    if let Some(n) = size_field(&details.fields) {
+        // Counter cells in use: the nodes of its table are the entries.
+        let cells = details.fields.iter().any(|f| !f.is_static && f.name == "counterCells" && f.reference.is_some());
+        let table = details
+            .fields
+            .iter()
+            .find(|f| !f.is_static && f.name == "table")
+            .and_then(|f| f.reference.as_ref())
+            .and_then(|r| parse_address(&r.address))
+            .and_then(|t| query::find(a, t));
+        return Ok(match (cells, table) {
+            (true, Some(t)) => Some(crate::query::chains::member_count(a, t)),
+            _ => Some(n),
+        });
     }
     // HashSet and its kin keep their elements in a map.
     let backing = details
@@ -91,14 +112,20 @@ pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
         .map(|r| r.address.clone());
     if let Some(map) = backing.and_then(|m| parse_address(&m)).and_then(|m| query::find(a, m)) {
         let map_details = object_details(a, map)?;
-        for name in SIZE_FIELDS {
-            if let Some(f) = map_details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int")
-            {
-                return Ok(f.value.parse::<i64>().ok().map(|v| v.max(0) as u64));
-            }
-        }
+        return Ok(size_field(&map_details.fields));
     }
     Ok(None)
+}
+
+/// The first `size`-like int or long field of an instance's fields.
+fn size_field(fields: &[crate::readback::object::FieldValue]) -> Option<u64> {
+    SIZE_FIELDS.iter().find_map(|name| {
+        fields
+            .iter()
+            .find(|f| !f.is_static && f.name == *name && (f.type_name == "int" || f.type_name == "long"))
+            .and_then(|f| f.value.parse::<i64>().ok())
+            .map(|v| v.max(0) as u64)
+    })
 }
 
 /// Adds the reference paths and element counts to a report built from `a`, and what else
@@ -151,5 +178,7 @@ pub fn annotated_report_with(
     let mut report = super::build_with(a, sections, info, options);
     annotate(&mut report, a, &options.detail)?;
     super::findings::annotate(&mut report, a)?;
+    // The triage tells the suspects' story as the dump read again tells it.
+    report.oom_triage = Some(super::triage::triage(a, &report));
     Ok(report)
 }

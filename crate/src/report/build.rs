@@ -297,6 +297,11 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
                 Kind::Single { .. } => super::findings::represented(a, object),
                 Kind::Group { .. } => (None, None),
             };
+            // heapscope's reading (linked structures as one) for a single suspect.
+            let structure = match &s.kind {
+                Kind::Single { object } => Some(super::structure::structure(a, *object, detail.children)),
+                Kind::Group { .. } => None,
+            };
             let biggest_members = match &s.kind {
                 Kind::Group { members, .. } => super::findings::biggest_members(a, threads, members, detail.children),
                 Kind::Single { .. } => Vec::new(),
@@ -325,12 +330,10 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
                 represented_class,
                 represented_loader,
                 root_path: None,
-                dominator_subtree: match &s.kind {
-                    Kind::Single { object } => {
-                        Some(super::why_alive::subtree(a, s.accumulation_point.unwrap_or(*object), detail))
-                    }
-                    Kind::Group { .. } => None,
-                },
+                dominator_subtree: structure.as_ref().map(|(point, _)| super::why_alive::subtree(a, *point, detail)),
+                structure: structure.map(|(_, s)| s),
+                frame: None,
+                headline: None,
             }
         })
         .collect();

@@ -1,7 +1,8 @@
 //! What the analysis says, as the [`Report`] (JSON, with a JSON Schema; rendered for
 //! people by [`crate::render`]), and the MAT-parity output.
 //!
-//! - [`build`]: the report from an analysis and its features' sections;
+//! - [`build`]: the report from an analysis and its features' sections; [`caps`]: a
+//!   report cut down to `--detail`'s caps;
 //! - [`suspects`], [`findings`], [`held_in`]: MAT's leak suspects, what each suspect holds,
 //!   and where, in the application's terms;
 //! - [`annotate`]: what a report built from a dump adds for comparisons (reference paths,
@@ -14,11 +15,14 @@
 
 pub mod annotate;
 pub mod build;
+pub mod caps;
 pub mod components;
 pub mod findings;
+pub mod frames;
 pub mod held_in;
 pub mod histogram;
 pub mod parity;
+pub mod structure;
 pub mod suspects;
 pub mod triage;
 pub mod why_alive;

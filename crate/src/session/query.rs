@@ -36,19 +36,26 @@ use crate::waste::members::{self, ArrayGroupMembers, GroupMembers};
 #[serde(tag = "query", rename_all = "snake_case")]
 pub enum Query {
     /// A page of the children of `parent` in the dominator tree (none: the top-level
-    /// dominators), largest retained first.
+    /// dominators), largest retained first; linked structures read as one unless
+    /// `folded` is false (a chain's nodes side by side under what holds it, see
+    /// `TreeNode.chain`).
     Children {
         #[serde(default)]
         parent: Option<String>,
         #[serde(default)]
         offset: u32,
         limit: u32,
+        #[serde(default = "yes", skip_serializing_if = "is_yes")]
+        folded: bool,
     },
-    /// The children of `parent` grouped by class, largest group first.
+    /// The children of `parent` grouped by class, largest group first (linked structures
+    /// read as one unless `folded` is false).
     ChildrenByClass {
         #[serde(default)]
         parent: Option<String>,
         limit: u32,
+        #[serde(default = "yes", skip_serializing_if = "is_yes")]
+        folded: bool,
     },
     /// The dominator tree grouped by class (MAT's "group by class"): the groups below
     /// `path` (class object addresses of the groups opened, from the top level down;
@@ -174,6 +181,14 @@ pub enum Query {
     },
 }
 
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
+}
+
 /// The answer to a [`Query`], under the same name. (One answer exists at a time, on its
 /// way to JSON: the size difference between variants costs nothing.)
 #[allow(clippy::large_enum_variant)]
@@ -222,15 +237,18 @@ impl Session {
     pub fn answer(&mut self, q: &Query) -> Result<Answer> {
         let page = |n: u32| n.min(MAX_PAGE) as usize;
         Ok(match q {
-            Query::Children { parent, offset, limit } => {
+            Query::Children { parent, offset, limit, folded } => {
                 let a = &self.analysis;
                 let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
-                Answer::Children(tree::children(a, parent, *offset as usize, page(*limit))?)
+                Answer::Children(tree::children_in(a, parent, *offset as usize, page(*limit), *folded)?)
             }
-            Query::ChildrenByClass { parent, limit } => {
+            Query::ChildrenByClass { parent, limit, folded } => {
                 let a = &self.analysis;
                 let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
-                Answer::ChildrenByClass(tree::children_by_class(a, parent, page(*limit)))
+                Answer::ChildrenByClass(match folded {
+                    true => tree::members_by_class(a, parent, page(*limit))?,
+                    false => tree::children_by_class(a, parent, page(*limit)),
+                })
             }
             Query::DominatorGroups { path, limit } => {
                 let a = &self.analysis;

@@ -283,6 +283,8 @@ class LeakTrace {
             s.dominates ? h('span', { class: 'badge dominates', title: 'Every path from the GC roots to the object goes through it' }, '◆ holds it') : null,
             objectLink(s.object),
             sizes(s.object),
+            // A linked structure on the way, read as one step.
+            s.run ? h('div', { class: 'fine run', 'data-run': String(s.run.nodes) }, `${formatCount(s.run.nodes)} × ${s.object.class_name} in a row, each holding the next by ${s.run.field}, down to `, objectLink(s.run.last)) : null,
             st ? this.howElseButton(st, ways) : null,
             ways,
             s.via.length ? viaLine(this.ctx, s, this.steps[i + 1]) : null,
