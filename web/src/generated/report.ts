@@ -619,8 +619,9 @@ export interface LeakSuspects {
 }
 
 /**
- * One leak or many: how many different places the leak suspects accumulate in, or a
- * running program's working set.
+ * Where memory accumulates: how many different places the leak suspects accumulate in,
+ * a running program's working set, or no verdict for a dump cut short (the variants keep
+ * their names: scripts read them).
  */
 export type LeakVerdict = "no_suspect" | "one_leak" | "several_leaks" | "working_set" | "incomplete";
 
