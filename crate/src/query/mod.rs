@@ -15,7 +15,6 @@
 pub mod grouped;
 pub mod grouping;
 pub mod holders;
-pub(crate) mod levels;
 pub mod merge_paths;
 pub mod paths;
 pub mod referrers;

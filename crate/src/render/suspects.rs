@@ -2,9 +2,9 @@
 
 use super::document::{columns, object_label};
 use crate::model::document::{Align, Block, Inline};
-use crate::model::format::format_bytes;
+use crate::model::format::thousands;
+use crate::model::names::simple_name;
 use crate::model::Suspect;
-use crate::report::held_in::simple;
 
 /// "a" or "an" before a class name, as it is read out.
 fn article(name: &str) -> &'static str {
@@ -20,8 +20,8 @@ fn article(name: &str) -> &'static str {
 pub fn headline(s: &Suspect) -> Option<String> {
     let held = s.held_in.as_ref()?;
     let mut text = match s.accumulated.first() {
-        Some(g) => format!("{held} holds {} × {}", format_bytes(g.objects), simple(&g.class_name)),
-        None => format!("{held} retains {} bytes", format_bytes(s.retained_bytes)),
+        Some(g) => format!("{held} holds {} × {}", thousands(g.objects), simple_name(&g.class_name)),
+        None => format!("{held} retains {} bytes", thousands(s.retained_bytes)),
     };
     if let Some(e) = &s.each_holds {
         text.push_str(&format!("; each holds {} {} by {}", article(&e.class_name), e.class_name, e.field));
@@ -48,9 +48,9 @@ pub fn blocks(blocks: &mut Vec<Block>, s: &Suspect) {
                 .map(|g| {
                     vec![
                         g.class_name.clone(),
-                        format_bytes(g.objects),
-                        format_bytes(g.shallow_bytes),
-                        format_bytes(g.retained_bytes),
+                        thousands(g.objects),
+                        thousands(g.shallow_bytes),
+                        thousands(g.retained_bytes),
                     ]
                 })
                 .collect(),
@@ -60,7 +60,7 @@ pub fn blocks(blocks: &mut Vec<Block>, s: &Suspect) {
         blocks.push(Block::Paragraph(vec![Inline::Text(format!(
             "Biggest members ({} of {}):",
             s.biggest_members.len(),
-            format_bytes(s.instances)
+            thousands(s.instances)
         ))]));
         // The name column only when some member has one (threads).
         let named = s.biggest_members.iter().any(|m| m.name.is_some());
@@ -79,7 +79,7 @@ pub fn blocks(blocks: &mut Vec<Block>, s: &Suspect) {
                     if named {
                         row.push(m.name.clone().unwrap_or_default());
                     }
-                    row.push(format_bytes(m.object.retained_bytes));
+                    row.push(thousands(m.object.retained_bytes));
                     row
                 })
                 .collect(),

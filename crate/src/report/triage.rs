@@ -16,7 +16,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::Analysis;
-use crate::model::format::{basis_points, format_bp, format_bytes, package_of};
+use crate::model::format::{basis_points, format_bp, thousands};
+use crate::model::names::package_of;
 use crate::model::*;
 
 /// Top-level dominators a "few" shape has at most.
@@ -64,14 +65,14 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
         ),
         HeapShape::Few => format!(
             "A few accumulation points: {} objects keep half the used heap alive (the largest {}, the five largest {}).",
-            format_bytes(for_half),
+            thousands(for_half),
             format_bp(largest_bp),
             format_bp(top5_bp)
         ),
         HeapShape::Spread => format!(
             "Spread out: half the used heap takes {} of {} top-level dominators (the largest keeps {} alive, the five largest {}).",
-            format_bytes(for_half),
-            format_bytes(top.len() as u64),
+            thousands(for_half),
+            thousands(top.len() as u64),
             format_bp(largest_bp),
             format_bp(top5_bp)
         ),
