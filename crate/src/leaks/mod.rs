@@ -232,15 +232,10 @@ fn looked_for(seen: &finders::Seen, platform: &android::Platform) -> Vec<String>
 
 /// The JSON Schema of [`Leaks`], as committed at `schema/leaks.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(Leaks);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<Leaks>()
 }
 
 /// The leaks as JSON text (deterministic).
 pub fn to_json(leaks: &Leaks) -> String {
-    let mut s = serde_json::to_string_pretty(leaks).expect("leaks serialize");
-    s.push('\n');
-    s
+    crate::model::json::to_text(leaks)
 }

@@ -22,7 +22,7 @@ use std::io::BufRead;
 pub mod retrace;
 
 use crate::analysis::Analysis;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 pub use retrace::{MethodLine, RetracedFrame};
 
 /// Longest line accepted (R8 lines with inlining metadata stay far below it).
@@ -54,11 +54,7 @@ pub struct Mapping {
 }
 
 fn error(line: u64, message: impl std::fmt::Display) -> Error {
-    Error {
-        kind: ErrorKind::Format,
-        offset: None,
-        message: crate::error::one_line(format!("mapping file, line {line}: {message}")),
-    }
+    Error::invalid(format!("mapping file, line {line}: {message}"))
 }
 
 impl Mapping {
@@ -250,7 +246,7 @@ pub struct Applied {
 
 /// A count with thousands separators.
 fn count(n: u64) -> String {
-    crate::model::format::format_bytes(n)
+    crate::model::format::thousands(n)
 }
 
 impl Applied {

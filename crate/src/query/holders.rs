@@ -320,19 +320,13 @@ fn class_row(a: &Analysis, top: &Row) -> ClassRow {
     }
 }
 
-fn schema_text(schema: schemars::Schema) -> String {
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
-}
-
 /// The JSON Schema of `heapscope paths --format json`, committed at `schema/paths.schema.json`.
 pub fn paths_json_schema() -> String {
-    schema_text(schemars::schema_for!(Paths))
+    crate::model::json::schema_text::<Paths>()
 }
 
 /// The JSON Schema of `heapscope classes-up --format json`, committed at
 /// `schema/classes-up.schema.json`.
 pub fn classes_up_json_schema() -> String {
-    schema_text(schemars::schema_for!(ClassesUp))
+    crate::model::json::schema_text::<ClassesUp>()
 }

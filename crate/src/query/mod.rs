@@ -16,7 +16,6 @@ pub mod chains;
 pub mod grouped;
 pub mod grouping;
 pub mod holders;
-pub(crate) mod levels;
 pub mod merge_paths;
 pub mod paths;
 pub mod referrers;

@@ -8,11 +8,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::{object_ref, Analysis};
 use crate::error::Result;
-use crate::graph::NO_CLASS;
 use crate::model::{ObjectRef, PathRun};
-use crate::readback::fields::{array_elements, instance_fields, Value};
+use crate::readback::fields::instance_fields;
 use crate::readback::locate::RecordHead;
 use crate::readback::object::{field_chain, read_record, root_kinds};
+use crate::readback::reader::FieldVal;
+use crate::search::levels::shortest_path;
+use crate::search::via::{elements_holding, fields_holding, links};
 
 /// One step of a reference path from a GC root.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -88,102 +90,37 @@ pub fn runs(a: &mut Analysis, path: &[u32], marks: Option<&[bool]>) -> Result<Ve
 /// Names given at most per step (an array can hold one object in many slots).
 const MAX_NAMES: usize = 20;
 
-/// Names of the ways `from` references `to`, read from `from`'s record.
+/// Names of the ways `from` references `to` (see [`crate::search::via`]), the fields and
+/// elements read from `from`'s record.
 pub fn via(a: &mut Analysis, from: u32, to: u32) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    if a.class_of(from) != NO_CLASS && a.class_object(a.class_of(from)) == Some(to) {
-        out.push("<class>".into());
-    }
-    if a.heap.roots.thread_locals.iter().any(|&(t, l)| t == from && l == to) {
-        out.push("<local variable>".into());
-    }
-    // The strength-aware tree's virtual reference from a ViewGroup to a child it counts.
-    if a.owners.virtual_children(from).iter().any(|&(_, c)| c == to) {
-        out.push("<child view>".into());
+    let mut ways = links(a, from, to);
+    if a.class_represented_by(from).is_some() {
+        // A class object's references are all links.
+        return Ok(ways.into_iter().map(|w| w.name(a)).collect());
     }
     let target = a.address(to);
     let id_size = a.heap.index.header.id_size;
     match read_record(a, from)?.map(|r| r.head) {
         Some(RecordHead::Instance { class_id, fields }) => {
             let class = a.heap.index.class_by_id.get(class_id);
-            let mut names = Vec::new();
+            let mut values = Vec::new();
             instance_fields(&fields, field_chain(a, class), id_size, |f| {
-                if f.value == Value::Reference(target) {
-                    names.push((f.depth, f.decl.name_id));
+                if let Some(declared_by) = a.heap.index.declaring_class(class, f.depth) {
+                    values.push((declared_by, f.decl.name_id, FieldVal::from(f.value)));
                 }
                 ControlFlow::Continue(())
             });
-            out.extend(
-                names
-                    .into_iter()
-                    .map(|(depth, n)| a.heap.index.field_name(a.heap.index.declaring_class(class, depth), n)),
-            );
+            ways.extend(fields_holding(values, target));
         }
         Some(RecordHead::ObjectArray { len, elements_at, .. }) => {
+            let max = MAX_NAMES.saturating_sub(ways.len());
             if let Some(source) = a.source.as_deref_mut() {
-                array_elements(source, elements_at, len, id_size, 0, |i, id| {
-                    if id == target {
-                        out.push(format!("[{i}]"));
-                    }
-                    if out.len() >= MAX_NAMES {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })?;
+                ways.extend(elements_holding(source, elements_at, len, id_size, target, max)?);
             }
         }
-        Some(RecordHead::Class(c)) => {
-            if c.super_id == target {
-                out.push("<super>".into());
-            }
-            // MAT links a class to its loader; the bootstrap loader is the object 0x0.
-            let loader = if a.object_at(c.loader_id).is_some() { c.loader_id } else { 0 };
-            if loader == target {
-                out.push("<classloader>".into());
-            }
-            for s in &c.statics {
-                if s.ty == crate::records::basic_type::OBJECT && s.value == target {
-                    out.push(a.heap.index.field_name(a.class_represented_by(from), s.name_id));
-                }
-            }
-        }
-        Some(RecordHead::PrimitiveArray { .. }) | None => {}
+        Some(RecordHead::Class(_) | RecordHead::PrimitiveArray { .. }) | None => {}
     }
-    Ok(out)
-}
-
-/// The objects of a shortest reference path from a GC root to `obj`, root first (empty
-/// when none reaches it): breadth-first from all roots, first without the references
-/// MAT's path queries exclude (`Reference.referent`, …), then with them. The path is the
-/// one a parent per object would give (see [`super::levels`], which needs no such array).
-pub fn shortest_path(a: &Analysis, obj: u32) -> Result<Vec<u32>> {
-    let mut path = Vec::new();
-    for excludes in [true, false] {
-        let g = super::levels::Refs { a, excludes };
-        let mut at = None;
-        let levels = super::levels::Levels::search(&g, |v, pos| {
-            let hit = v == obj;
-            if hit {
-                at = Some(pos);
-            }
-            hit
-        })?;
-        if let Some(pos) = at {
-            let parents = levels.parents(&g, &[(obj, pos)]);
-            let mut x = obj;
-            loop {
-                path.push(x);
-                match parents.get(&x) {
-                    Some(&(p, _)) if p != super::levels::ROOT => x = p,
-                    _ => break,
-                }
-            }
-            path.reverse();
-            break;
-        }
-    }
-    Ok(path)
+    Ok(ways.into_iter().map(|w| w.name(a)).collect())
 }
 
 /// A shortest reference path from a GC root to `obj` (root first), skipping references

@@ -8,7 +8,7 @@
 //! markup.
 
 use crate::model::document::{Align, Block, Document, Inline};
-use crate::model::format::{binary_units, format_bp, format_bytes};
+use crate::model::format::{binary_size, format_bp, thousands};
 use crate::model::*;
 
 use super::RenderOptions;
@@ -53,8 +53,8 @@ impl Builder {
                 .map(|o| {
                     vec![
                         object_label(o),
-                        format_bytes(o.shallow_bytes),
-                        format_bytes(o.retained_bytes),
+                        thousands(o.shallow_bytes),
+                        thousands(o.retained_bytes),
                         format_bp(o.retained_bp),
                     ]
                 })
@@ -73,12 +73,7 @@ impl Builder {
             rows: rows
                 .iter()
                 .map(|c| {
-                    vec![
-                        c.name.clone(),
-                        format_bytes(c.objects),
-                        format_bytes(c.retained_bytes),
-                        format_bp(c.retained_bp),
-                    ]
+                    vec![c.name.clone(), thousands(c.objects), thousands(c.retained_bytes), format_bp(c.retained_bp)]
                 })
                 .collect(),
         });
@@ -91,7 +86,7 @@ fn consumer_bars(rows: &[Consumer]) -> Block {
         &rows
             .iter()
             .take(20)
-            .map(|c| (c.name.clone(), c.retained_bp, format!("{} objects", format_bytes(c.objects))))
+            .map(|c| (c.name.clone(), c.retained_bp, format!("{} objects", thousands(c.objects))))
             .collect::<Vec<_>>(),
     )
 }
@@ -123,7 +118,7 @@ fn reachability_section(b: &mut Builder, r: &Report) {
         rows: r
             .reachability
             .iter()
-            .map(|row| vec![name(row.strength).to_string(), format_bytes(row.objects), format_bytes(row.shallow_bytes)])
+            .map(|row| vec![name(row.strength).to_string(), thousands(row.objects), thousands(row.shallow_bytes)])
             .collect(),
     });
 }
@@ -137,7 +132,7 @@ pub(super) fn chain_table(chain: &[ObjectRef], omitted: u64) -> Block {
         if d == head && omitted > 0 {
             rows.push(vec![
                 "…".into(),
-                format!("{} more", format_bytes(omitted)),
+                format!("{} more", thousands(omitted)),
                 String::new(),
                 String::new(),
                 String::new(),
@@ -147,8 +142,8 @@ pub(super) fn chain_table(chain: &[ObjectRef], omitted: u64) -> Block {
         rows.push(vec![
             depth.to_string(),
             object_label(c),
-            format_bytes(c.shallow_bytes),
-            format_bytes(c.retained_bytes),
+            thousands(c.shallow_bytes),
+            thousands(c.retained_bytes),
             format_bp(c.retained_bp),
         ]);
     }
@@ -196,7 +191,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             Inline::Strong("Incomplete dump.".into()),
             Inline::Text(format!(
                 " Reading stopped at byte {}: {}. Everything below covers the records before that point.",
-                format_bytes(inc.offset),
+                thousands(inc.offset),
                 inc.message
             )),
         ]));
@@ -210,50 +205,44 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     let mut summary = vec![
         (
             "Used heap".to_string(),
-            format!("{} bytes ({})", format_bytes(o.used_heap_bytes), binary_units(o.used_heap_bytes)),
+            format!("{} bytes ({})", thousands(o.used_heap_bytes), binary_size(o.used_heap_bytes)),
         ),
-        ("Objects".into(), format_bytes(o.objects)),
-        ("Classes".into(), format_bytes(o.classes)),
-        ("Class loaders".into(), format_bytes(o.class_loaders)),
-        ("GC roots".into(), format_bytes(o.gc_roots)),
-        ("Top-level dominators".into(), format_bytes(o.top_level_dominators)),
+        ("Objects".into(), thousands(o.objects)),
+        ("Classes".into(), thousands(o.classes)),
+        ("Class loaders".into(), thousands(o.class_loaders)),
+        ("GC roots".into(), thousands(o.gc_roots)),
+        ("Top-level dominators".into(), thousands(o.top_level_dominators)),
         (
             "Wasted".into(),
             format!(
                 "{} bytes ({} of the used heap; see Wasted Memory)",
-                format_bytes(r.waste.total_wasted_bytes),
+                thousands(r.waste.total_wasted_bytes),
                 format_bp(crate::model::format::basis_points(r.waste.total_wasted_bytes, o.used_heap_bytes))
             ),
         ),
         (
             format!("Unreachable objects ({})", if o.unreachable.discarded { "discarded" } else { "kept" }),
-            format!(
-                "{} objects, {} bytes",
-                format_bytes(o.unreachable.objects),
-                format_bytes(o.unreachable.shallow_bytes)
-            ),
+            format!("{} objects, {} bytes", thousands(o.unreachable.objects), thousands(o.unreachable.shallow_bytes)),
         ),
         (
             "Dump file".into(),
-            format!("{} bytes{}", format_bytes(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" }),
+            format!("{} bytes{}", thousands(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" }),
         ),
-        ("HPROF data".into(), format!("{} bytes", format_bytes(r.source.hprof_bytes))),
+        ("HPROF data".into(), format!("{} bytes", thousands(r.source.hprof_bytes))),
     ];
     // Android dumps name their heaps: one line for all of them.
     if !o.heaps.is_empty() {
         let mut heaps: Vec<String> = o
             .heaps
             .iter()
-            .map(|h| {
-                format!("{}: {} objects, {} bytes", h.name, format_bytes(h.objects), format_bytes(h.shallow_bytes))
-            })
+            .map(|h| format!("{}: {} objects, {} bytes", h.name, thousands(h.objects), thousands(h.shallow_bytes)))
             .collect();
         // So that they add up to the objects above: MAT's pseudo object 0x0 is in no heap.
         let in_heaps: u64 = o.heaps.iter().map(|h| h.objects).sum();
         if let Some(rest) = o.objects.checked_sub(in_heaps).filter(|&n| n > 0) {
             heaps.push(format!(
                 "in no heap: {} object{} (Eclipse MAT's stand-in for the bootstrap class loader at 0x0{})",
-                format_bytes(rest),
+                thousands(rest),
                 if rest == 1 { "" } else { "s" },
                 if rest == 1 { "" } else { " among them" }
             ));
@@ -274,7 +263,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             .map(|t| {
                 let name =
                     if t.name == t.mat_name { t.name.clone() } else { format!("{} (MAT: {})", t.name, t.mat_name) };
-                vec![name, format_bytes(t.objects)]
+                vec![name, thousands(t.objects)]
             })
             .collect(),
     });
@@ -285,8 +274,8 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
         b.heading(3, "Unreachable Objects");
         b.paragraph(format!(
             "{} objects ({} bytes) are not reachable from any GC root{}.",
-            format_bytes(o.unreachable.objects),
-            format_bytes(o.unreachable.shallow_bytes),
+            thousands(o.unreachable.objects),
+            thousands(o.unreachable.shallow_bytes),
             if o.unreachable.discarded {
                 " and were left out of every number above and below, as in Eclipse MAT"
             } else {
@@ -300,7 +289,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
                 .classes
                 .iter()
                 .take(opts.detail.rows)
-                .map(|c| vec![c.class_name.clone(), format_bytes(c.objects), format_bytes(c.shallow_bytes)])
+                .map(|c| vec![c.class_name.clone(), thousands(c.objects), thousands(c.shallow_bytes)])
                 .collect(),
         });
     }
@@ -331,9 +320,9 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
                 vec![
                     (i + 1).to_string(),
                     h.class_name.clone(),
-                    format_bytes(h.instances),
-                    format_bytes(h.shallow_bytes),
-                    format_bytes(h.retained_bytes_min),
+                    thousands(h.instances),
+                    thousands(h.shallow_bytes),
+                    thousands(h.retained_bytes_min),
                 ]
             })
             .collect(),
@@ -346,7 +335,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             .take(histogram_rows.min(20))
             .map(|h| {
                 let bp = crate::model::format::basis_points(h.retained_bytes_min, o.used_heap_bytes);
-                (h.class_name.clone(), bp, format!("{} instances", format_bytes(h.instances)))
+                (h.class_name.clone(), bp, format!("{} instances", thousands(h.instances)))
             })
             .collect();
         b.blocks.push(super::graphs::bars(&rows));
@@ -363,16 +352,16 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             Inline::Text(format!(
                 " The dump ends at byte {}: these suspects are what the part read shows. {} objects ({} bytes) have \
                  no GC root in it and are kept; the roots and references past the cut may hold more, or less.",
-                format_bytes(cut.offset),
-                format_bytes(cut.unrooted_objects),
-                format_bytes(cut.unrooted_bytes)
+                thousands(cut.offset),
+                thousands(cut.unrooted_objects),
+                thousands(cut.unrooted_bytes)
             )),
         ]));
     }
     if r.leak_suspects.suspects.is_empty() {
         b.paragraph(format!(
             "No object or group of objects retains more than {} bytes (10% of the used heap).",
-            format_bytes(r.leak_suspects.threshold_bytes)
+            thousands(r.leak_suspects.threshold_bytes)
         ));
     }
     for (i, s) in r.leak_suspects.suspects.iter().enumerate() {
@@ -388,7 +377,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
                     (_, Some(ap)) => format!(
                         " {} — retains {} bytes ({}).",
                         object_label(ap),
-                        format_bytes(ap.retained_bytes),
+                        thousands(ap.retained_bytes),
                         format_bp(ap.retained_bp)
                     ),
                     (SuspectKind::SingleObject, None) => {
@@ -417,7 +406,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     b.heading(2, "Top Consumers");
     b.paragraph(format!(
         "Top-level dominators retaining more than {} bytes (1% of the used heap).",
-        format_bytes(t.threshold_bytes)
+        thousands(t.threshold_bytes)
     ));
     b.heading(3, "Biggest Objects");
     if t.objects.is_empty() {

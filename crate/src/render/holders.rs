@@ -5,25 +5,21 @@
 
 use std::fmt::Write;
 
-use crate::model::format::format_bytes;
+use crate::model::format::thousands;
 use crate::model::ObjectRef;
 use crate::query::holders::{ClassRow, ClassesUp, Paths, WayStep};
-
-/// `s` with control characters escaped.
-fn clean(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
-}
+use crate::text::clean;
 
 fn object(o: &ObjectRef) -> String {
     let name = match &o.class_of_object {
         Some(c) => format!("class {}", clean(c)),
-        None => clean(&o.class_name),
+        None => clean(&o.class_name).into_owned(),
     };
     format!(
         "{name} @ {} (shallow {} B, retained {} B)",
         o.address,
-        format_bytes(o.shallow_bytes),
-        format_bytes(o.retained_bytes)
+        thousands(o.shallow_bytes),
+        thousands(o.retained_bytes)
     )
 }
 
@@ -54,7 +50,7 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
                     let _ = writeln!(
                         out,
                         "├─ {mark}{} × {} linked by {}",
-                        format_bytes(r.nodes),
+                        thousands(r.nodes),
                         clean(&s.object.class_name),
                         clean(&r.field)
                     );
@@ -66,7 +62,7 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
             }
             let _ = writeln!(out, "│    ↓ {}", if s.via.is_empty() { "?".to_string() } else { via(&s.via) });
             if i + 1 == crate::query::holders::TRACE_HEAD && p.elided_steps > 0 {
-                let _ = writeln!(out, "│  … {} more steps …", format_bytes(p.elided_steps));
+                let _ = writeln!(out, "│  … {} more steps …", thousands(p.elided_steps));
             }
         }
     }
@@ -131,8 +127,8 @@ pub fn render_classes_up(c: &ClassesUp, tree: &str, per_level: usize) -> String 
             let _ = writeln!(
                 out,
                 "{:>16} {:>12}  {indent}… {} more rows",
-                format_bytes(rest.iter().map(|r| r.weight_bytes).sum()),
-                format_bytes(rest.iter().map(|r| r.objects).sum()),
+                thousands(rest.iter().map(|r| r.weight_bytes).sum()),
+                thousands(rest.iter().map(|r| r.objects).sum()),
                 rest.len()
             );
             continue;
@@ -142,8 +138,8 @@ pub fn render_classes_up(c: &ClassesUp, tree: &str, per_level: usize) -> String 
         let _ = writeln!(
             out,
             "{:>16} {:>12}  {indent}{up}{}",
-            format_bytes(r.weight_bytes),
-            format_bytes(r.objects),
+            thousands(r.weight_bytes),
+            thousands(r.objects),
             clean(&r.class_name)
         );
         stack.push((rows, k + 1, depth));

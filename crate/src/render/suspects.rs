@@ -2,7 +2,7 @@
 
 use super::document::{chain_table, columns, object_label};
 use crate::model::document::{Align, Block, Inline};
-use crate::model::format::{format_bp, format_bytes};
+use crate::model::format::{format_bp, thousands};
 use crate::model::{MemberGroup, Structure, Suspect};
 
 /// The suspect in one sentence, in the application's terms, as the report has it (see
@@ -15,7 +15,7 @@ pub fn headline(s: &Suspect) -> Option<String> {
 fn chain_words(c: &crate::model::LinkedChain) -> String {
     format!(
         "a chain of {} {}{}",
-        format_bytes(c.nodes),
+        thousands(c.nodes),
         c.class_name,
         c.field.as_ref().map(|f| format!(" by {f}")).unwrap_or_default()
     )
@@ -36,9 +36,9 @@ fn groups_table(groups: &[MemberGroup]) -> Block {
             .map(|g| {
                 vec![
                     g.class_name.clone(),
-                    format_bytes(g.objects),
-                    format_bytes(g.shallow_bytes),
-                    format_bytes(g.retained_bytes),
+                    thousands(g.objects),
+                    thousands(g.shallow_bytes),
+                    thousands(g.retained_bytes),
                 ]
             })
             .collect(),
@@ -52,9 +52,9 @@ pub fn structure(blocks: &mut Vec<Block>, s: &Suspect, st: &Structure) {
     let mut text = format!(
         " {} — retains {} bytes ({}); it holds {} {}",
         object_label(p),
-        format_bytes(p.retained_bytes),
+        thousands(p.retained_bytes),
         format_bp(p.retained_bp),
-        format_bytes(st.members),
+        thousands(st.members),
         if st.members == 1 { "object" } else { "objects" }
     );
     if let Some(c) = st.chains.first() {
@@ -78,7 +78,7 @@ pub fn structure(blocks: &mut Vec<Block>, s: &Suspect, st: &Structure) {
             object_label(&f.local)
         );
         if let Some(r) = f.reach_bytes {
-            text.push_str(&format!(" (it reaches {} bytes)", format_bytes(r)));
+            text.push_str(&format!(" (it reaches {} bytes)", thousands(r)));
         }
         match f.also_in.as_slice() {
             [] => {}
@@ -98,12 +98,12 @@ pub fn structure(blocks: &mut Vec<Block>, s: &Suspect, st: &Structure) {
             Some(ap) => format!(
                 " {} — retains {} bytes ({}).",
                 object_label(ap),
-                format_bytes(ap.retained_bytes),
+                thousands(ap.retained_bytes),
                 format_bp(ap.retained_bp)
             ),
             None => format!(
                 " none: its walk down the dominator tree stopped after {} steps{}.",
-                format_bytes(s.chain.len() as u64 + s.chain_omitted - 1),
+                thousands(s.chain.len() as u64 + s.chain_omitted - 1),
                 s.chain.last().map(|o| format!(" at {}", o.class_name)).unwrap_or_default()
             ),
         };
@@ -136,7 +136,7 @@ pub fn blocks(blocks: &mut Vec<Block>, s: &Suspect) {
         blocks.push(Block::Paragraph(vec![Inline::Text(format!(
             "Biggest members ({} of {}):",
             s.biggest_members.len(),
-            format_bytes(s.instances)
+            thousands(s.instances)
         ))]));
         // The name column only when some member has one (threads).
         let named = s.biggest_members.iter().any(|m| m.name.is_some());
@@ -155,7 +155,7 @@ pub fn blocks(blocks: &mut Vec<Block>, s: &Suspect) {
                     if named {
                         row.push(m.name.clone().unwrap_or_default());
                     }
-                    row.push(format_bytes(m.object.retained_bytes));
+                    row.push(thousands(m.object.retained_bytes));
                     row
                 })
                 .collect(),

@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use super::suspects::{self, SuspectKind as Kind};
 use crate::analysis::{loader_label, object_ref, strength_name, Analysis};
 use crate::heaps;
-use crate::model::format::{basis_points, format_bp, format_bytes, package_of};
+use crate::model::format::{basis_points, format_bp, thousands};
 use crate::model::leaks::Leaks;
+use crate::model::names::package_of;
 use crate::model::threads::ThreadInfo;
 use crate::model::waste::{AllocationSites, Waste};
 use crate::model::*;
@@ -262,17 +263,17 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
                     "The class \"{}\", loaded by \"{}\", occupies {} ({}) bytes.",
                     a.class_name(rep),
                     loader_label(a, rep),
-                    format_bytes(s.retained),
+                    thousands(s.retained),
                     format_bp(bp)
                 ),
                 (Kind::Single { .. }, None) => format!(
                     "One instance of \"{class_name}\" loaded by \"{loader}\" occupies {} ({}) bytes.",
-                    format_bytes(s.retained),
+                    thousands(s.retained),
                     format_bp(bp)
                 ),
                 (Kind::Group { .. }, _) => format!(
                     "{instances} instances of \"{class_name}\", loaded by \"{loader}\", occupy {} ({}) bytes.",
-                    format_bytes(s.retained),
+                    thousands(s.retained),
                     format_bp(bp)
                 ),
             };
@@ -287,7 +288,7 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
                     " {verb} one instance of \"{}\", loaded by \"{}\", which occupies {} ({}) bytes.",
                     a.class_name(a.class_of(ap)),
                     loader_label(a, a.class_of(ap)),
-                    format_bytes(r),
+                    thousands(r),
                     format_bp(basis_points(r, used))
                 ));
             }
@@ -405,9 +406,9 @@ mod tests {
 
     #[test]
     fn formatting() {
-        assert_eq!(format_bytes(0), "0");
-        assert_eq!(format_bytes(999), "999");
-        assert_eq!(format_bytes(30_084_408), "30,084,408");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(30_084_408), "30,084,408");
         assert_eq!(format_bp(9798), "97.98%");
         assert_eq!(format_bp(5), "0.05%");
         assert_eq!(basis_points(1, 3), 3333);

@@ -197,7 +197,7 @@ fn single(a: &mut Analysis, threads: &[ThreadInfo], obj: u32, mut st: Structure)
             match start {
                 Some(i) => {
                     let local = named_path[1 + i];
-                    let text = held_in::simple(a.class_name(a.class_of(local))).to_string();
+                    let text = crate::model::names::simple_name(a.class_name(a.class_of(local))).to_string();
                     held_in::name_steps(a, &named_path, 1 + i, text)?
                 }
                 None => None,
@@ -206,11 +206,11 @@ fn single(a: &mut Analysis, threads: &[ThreadInfo], obj: u32, mut st: Structure)
         _ => held_in::name_chain(a, threads, &named_path)?,
     };
     let entries = match &named {
-        Some(n) if n.end < named_path.len() => match super::annotate::elements(a, named_path[n.end])? {
+        Some(n) if n.end < named_path.len() => match crate::values::elements::element_count(a, named_path[n.end])? {
             Some(e) => Some(e),
-            None => super::annotate::elements(a, point)?,
+            None => crate::values::elements::element_count(a, point)?,
         },
-        _ => super::annotate::elements(a, point)?,
+        _ => crate::values::elements::element_count(a, point)?,
     };
     let held_in = match (&frame, named) {
         (Some(f), Some(n)) => Some(format!("{}: {}", super::frames::held_in(f), n.text)),
@@ -248,14 +248,14 @@ fn article(name: &str) -> &'static str {
 /// used heap `used`; a linked structure whose nodes each hold one object is read through
 /// (`a ListBuffer holding 1,561 × JCCompilationUnit`).
 pub fn headline(s: &Suspect, used: u64, holds: Option<&[MemberGroup]>) -> Option<String> {
-    use crate::model::format::{basis_points, binary_size, format_bp, format_bytes};
+    use crate::model::format::{basis_points, binary_size, format_bp, thousands};
     if s.kind == SuspectKind::GroupOfObjects {
         // The group itself: its members, each and together, and where they are held.
         let n = s.instances.max(1);
         let what = format!(
             "{} × {}, about {} each ({}, {} of the heap)",
-            format_bytes(s.instances),
-            held_in::simple(&s.class_name),
+            thousands(s.instances),
+            crate::model::names::simple_name(&s.class_name),
             binary_size(s.retained_bytes / n),
             binary_size(s.retained_bytes),
             format_bp(basis_points(s.retained_bytes, used))
@@ -280,7 +280,7 @@ pub fn headline(s: &Suspect, used: u64, holds: Option<&[MemberGroup]>) -> Option
     };
     if g.objects == 1 {
         // One object: `X.F holds an ArrayList (295.8 KiB, 22.58% of the heap), which holds …`.
-        let simple = held_in::simple(&g.class_name);
+        let simple = crate::model::names::simple_name(&g.class_name);
         let which = match &s.each_holds {
             Some(e) => format!(", which holds {} {} by {}", article(&e.class_name), e.class_name, e.field),
             None => String::new(),
@@ -309,45 +309,48 @@ pub fn headline(s: &Suspect, used: u64, holds: Option<&[MemberGroup]>) -> Option
         (Some(e), Some(c)) => (
             format!(
                 "{} × {}, linked through {}.{}, {size}",
-                format_bytes(g.objects),
-                held_in::simple(&e.class_name),
-                held_in::simple(&c.class_name),
+                thousands(g.objects),
+                crate::model::names::simple_name(&e.class_name),
+                crate::model::names::simple_name(&c.class_name),
                 c.field.as_deref().unwrap_or("…")
             ),
             String::new(),
         ),
         (Some(e), None) => (
-            format!("{} × {}, {size}", format_bytes(g.objects), held_in::simple(&g.class_name)),
+            format!("{} × {}, {size}", thousands(g.objects), crate::model::names::simple_name(&g.class_name)),
             format!("; each holds {} {} by {}", article(&e.class_name), e.class_name, e.field),
         ),
         (None, Some(c)) => (
             format!(
                 "{} × {}, linked through {}.{}, {size}",
-                format_bytes(g.objects),
-                held_in::simple(&g.class_name),
-                held_in::simple(&c.class_name),
+                thousands(g.objects),
+                crate::model::names::simple_name(&g.class_name),
+                crate::model::names::simple_name(&c.class_name),
                 c.field.as_deref().unwrap_or("…")
             ),
             String::new(),
         ),
-        (None, None) => {
-            (format!("{} × {}, {size}", format_bytes(g.objects), held_in::simple(&g.class_name)), String::new())
-        }
+        (None, None) => (
+            format!("{} × {}, {size}", thousands(g.objects), crate::model::names::simple_name(&g.class_name)),
+            String::new(),
+        ),
     };
     // Held by a frame: `main, in Foo.run (Foo.java:3): a ListBuffer holding …`; shared by
     // the stack: the local reaching the most of it.
     if let Some(f) = s.frame.as_ref().filter(|f| f.how == "reaches") {
-        let local = held_in::simple(&f.local.class_name);
+        let local = crate::model::names::simple_name(&f.local.class_name);
         let reach = f.reach_bytes.unwrap_or(0);
         let holding = match (&f.chain, &f.elements) {
             (Some(c), Some(e)) => format!(
                 " of {} × {}, linked through {}.{},",
-                format_bytes(e.objects),
-                held_in::simple(&e.class_name),
-                held_in::simple(&c.class_name),
+                thousands(e.objects),
+                crate::model::names::simple_name(&e.class_name),
+                crate::model::names::simple_name(&c.class_name),
                 c.field.as_deref().unwrap_or("…")
             ),
-            (None, Some(e)) => format!(" holding {} × {},", format_bytes(e.objects), held_in::simple(&e.class_name)),
+            (None, Some(e)) => {
+                format!(" holding {} × {},", thousands(e.objects), crate::model::names::simple_name(&e.class_name))
+            }
             _ => String::new(),
         };
         return Some(format!(

@@ -37,13 +37,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::annotate::COLLECTION_WORDS;
 use crate::analysis::Analysis;
 use crate::error::Result;
+use crate::model::names::{is_collection_class, simple_name};
 use crate::model::threads::ThreadInfo;
 use crate::model::EachHolds;
 use crate::query::{chains, paths};
 use crate::records::basic_type;
+use crate::values::elements::element_count;
 
 /// Steps named at most; a longer name is left out (None).
 pub const MAX_STEPS: usize = 40;
@@ -56,26 +57,6 @@ pub struct Named {
     pub text: String,
     /// Position in the chain of the object the name ends at.
     pub end: usize,
-}
-
-/// The simple name of a class: after its package (`corpus.S02StaticMapLeak$Inner` →
-/// `S02StaticMapLeak$Inner`).
-pub fn simple(name: &str) -> &str {
-    let base = name.find('[').map_or(name, |i| &name[..i]);
-    match base.rfind('.') {
-        Some(i) => &name[i + 1..],
-        None => name,
-    }
-}
-
-/// Whether an object of class `name` is a collection (by its innermost simple name:
-/// `HashMap`, `CopyOnWriteArrayList`; not `ThreadLocal$ThreadLocalMap$Entry`).
-fn is_collection_class(name: &str) -> bool {
-    if name.ends_with("[]") {
-        return false;
-    }
-    let inner = simple(name).rsplit('$').next().unwrap_or(name);
-    COLLECTION_WORDS.iter().any(|w| inner.contains(w))
 }
 
 fn is_array(a: &Analysis, obj: u32) -> bool {
@@ -91,12 +72,12 @@ pub(crate) fn is_collection(a: &Analysis, obj: u32) -> bool {
 /// simple name of its class (of the class it stands for, for a class object).
 fn plain_head(a: &Analysis, threads: &[ThreadInfo], obj: u32) -> String {
     if let Some(c) = a.class_represented_by(obj) {
-        return simple(a.class_name(c)).to_string();
+        return simple_name(a.class_name(c)).to_string();
     }
     let address = format!("0x{:x}", a.address(obj));
     match threads.iter().find(|t| t.address == address).and_then(|t| t.name.as_deref()) {
-        Some(name) => format!("{}(\"{}\")", simple(a.class_name(a.class_of(obj))), name),
-        None => simple(a.class_name(a.class_of(obj))).to_string(),
+        Some(name) => format!("{}(\"{}\")", simple_name(a.class_name(a.class_of(obj))), name),
+        None => simple_name(a.class_name(a.class_of(obj))).to_string(),
     }
 }
 
@@ -184,11 +165,11 @@ pub fn name_steps(a: &mut Analysis, chain: &[u32], start: usize, mut text: Strin
 /// length, a collection's size).
 pub fn entries(a: &mut Analysis, chain: &[u32], ap: u32, named: Option<&Named>) -> Result<Option<u64>> {
     if let Some(n) = named.filter(|n| n.end + 1 < chain.len() && chain.last() == Some(&ap)) {
-        if let Some(e) = super::annotate::elements(a, chain[n.end])? {
+        if let Some(e) = element_count(a, chain[n.end])? {
             return Ok(Some(e));
         }
     }
-    super::annotate::elements(a, ap)
+    element_count(a, ap)
 }
 
 /// The class (index) of the point's biggest group of members (see
@@ -276,25 +257,4 @@ pub fn each_holds(a: &mut Analysis, ap: u32) -> Result<Option<EachHolds>> {
         }
     }
     Ok(None)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{is_collection_class, simple};
-
-    #[test]
-    fn collection_classes_by_their_innermost_name() {
-        for c in
-            ["java.util.HashMap", "java.util.concurrent.CopyOnWriteArrayList", "java.util.Vector", "a.MyListHolder"]
-        {
-            assert!(is_collection_class(c), "{c}");
-        }
-        for c in ["java.lang.ThreadLocal$ThreadLocalMap$Entry", "java.util.HashMap$Node", "java.util.HashMap[]", "Map$"]
-        {
-            assert!(!is_collection_class(c), "{c}");
-        }
-        assert_eq!(simple("corpus.S02StaticMapLeak$Inner"), "S02StaticMapLeak$Inner");
-        assert_eq!(simple("java.util.HashMap$Node[]"), "HashMap$Node[]");
-        assert_eq!(simple("byte[]"), "byte[]");
-    }
 }

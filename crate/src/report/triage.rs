@@ -21,7 +21,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::Analysis;
-use crate::model::format::{basis_points, format_bp, format_bytes, package_of, parse_address};
+use crate::model::format::{basis_points, format_bp, parse_address, thousands};
+use crate::model::names::package_of;
 use crate::model::*;
 
 /// Top-level dominators a "few" shape has at most.
@@ -95,14 +96,14 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
         ),
         (HeapShape::Few, _) => format!(
             "A few accumulation points: {} objects keep half the used heap alive (the largest {}, the five largest {}).",
-            format_bytes(for_half),
+            thousands(for_half),
             format_bp(largest_bp),
             format_bp(top5_bp)
         ),
         (HeapShape::Spread, _) => format!(
             "Spread out: half the used heap takes {} of {} top-level dominators (the largest keeps {} alive, the five largest {}).",
-            format_bytes(for_half),
-            format_bytes(top.len() as u64),
+            thousands(for_half),
+            thousands(top.len() as u64),
             format_bp(largest_bp),
             format_bp(top5_bp)
         ),
@@ -111,7 +112,7 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
         if n == 1 {
             format!("1 {one}")
         } else {
-            format!("{} {many}", format_bytes(n as u64))
+            format!("{} {many}", thousands(n as u64))
         }
     };
     let frames = |list: &[&Suspect]| -> String {
@@ -186,14 +187,14 @@ pub fn triage(a: &Analysis, report: &Report) -> OomTriage {
                 "No verdict: the dump ends at byte {}, and the GC roots and references past the cut are unknown. {} \
                  {} ({} bytes, {} of the used heap) have no GC root in the part read: they are kept, since what held \
                  them may be past the cut. What the part read shows: {}",
-                format_bytes(c.offset),
+                thousands(c.offset),
                 if c.unrooted_objects == 0 { "No object" } else { "" },
                 match c.unrooted_objects {
                     0 => String::new(),
                     1 => "1 object".to_string(),
-                    n => format!("{} objects", format_bytes(n)),
+                    n => format!("{} objects", thousands(n)),
                 },
-                format_bytes(c.unrooted_bytes),
+                thousands(c.unrooted_bytes),
                 format_bp(basis_points(c.unrooted_bytes, used).min(10_000)),
                 verdict_text
             )

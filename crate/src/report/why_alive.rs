@@ -1,6 +1,6 @@
 //! Why a single leak suspect is alive, and what it holds, beyond MAT's pages:
 //! - its **root path** ([`root_path`]): a shortest reference path from a GC root to the
-//!   suspect (the one [`crate::query::paths::shortest_path`] finds), listed from the
+//!   suspect (the one [`crate::search::levels::shortest_path`] finds), listed from the
 //!   suspect up, each object with the fields the next one holds it by, and the root's
 //!   types; in one line, the "why alive" line;
 //! - its **dominator subtree** ([`subtree`]): several levels of the dominator tree under

@@ -224,10 +224,7 @@ pub struct QueryTypes {
 
 /// The JSON Schema of the queries and answers, as committed at `schema/query.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(QueryTypes);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<QueryTypes>()
 }
 
 impl Session {

@@ -252,7 +252,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         session.apply_mapping(mapping).map_err(fail)?;
     }
     for w in &session.analysis.warnings {
-        eprintln!("heapscope: warning: {}", one_line(w));
+        eprintln!("heapscope: warning: {}", heapscope::text::one_line(w.as_str()));
     }
     Ok(Analyzed { session, meter, input })
 }
@@ -378,9 +378,4 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 pub fn write_stdout(bytes: &[u8]) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
-}
-
-/// `s` with control characters escaped (see [`heapscope::error::one_line`]).
-pub fn one_line(s: &str) -> String {
-    heapscope::error::one_line(s)
 }
