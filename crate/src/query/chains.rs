@@ -207,7 +207,8 @@ pub fn keep_largest(largest: &mut Vec<Member>, m: Member, cap: usize) {
 pub fn largest_member(a: &Analysis, v: u32) -> Option<Member> {
     let mut best: Option<Member> = None;
     for_each_member(a, v, |m| {
-        if best.is_none_or(|b| (m.retained, std::cmp::Reverse(m.object)) > (b.retained, std::cmp::Reverse(b.object))) {
+        if best.map_or(true, |b| (m.retained, std::cmp::Reverse(m.object)) > (b.retained, std::cmp::Reverse(b.object)))
+        {
             best = Some(m);
         }
     });

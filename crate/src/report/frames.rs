@@ -196,7 +196,7 @@ fn reaching_most(a: &Analysis, t: &ThreadInfo, thread: u32) -> Option<HeldByFram
         for &w in &visited {
             seen[w as usize / 64] &= !(1 << (w % 64));
         }
-        if best.is_none_or(|(r, _)| reach > r) {
+        if best.map_or(true, |(r, _)| reach > r) {
             best = Some((reach, start));
         }
     }

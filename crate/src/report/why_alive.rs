@@ -127,7 +127,7 @@ pub fn subtree(a: &Analysis, root: u32, detail: &Detail) -> DominatorSubtree {
         let mut longest: Option<chains::Chain> = None;
         chains::for_each_member(a, v, |m| {
             chains::keep_largest(&mut largest, m, room);
-            if m.chain_nodes > 1 && longest.is_none_or(|c| m.chain_nodes > c.nodes) {
+            if m.chain_nodes > 1 && longest.map_or(true, |c| m.chain_nodes > c.nodes) {
                 longest = Some(chains::Chain { first: m.chain_first, last: m.chain_first, nodes: m.chain_nodes });
             }
         });
