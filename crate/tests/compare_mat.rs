@@ -184,14 +184,14 @@ fn add_to_thread(r: &mut Value, address: &str, key: &str, by: u64) {
 /// held-out reports' shapes, made from the corpus's own pages — a Thread Overview cut to
 /// 3 of 10 threads, a thread's properties cut to 3 of 10 rows (its retained size not on
 /// the page: once "(no number)" FAIL), Top Consumers' Biggest Objects cut to 3 of 11 (once
-/// "objects count" 3 vs 11 FAIL). Each passes against heapscope's analysis of the dump,
-/// naming what lies beyond the cut as truncated; a changed number in a row MAT shows
-/// still FAILs.
+/// "objects count" 3 vs 11 FAIL), a suspect's accumulated objects by class cut to 3 of 10.
+/// Each passes against heapscope's analysis of the dump, naming what lies beyond the cut
+/// as truncated; a changed number in a row MAT shows still FAILs.
 #[test]
 #[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
 fn tables_mat_cut_pass_on_the_rows_shown_and_changed_numbers_still_fail() {
     let Some(corpus) = support::corpus_dir() else { return };
-    let cases: [(CutTable, &str, Change); 3] = [
+    let cases: [(CutTable, &str, Change); 4] = [
         (
             CutTable {
                 dump: "s03_threadlocal_leak_serial",
@@ -226,6 +226,21 @@ fn tables_mat_cut_pass_on_the_rows_shown_and_changed_numbers_still_fail() {
             |r| {
                 let o = &mut r["top_consumers"]["objects"][1];
                 o["retained_bytes"] = Value::from(o["retained_bytes"].as_u64().unwrap() - 1);
+            },
+        ),
+        (
+            CutTable {
+                dump: "s04_references_serial_all",
+                page: "pages/18.html",
+                heading: "</a> Accumulated Objects by Class in Dominator Tree <",
+                keep: 3,
+                of: None,
+            },
+            "suspect#1 (pages/18.html).accumulated[java.lang.ref.SoftReference].retained",
+            |r| {
+                let groups = r["leak_suspects"]["suspects"][0]["accumulated"].as_array_mut().unwrap();
+                let g = groups.iter_mut().find(|g| g["class_name"] == "java.lang.ref.SoftReference").unwrap();
+                g["retained_bytes"] = Value::from(g["retained_bytes"].as_u64().unwrap() + 1);
             },
         ),
     ];
