@@ -271,6 +271,58 @@ fn tables_mat_cut_pass_on_the_rows_shown_and_changed_numbers_still_fail() {
     }
 }
 
+/// The page's text without the table row holding `needle`.
+fn without_row(page: &str, needle: &str) -> String {
+    let at = page.find(needle).unwrap_or_else(|| panic!("{needle:?} on the page"));
+    let start = page[..at].rfind("<tr").unwrap();
+    let end = at + page[at..].find("</tr>").unwrap() + "</tr>".len();
+    format!("{}{}", &page[..start], &page[end..])
+}
+
+/// A thread's stack with its locals, cut by MAT: s07's owner-b-thread with 7 of its 9
+/// frames shown and 2 of the 3 locals of its holding frame. The frames shown compare in
+/// order, the count is MAT's 9, the locals shown are ours' (truncated), their count 3; a
+/// local of ours gone still FAILs.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn a_stack_mat_cut_is_compared_on_the_frames_and_locals_shown() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    let name = "s07_wide_array_g1";
+    let full = cut::mat_pages(&corpus, name);
+    let m = cut::read(&cut::with_page(&full, "pages/32.html", |p| {
+        let p = without_row(p, "mat://object/0xf86cbaa0");
+        let p = without_row(&p, "S07WideArray$$Lambda$1");
+        let p = without_row(&p, "at java.lang.Thread.run()V");
+        p.replace("Total: 3 entries", "Total: 2 of 3 entries; 1 more")
+            .replace("Total: 9 entries", "Total: 7 of 9 entries; 2 more")
+    }));
+    let json = our_json(&corpus.join("dumps").join(format!("{name}.hprof.gz")));
+    let compare = |json: &str| {
+        let (r, raw) = mat::read_ours(json, heapscope::model::SCHEMA_VERSION).unwrap();
+        mat::compare(&m, &r, &raw)
+    };
+    let v = compare(&json);
+    let stack: Vec<&mat::Item> =
+        v.items.iter().filter(|i| i.field.starts_with("stack locals (pages/32.html")).collect();
+    let fails: Vec<&&mat::Item> = stack.iter().filter(|i| i.tier == Tier::Fail).collect();
+    assert!(fails.is_empty(), "{fails:?}");
+    let frames = stack.iter().find(|i| i.field.ends_with(".frames")).unwrap();
+    assert_eq!((frames.mat.as_str(), &frames.tier), ("9", &Tier::Match));
+    assert_eq!(stack.iter().filter(|i| i.field.contains(".frame#") && !i.field.contains(".locals")).count(), 7);
+    let locals = stack.iter().find(|i| i.field.ends_with(".locals") && i.mat.contains("0xf86cb9f8")).unwrap();
+    assert!(matches!(locals.tier, Tier::Explainable { reason: mat::Reason::Truncated, .. }), "{locals:?}");
+    let count = stack.iter().find(|i| i.field.ends_with(".locals count")).unwrap();
+    assert_eq!((count.mat.as_str(), &count.tier), ("3", &Tier::Match));
+    // Ours without the local 0xf86cb9f8: MAT shows it.
+    let mut bad: Value = serde_json::from_str(&json).unwrap();
+    let thread = bad["threads"].as_array_mut().unwrap().iter_mut().find(|t| t["address"] == "0xf86cbb38").unwrap();
+    for f in thread["frames"].as_array_mut().unwrap() {
+        f["locals"].as_array_mut().unwrap().retain(|o| o["address"] != "0xf86cb9f8");
+    }
+    let v = compare(&bad.to_string());
+    assert_eq!(tier_of(&v, &locals.field), Some(&Tier::Fail));
+}
+
 fn run_cli(zip: &Path, ours: &Path) -> (Option<i32>, Value) {
     let out = Command::new(BIN)
         .args(["-q", "compare", "mat"])
