@@ -167,13 +167,16 @@ fn html_text(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The evidence for a number MAT's table does not print (an empty cell).
+const NO_NUMBER: &str = "MAT's cell holds no number: nothing to compare";
+
 /// A count MAT shows, against ours. A count MAT does not show (an empty cell) is not
 /// compared: nothing is on the page to differ from.
 fn count_field(v: &mut Verdict, field: String, mat: &Option<Shown>, ours: u64) {
     match mat {
         Some(s) if s.at_least => classify::at_least(v, field, s.value, ours),
         Some(s) => v.equal(field, s.value, ours),
-        None => not_shown(v, field, ours.to_string(), None, "MAT's cell holds no number: nothing to compare"),
+        None => not_shown(v, field, ours.to_string(), None, NO_NUMBER),
     }
 }
 
@@ -342,7 +345,7 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         // holds that same number, exactly.
         match &row.retained {
             Some(s) => v.equal(format!("{key}.retained (MAT's quick value, >= shown)"), s.value, shown(ours_row)),
-            None => v.fail(format!("{key}.retained"), "(no number)", shown(ours_row).to_string()),
+            None => not_shown(v, format!("{key}.retained"), shown(ours_row).to_string(), None, NO_NUMBER),
         }
         // Position: the same class at the same place (ours' rows ordered as MAT's page
         // orders them), or a class with the same sort key.
