@@ -117,9 +117,9 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
         assert_eq!(p[p.len() - 2].via, ["shared"]);
         assert!(!p[0].gc_root.is_empty(), "each way starts at a GC root");
     }
-    // The CLI's text names both ways and the whole heap dump.
+    // The CLI's text names both ways and that it is a top-level dominator.
     let text = render_paths(&p, "mat");
-    assert!(text.contains("the whole heap dump") && text.contains("2 independent paths"), "{text}");
+    assert!(text.contains("none: it is a top-level dominator") && text.contains("2 independent paths"), "{text}");
     // The query through the one entry point answers the same; max 0: no search.
     let list_addr = addr(a, list);
     let Answer::Paths(q) =

@@ -212,11 +212,13 @@ fn member_name(left: &str) -> std::result::Result<&str, String> {
 
 /// Whether a class name looks like an obfuscator's: its simple name (after the last `.`
 /// or `$`, arrays aside) is one or two lower-case ASCII letters, as R8 and ProGuard name
-/// what they rename (`a`, `a.b`, `com.example.ab`, `Outer$c`).
+/// what they rename (`a`, `a.b`, `com.example.ab`, `Outer$c`; not Android's `R$id`).
 pub fn looks_obfuscated(name: &str) -> bool {
     let base = name.trim_end_matches("[]");
     let simple = base.rsplit(['.', '$']).next().unwrap_or(base);
-    (1..=2).contains(&simple.len()) && simple.bytes().all(|b| b.is_ascii_lowercase())
+    // Android's resource classes (`R$id`, `R$string`) keep their short names.
+    let resources = base.rsplit('.').next().is_some_and(|s| s.starts_with("R$"));
+    !resources && (1..=2).contains(&simple.len()) && simple.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// Classes a mapping must name before its fit is judged (fewer say little either way).

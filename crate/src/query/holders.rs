@@ -133,21 +133,7 @@ pub fn paths_along(a: &mut Analysis, index: &ReferrerIndex, trace: Vec<u32>, max
     // A linked structure on the way is one step (as many marks as one: runs split where
     // the marks change): (first, last, field) of each step.
     let runs = super::paths::runs(a, &trace, Some(&marks))?;
-    let mut folded: Vec<(usize, usize, Option<String>)> = Vec::new();
-    let mut r = runs.iter().peekable();
-    let mut i = 0;
-    while i < trace.len() {
-        match r.next_if(|run| run.start == i) {
-            Some(run) => {
-                folded.push((i, run.start + run.len - 1, Some(run.field.clone())));
-                i = run.start + run.len;
-            }
-            None => {
-                folded.push((i, i, None));
-                i += 1;
-            }
-        }
-    }
+    let folded = super::paths::folded_steps(&runs, trace.len());
     let shown: Vec<usize> = if folded.len() > MAX_TRACE_STEPS {
         (0..TRACE_HEAD).chain(folded.len() - TRACE_TAIL..folded.len()).collect()
     } else {

@@ -43,6 +43,27 @@ pub struct Run {
     pub field: String,
 }
 
+/// The steps of a path of `len` objects with its `runs` folded: (first, last, the run's
+/// field) of each step, a run one step, every other object a step of its own.
+pub fn folded_steps(runs: &[Run], len: usize) -> Vec<(usize, usize, Option<String>)> {
+    let mut folded = Vec::with_capacity(len);
+    let mut r = runs.iter().peekable();
+    let mut i = 0;
+    while i < len {
+        match r.next_if(|run| run.start == i) {
+            Some(run) => {
+                folded.push((i, run.start + run.len - 1, Some(run.field.clone())));
+                i = run.start + run.len;
+            }
+            None => {
+                folded.push((i, i, None));
+                i += 1;
+            }
+        }
+    }
+    folded
+}
+
 /// The runs of `path` (a linked structure on the way: at least [`MIN_RUN`] instances of
 /// one class in a row, the first and the last of their links through the same one field,
 /// read from two records), never including the path's first or last object, and, with

@@ -27,7 +27,10 @@ pub fn frame_name(text: &str) -> FrameName {
     let method = body.split('(').next().unwrap_or(body).trim().to_string();
     // The source is in the last parentheses: "(File.java:12)", "(File.java)",
     // "(File.java(Native Method))".
-    let source = body.rfind(" (").map(|i| body[i + 2..].trim_end_matches(')').to_string()).unwrap_or_default();
+    let source = body
+        .rfind(" (")
+        .map(|i| body[i + 2..].strip_suffix(')').unwrap_or(&body[i + 2..]).to_string())
+        .unwrap_or_default();
     let (file, line) = match source.rsplit_once(':') {
         Some((f, l)) if l.parse::<u32>().is_ok() => (Some(f.to_string()), l.parse().ok()),
         _ if !source.is_empty() => (Some(source.split('(').next().unwrap_or(&source).to_string()), None),

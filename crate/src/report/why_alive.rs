@@ -32,21 +32,7 @@ pub fn root_path(a: &mut Analysis, path: &[u32], detail: &Detail) -> Result<Opti
     let Some(&root) = path.first() else { return Ok(None) };
     // Root first, a linked structure on the way as one step: (first, last) of each step.
     let runs = paths::runs(a, path, None)?;
-    let mut folded: Vec<(usize, usize, Option<String>)> = Vec::with_capacity(path.len());
-    let mut r = runs.iter().peekable();
-    let mut i = 0;
-    while i < path.len() {
-        match r.next_if(|run| run.start == i) {
-            Some(run) => {
-                folded.push((i, run.start + run.len - 1, Some(run.field.clone())));
-                i = run.start + run.len;
-            }
-            None => {
-                folded.push((i, i, None));
-                i += 1;
-            }
-        }
-    }
+    let mut folded = paths::folded_steps(&runs, path.len());
     // From the suspect up: each step's `object` is its end nearest the suspect.
     folded.reverse();
     let cap = detail.root_path.max(2);
