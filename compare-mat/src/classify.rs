@@ -37,6 +37,10 @@ pub enum Reason {
     /// itself: its file length and its rendering of the dump's strings (byte pairs read
     /// as UTF-16 units) are the copy's, proven by recomputing them from ours.
     ConvertedInput,
+    /// MAT's table shows only its first rows (`Total: 3 of 10 entries; 7 more`): a row or
+    /// a property beyond them is not on MAT's page, and ours' is consistent with the cut
+    /// (it sorts after the last row MAT shows).
+    Truncated,
 }
 
 impl Reason {
@@ -47,11 +51,18 @@ impl Reason {
             Reason::TieBreak => "tie_break",
             Reason::NoCounterpart => "no_counterpart",
             Reason::ConvertedInput => "converted_input",
+            Reason::Truncated => "truncated",
         }
     }
 
-    pub const ALL: [Reason; 5] =
-        [Reason::Rounding, Reason::AtLeast, Reason::TieBreak, Reason::NoCounterpart, Reason::ConvertedInput];
+    pub const ALL: [Reason; 6] = [
+        Reason::Rounding,
+        Reason::AtLeast,
+        Reason::TieBreak,
+        Reason::NoCounterpart,
+        Reason::ConvertedInput,
+        Reason::Truncated,
+    ];
 }
 
 impl fmt::Display for Reason {
