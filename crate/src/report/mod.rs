@@ -9,6 +9,7 @@
 //! - [`parity`]: the numbers Eclipse MAT computes, as JSON, for comparing with MAT;
 //! - [`triage`]: the OOM triage that opens the report, the heap's composition;
 //! - [`histogram`]: the histogram's retained size as MAT's report prints it;
+//! - [`layout`]: the object layout, the sizes' reading, what MAT's model would say;
 //! - [`components`]: top-level dominators by class loader, MAT's Top Components;
 //! - [`why_alive`]: a single suspect's root path and dominator subtree.
 
@@ -18,6 +19,7 @@ pub mod components;
 pub mod findings;
 pub mod held_in;
 pub mod histogram;
+pub mod layout;
 pub mod parity;
 pub mod suspects;
 pub mod triage;

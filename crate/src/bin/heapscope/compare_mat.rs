@@ -11,7 +11,7 @@ use heapscope::compare::mat;
 use heapscope::error::Error;
 use heapscope::session::input;
 
-use crate::common::{self, AnalysisArgs, Dominators, Failure, Global, Outcome};
+use crate::common::{self, AnalysisArgs, Dominators, Failure, Global, Outcome, SizesArg};
 
 #[derive(Subcommand, Debug)]
 pub enum Sub {
@@ -29,7 +29,8 @@ pub struct MatArgs {
     #[arg(value_name = "MAT")]
     pub mat: PathBuf,
     /// heapscope's JSON report of the same dump (`heapscope analyze DUMP --format json`),
-    /// or the dump itself (analyzed first)
+    /// or the dump itself (analyzed first, in MAT's sizes); a report in the JVM's sizes
+    /// has every difference its object layout explains marked EXPLAINABLE (layout)
     #[arg(value_name = "OURS")]
     pub ours: PathBuf,
     /// Format: md (a readable verdict) or json ({summary, explainable, fail}); without it,
@@ -75,6 +76,8 @@ fn ours(path: &Path, global: &Global) -> Result<(heapscope::report::Report, serd
         dump: path.to_path_buf(),
         keep_unreachable: false,
         dominators: Dominators::SemiNca,
+        // Checked against MAT: in MAT's sizes.
+        sizes: SizesArg::Mat,
         snapshot: None,
         timings: false,
         verbose: false,

@@ -37,6 +37,9 @@ pub enum Reason {
     /// itself: its file length and its rendering of the dump's strings (byte pairs read
     /// as UTF-16 units) are the copy's, proven by recomputing them from ours.
     ConvertedInput,
+    /// Ours is in the JVM's sizes (its object layout, read from the dump), MAT's in its
+    /// own model: a field a size enters differs for that reason.
+    Layout,
 }
 
 impl Reason {
@@ -47,11 +50,18 @@ impl Reason {
             Reason::TieBreak => "tie_break",
             Reason::NoCounterpart => "no_counterpart",
             Reason::ConvertedInput => "converted_input",
+            Reason::Layout => "layout",
         }
     }
 
-    pub const ALL: [Reason; 5] =
-        [Reason::Rounding, Reason::AtLeast, Reason::TieBreak, Reason::NoCounterpart, Reason::ConvertedInput];
+    pub const ALL: [Reason; 6] = [
+        Reason::Rounding,
+        Reason::AtLeast,
+        Reason::TieBreak,
+        Reason::NoCounterpart,
+        Reason::ConvertedInput,
+        Reason::Layout,
+    ];
 }
 
 impl fmt::Display for Reason {
