@@ -22,7 +22,6 @@ pub mod document;
 pub mod hidden;
 pub mod leaders;
 pub mod loaders;
-pub mod mat;
 pub mod model;
 
 use std::borrow::Cow;

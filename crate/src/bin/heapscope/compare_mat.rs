@@ -1,14 +1,14 @@
 //! `heapscope compare mat MAT OURS` (heapscope's report checked against MAT's exported
-//! Leak Suspects report; the comparison itself is `heapscope::compare::mat`) and the
-//! subcommands of `heapscope compare`.
+//! Leak Suspects report; the comparison itself is the `heapscope-compare-mat` crate,
+//! `compare_mat`) and the subcommands of `heapscope compare`.
 //!
 //! Exit status: 0 when nothing FAILs, 2 when something does, 1 when an input cannot be read.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
-use heapscope::compare::mat;
-use heapscope::error::Error;
+use compare_mat as mat;
+use heapscope::error::{one_line, Error, ErrorKind};
 use heapscope::session::input;
 
 use crate::common::{self, AnalysisArgs, Dominators, Failure, Global, Outcome, SizesArg};
@@ -65,12 +65,23 @@ fn read(path: &Path) -> Result<Vec<u8>, Failure> {
         .map_err(|e| Failure { input: None, error: Error::io(format!("cannot read {}: {e}", path.display())) })
 }
 
+/// The validator's error as the command line's (messages on one line).
+pub fn mat_error(e: mat::Error) -> Error {
+    let kind = match e.kind {
+        mat::ErrorKind::Format => ErrorKind::Format,
+        mat::ErrorKind::Memory => ErrorKind::Memory,
+    };
+    Error { kind, offset: e.offset, message: one_line(e.message) }
+}
+
 /// Our side: a JSON report as written, or a dump analyzed now.
-fn ours(path: &Path, global: &Global) -> Result<(heapscope::report::Report, serde_json::Value), Failure> {
+fn ours(path: &Path, global: &Global) -> Result<(mat::ours::Report, serde_json::Value), Failure> {
     let fail = |error: Error| Failure { input: Some(common::display_name(path)), error };
+    let read_json =
+        |text: &str| mat::read_ours(text, heapscope::model::SCHEMA_VERSION).map_err(mat_error).map_err(fail);
     if !common::is_stdin(path) && input::looks_like_json(path).map_err(fail)? {
         let text = String::from_utf8(read(path)?).map_err(|_| fail(Error::format(0, "a JSON report must be UTF-8")))?;
-        return mat::read_ours(&text).map_err(fail);
+        return read_json(&text);
     }
     let args = AnalysisArgs {
         dump: path.to_path_buf(),
@@ -91,14 +102,13 @@ fn ours(path: &Path, global: &Global) -> Result<(heapscope::report::Report, serd
         Err(e) => return Err(done.fail(e)),
     };
     done.finish()?;
-    let raw = serde_json::to_value(&report).map_err(|e| fail(Error::format(0, e.to_string())))?;
-    Ok((report, raw))
+    read_json(&heapscope::report::to_json(&report))
 }
 
 pub fn run(args: &MatArgs, global: &Global) -> Outcome {
     let zip = read(&args.mat)?;
-    let report =
-        mat::read_mat(&zip).map_err(|error| Failure { input: Some(common::display_name(&args.mat)), error })?;
+    let report = mat::read_mat(&zip)
+        .map_err(|e| Failure { input: Some(common::display_name(&args.mat)), error: mat_error(e) })?;
     let (our_report, raw) = ours(&args.ours, global)?;
     let verdict = mat::compare(&report, &our_report, &raw);
     let comparison = mat::Comparison {
@@ -109,7 +119,7 @@ pub fn run(args: &MatArgs, global: &Global) -> Outcome {
     };
     let text = match MatFormat::choose(args.format, args.out.as_deref()) {
         MatFormat::Json => mat::to_json(&comparison),
-        MatFormat::Md => mat::to_markdown(&comparison),
+        MatFormat::Md => mat::to_markdown(&comparison, heapscope::render::markdown::escape),
     };
     match &args.out {
         Some(out) => common::write_output(out, text.as_bytes())?,

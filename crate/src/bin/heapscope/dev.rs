@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use heapscope::compare::mat::sweep::Sweep;
+use compare_mat::sweep::Sweep;
 use heapscope::error::Error;
 
 use crate::common::{self, Failure, Global, Outcome};
@@ -68,8 +68,8 @@ fn sweep(args: &SweepArgs) -> Outcome {
             files.push((name, text));
         }
     }
-    let sweep = Sweep::from_texts(files)?;
-    let text = sweep.render();
+    let sweep = Sweep::from_texts(files).map_err(crate::compare_mat::mat_error)?;
+    let text = sweep.render(heapscope::render::markdown::escape);
     match &args.out {
         Some(out) => common::write_output(out, text.as_bytes())?,
         None => common::write_stdout(text.as_bytes()),

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use super::classify::{self, mat_byte_pairs, mat_string, percent, storage_band, Reason, Tier, Verdict};
 use super::pages::*;
-use crate::model::{ObjectRef, Report, SuspectKind};
+use crate::ours::{Consumer, HistogramRow, MemberGroup, ObjectRef, Report, Suspect, SuspectKind, ThreadInfo};
 
 /// An object heapscope's report lists, and where.
 #[derive(Debug, Clone)]
@@ -277,7 +277,7 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     // MAT's page prints (and sorts by) the quick retained size of the class's instances and
     // its class object: ours' `retained_bytes_with_class` (a report without it: MAT's API
     // value, which then differs where a class object dominates its instances).
-    let shown = |r: &crate::model::HistogramRow| r.retained_bytes_with_class.unwrap_or(r.retained_bytes_min);
+    let shown = |r: &HistogramRow| r.retained_bytes_with_class.unwrap_or(r.retained_bytes_min);
     let mut order: Vec<usize> = (0..rows.len()).collect();
     order.sort_by(|&x, &y| {
         let (x, y) = (&rows[x], &rows[y]);
@@ -348,7 +348,7 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
 }
 
 /// Compares a table of named groups with ours' consumers (name, objects, retained, bp).
-fn consumers(v: &mut Verdict, ours: &Ours, what: &str, mat: &GroupTable, list: &[crate::model::Consumer]) {
+fn consumers(v: &mut Verdict, ours: &Ours, what: &str, mat: &GroupTable, list: &[Consumer]) {
     let used = ours.used();
     let mut seen = BTreeSet::new();
     for row in &mat.rows {
@@ -530,7 +530,7 @@ fn object_fields(v: &mut Verdict, key: &str, row: &ObjectRow, k: &Known, used: u
     }
 }
 
-fn thread_fields(v: &mut Verdict, ours: &Ours, key: &str, row: &ThreadRow, t: &crate::model::threads::ThreadInfo) {
+fn thread_fields(v: &mut Verdict, ours: &Ours, key: &str, row: &ThreadRow, t: &ThreadInfo) {
     dump_string(v, ours, format!("{key}.name"), &row.name, t.name.as_deref().unwrap_or(""));
     v.equal(format!("{key}.class"), row.object.label.clone(), t.class_name.clone());
     count_field(v, format!("{key}.shallow"), &row.shallow, t.shallow_bytes);
@@ -564,7 +564,7 @@ fn thread_fields(v: &mut Verdict, ours: &Ours, key: &str, row: &ThreadRow, t: &c
     }
 }
 
-fn find_thread<'a>(ours: &'a Ours, address: u64) -> Option<&'a crate::model::threads::ThreadInfo> {
+fn find_thread<'a>(ours: &'a Ours, address: u64) -> Option<&'a ThreadInfo> {
     ours.report.threads.iter().find(|t| address_of(&t.address) == Some(address))
 }
 
@@ -849,7 +849,7 @@ const ACCUMULATED_CAP: usize = 20;
 /// MAT's "Accumulated Objects by Class in Dominator Tree" against ours' groups. Both lists
 /// stop at [`ACCUMULATED_CAP`] groups: a group one side lists and the other does not is a
 /// tie when it retains exactly as much as the smallest group of the full list.
-fn accumulated(v: &mut Verdict, key: &str, mat: &GroupTable, list: &[crate::model::MemberGroup]) {
+fn accumulated(v: &mut Verdict, key: &str, mat: &GroupTable, list: &[MemberGroup]) {
     let retained = |r: &GroupRow| r.retained.as_ref().map(|x| x.value);
     let mat_min = mat.rows.iter().filter_map(retained).min();
     let ours_min = list.iter().map(|g| g.retained_bytes).min();
@@ -888,7 +888,7 @@ fn accumulated(v: &mut Verdict, key: &str, mat: &GroupTable, list: &[crate::mode
 /// MAT's retained size there is the retained set of all members together, which may
 /// exceed the sum of their own retained sizes (what the description and ours give,
 /// compared above); it cannot be smaller.
-fn suspect_objects(v: &mut Verdict, key: &str, p: &SuspectPage, s: &crate::model::Suspect) {
+fn suspect_objects(v: &mut Verdict, key: &str, p: &SuspectPage, s: &Suspect) {
     let joint = |v: &mut Verdict, k: String, shown: &Shown| {
         if shown.value >= s.retained_bytes {
             v.explain(k, shown.text.clone(), s.retained_bytes.to_string(), Reason::NoCounterpart, format!("the retained set of the {} members together; heapscope holds the sum of their own retained sizes, {} ≤ {}", s.instances, s.retained_bytes, shown.value));
@@ -965,13 +965,12 @@ fn stacks(v: &mut Verdict, m: &MatReport, ours: &Ours) {
             .and_then(|(obj, _)| parse_object_name(obj))
             .and_then(|o| find_thread(ours, o.address));
         let name = st.title.split_once(" : ").map(|(_, n)| n).unwrap_or(&st.title).to_string();
-        let frames_of =
-            |t: &crate::model::threads::ThreadInfo| t.frames.iter().map(|f| f.frame.clone()).collect::<Vec<_>>();
-        let rendered = |t: &crate::model::threads::ThreadInfo| {
+        let frames_of = |t: &ThreadInfo| t.frames.iter().map(|f| f.frame.clone()).collect::<Vec<_>>();
+        let rendered = |t: &ThreadInfo| {
             let n = t.name.as_deref().unwrap_or("");
             mat_string(n) == name || (ours.converted() && mat_byte_pairs(n).as_deref() == Some(name.as_str()))
         };
-        let candidates: Vec<&crate::model::threads::ThreadInfo> = match by_address {
+        let candidates: Vec<&ThreadInfo> = match by_address {
             Some(t) => vec![t],
             None => ours.report.threads.iter().filter(|t| rendered(t)).collect(),
         };

@@ -1,32 +1,81 @@
-//! `compare mat`: heapscope's report checked against Eclipse MAT's own exported Leak
-//! Suspects report of the same dump, field by field.
+//! `heapscope compare mat`: heapscope's report checked against Eclipse MAT's own exported
+//! Leak Suspects report of the same dump, field by field.
+//!
+//! A crate of its own beside the analyzer: the validator reads both reports as files
+//! (MAT's zip, heapscope's JSON), so neither the library nor the page carries it. The
+//! `heapscope` command line runs it (`compare mat`, `dev sweep-aggregate`).
 //!
 //! MAT's report is the zip its `ParseHeapDump.sh DUMP org.eclipse.mat.api:suspects`
 //! writes: HTML pages (System Overview, Class Histogram, Top Consumers, Thread Overview,
 //! System Properties, each suspect with its details, thread stacks). The pipeline:
 //! [`zip`] reads the archive, [`html`] each page, [`pages`] turns the pages into a typed
-//! [`MatReport`], [`check`] compares it with our [`Report`] into a [`Verdict`] whose items
+//! [`MatReport`], [`check`] compares it with our [`ours::Report`] into a [`Verdict`] whose items
 //! are each MATCH, EXPLAINABLE (with an enumerated [`Reason`] and its evidence) or FAIL
 //! ([`classify`]). [`sweep`] folds many comparisons into one gate.
 //!
-//! Our side is the JSON report (`heapscope analyze --format json`), read as a [`Report`]
-//! and also as raw JSON, so that sections newer than this build's model
-//! (`system_properties`, `top_components`) are compared when present.
+//! Our side is the JSON report (`heapscope analyze --format json`), read as an
+//! [`ours::Report`] (the fields compared, nothing else) and also as raw JSON, for the
+//! sections compared only when present (`system_properties`, `top_components`).
 
 pub mod check;
 pub mod classify;
 pub mod html;
+pub mod ours;
 pub mod pages;
 pub mod sweep;
 pub mod zip;
+
+use std::fmt;
 
 use serde_json::{json, Value};
 
 pub use classify::{Item, Reason, Tier, Verdict};
 pub use pages::MatReport;
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::model::Report;
+use ours::Report;
+
+/// What kind of failure an [`Error`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// An input is not what it should be (not a zip, not MAT's report, not heapscope's JSON).
+    Format,
+    /// A list the input asks for could not be allocated.
+    Memory,
+}
+
+/// Why an input could not be read: what was expected, and where in the archive when
+/// that is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    /// Byte offset in the zip archive.
+    pub offset: Option<u64>,
+    pub message: String,
+}
+
+impl Error {
+    /// A format error at `offset` of the archive.
+    pub fn format(offset: u64, message: impl Into<String>) -> Error {
+        Error { kind: ErrorKind::Format, offset: Some(offset), message: message.into() }
+    }
+
+    pub fn memory(message: impl Into<String>) -> Error {
+        Error { kind: ErrorKind::Memory, offset: None, message: message.into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(offset) => write!(f, "at byte {offset} (0x{offset:x}): {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
 
 /// The outcome of one comparison, with what it was made from.
 #[derive(Debug, Clone)]
@@ -46,7 +95,7 @@ impl Comparison {
 }
 
 fn format_error(message: String) -> Error {
-    Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(message) }
+    Error { kind: ErrorKind::Format, offset: None, message }
 }
 
 /// Reads MAT's report from the bytes of its zip.
@@ -66,28 +115,22 @@ pub fn read_mat(zip_bytes: &[u8]) -> Result<MatReport> {
     Ok(report)
 }
 
-/// Reads our JSON report: the [`Report`] (top-level sections this build's model does not
-/// know are left out of it, so a newer report is still read) and the raw JSON.
-pub fn read_ours(text: &str) -> Result<(Report, Value)> {
+/// Reads our JSON report (the text of `heapscope analyze --format json`) of
+/// `schema_version`, the version the calling heapscope writes: the fields compared as an
+/// [`ours::Report`], and the raw JSON.
+pub fn read_ours(text: &str, schema_version: u32) -> Result<(Report, Value)> {
     let raw: Value = serde_json::from_str(text).map_err(|e| format_error(format!("not JSON: {e}")))?;
     match raw.get("schema_version").and_then(Value::as_u64) {
         None => return Err(format_error("not a heapscope JSON report: it has no schema_version".into())),
-        Some(v) if v != u64::from(crate::model::SCHEMA_VERSION) => {
+        Some(v) if v != u64::from(schema_version) => {
             return Err(format_error(format!(
-                "this report has schema version {v}; this heapscope reads version {} only",
-                crate::model::SCHEMA_VERSION
+                "this report has schema version {v}; this heapscope reads version {schema_version} only"
             )));
         }
         Some(_) => {}
     }
-    let schema = serde_json::to_value(schemars::schema_for!(Report)).map_err(|e| format_error(e.to_string()))?;
-    let known = schema.get("properties").and_then(Value::as_object);
-    let mut model = raw.clone();
-    if let (Some(obj), Some(known)) = (model.as_object_mut(), known) {
-        obj.retain(|k, _| known.contains_key(k));
-    }
     let report: Report =
-        serde_json::from_value(model).map_err(|e| format_error(format!("not a heapscope JSON report: {e}")))?;
+        serde_json::from_value(raw.clone()).map_err(|e| format_error(format!("not a heapscope JSON report: {e}")))?;
     Ok((report, raw))
 }
 
@@ -177,21 +220,29 @@ pub fn to_json(c: &Comparison) -> String {
     s
 }
 
-/// A Markdown table cell: one line, pipes escaped.
-pub(crate) fn md_cell(s: &str) -> String {
-    let one = crate::error::one_line(s.replace('\n', " "));
-    let short: String =
-        if one.chars().count() > 300 { one.chars().take(300).chain("…".chars()).collect() } else { one };
-    short.replace('|', "\\|")
+/// Escapes text for Markdown so that it renders literally (table cells included): the
+/// caller's escaper, for these writers have none of their own (the `heapscope` command
+/// line passes its report's, `heapscope::render::markdown::escape`).
+pub type MarkdownEscape = fn(&str) -> String;
+
+/// A Markdown table cell: at most 300 characters (then `…`), escaped.
+pub(crate) fn md_cell(s: &str, escape: MarkdownEscape) -> String {
+    if s.chars().count() > 300 {
+        escape(&s.chars().take(300).chain("…".chars()).collect::<String>())
+    } else {
+        escape(s)
+    }
 }
 
-/// The comparison as a Markdown verdict.
-pub fn to_markdown(c: &Comparison) -> String {
+/// The comparison as a Markdown verdict, its text escaped by `escape`.
+pub fn to_markdown(c: &Comparison, escape: MarkdownEscape) -> String {
     use std::fmt::Write;
+    let md_cell = |s: &str| md_cell(s, escape);
     let v = &c.verdict;
     let mut s = String::new();
     let _ = writeln!(s, "# heapscope vs Eclipse MAT: {}\n", if c.passed() { "PASS" } else { "FAIL" });
-    let _ = writeln!(s, "MAT report: `{}`  \nheapscope report: `{}`\n", md_cell(&c.mat_name), md_cell(&c.ours_name));
+    // Escaped text, not code spans: a code span shows its text as it is, escapes included.
+    let _ = writeln!(s, "MAT report: {}  \nheapscope report: {}\n", md_cell(&c.mat_name), md_cell(&c.ours_name));
     let _ = writeln!(
         s,
         "| MATCH | EXPLAINABLE | FAIL |\n|---:|---:|---:|\n| {} | {} | {} |\n",
@@ -237,7 +288,7 @@ pub fn to_markdown(c: &Comparison) -> String {
     }
     let _ = writeln!(s, "## Pages read ({})\n", c.pages.len());
     for p in &c.pages {
-        let _ = writeln!(s, "- `{}`", md_cell(p));
+        let _ = writeln!(s, "- {}", md_cell(p));
     }
     s
 }

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::{Error, ErrorKind, MarkdownEscape, Result};
 
 /// Real MAT comparisons needed for the gate to pass.
 pub const N_MIN: usize = 15;
@@ -41,11 +41,7 @@ fn field_text(v: &Value, key: &str) -> String {
 
 /// Reads one `*.diff.json` (the text of `compare mat --format json`).
 pub fn read_entry(name: &str, text: &str) -> Result<Entry> {
-    let bad = |m: String| Error {
-        kind: ErrorKind::Format,
-        offset: None,
-        message: crate::error::one_line(format!("{name}: {m}")),
-    };
+    let bad = |m: String| Error { kind: ErrorKind::Format, offset: None, message: format!("{name}: {m}") };
     let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
     let summary =
         v.get("summary").ok_or_else(|| bad("no \"summary\": not written by compare mat --format json".into()))?;
@@ -86,10 +82,10 @@ impl Sweep {
         self.fails() == 0 && self.real() >= N_MIN
     }
 
-    /// The gate's report (Markdown).
-    pub fn render(&self) -> String {
-        use super::md_cell;
+    /// The gate's report (Markdown), its text escaped by `escape`.
+    pub fn render(&self, escape: MarkdownEscape) -> String {
         use std::fmt::Write;
+        let md_cell = |s: &str| super::md_cell(s, escape);
         let mut s = String::new();
         let _ = writeln!(s, "# heapscope vs Eclipse MAT, sweep: {}\n", if self.passed() { "PASS" } else { "FAIL" });
         let _ = writeln!(
@@ -182,7 +178,7 @@ mod tests {
         one_fail[3].1 = diff(true, 10, 1, 1);
         let s = Sweep::from_texts(one_fail).unwrap();
         assert!(!s.passed());
-        assert!(s.render().contains("| d03.diff.json | f0 | 1 | 2 |"));
+        assert!(s.render(|t| t.replace('|', "\\|")).contains("| d03.diff.json | f0 | 1 | 2 |"));
         // Files that are not real comparisons do not count.
         let mut not_real = ok(N_MIN - 1);
         not_real.push(("x.diff.json".into(), diff(false, 10, 0, 0)));

@@ -8,7 +8,7 @@
 //! malformed is an [`Error`] naming the byte offset in the archive where it was found;
 //! nothing here panics on any input.
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 const EOCD_SIGNATURE: u32 = 0x0605_4b50;
 const CENTRAL_SIGNATURE: u32 = 0x0201_4b50;
