@@ -139,7 +139,7 @@ pub fn read_ours(text: &str, schema_version: u32) -> Result<(Report, Value)> {
 pub fn compare(mat: &MatReport, report: &Report, raw: &Value) -> Verdict {
     let art_strings = check::art_strings(mat, report);
     let mut verdict = check::compare(mat, &check::Ours { report, raw, art_strings });
-    if let Some(layout) = report.dump.layout.as_ref().filter(|l| l.sizes == crate::model::Sizes::Jvm) {
+    if let Some(layout) = report.dump.layout.as_ref().filter(|l| l.sizes == "jvm") {
         explain_layout(&mut verdict, layout);
     }
     verdict
@@ -147,7 +147,7 @@ pub fn compare(mat: &MatReport, report: &Report, raw: &Value) -> Verdict {
 
 /// Turns each FAIL of a field that sizes decide into EXPLAINABLE (`layout`): every
 /// field but the counts, names and dump facts no size enters ([`size_free`]).
-fn explain_layout(v: &mut Verdict, layout: &crate::model::sizes::ObjectLayout) {
+fn explain_layout(v: &mut Verdict, layout: &ours::Layout) {
     let evidence = format!(
         "ours is in the JVM's sizes ({}){}; MAT assumes its own model (heapscope analyze --sizes mat reproduces MAT's numbers)",
         layout.description,
