@@ -428,49 +428,84 @@ fn the_layouts_corpus_matches_the_jvms_histogram() {
         let stem = path.file_name().unwrap().to_string_lossy().trim_end_matches(".hprof.gz").to_string();
         let text = std::fs::read_to_string(dir.join(format!("{stem}.class_histogram.txt"))).expect("histogram");
         let jvm = jvm_histogram(&text);
-        let a = support::core(support::open_dump(path), &Options::default()).expect("analysis");
-        let r = support::core_report(&a);
-        let layout = r.dump.layout.as_ref().expect("layout");
-        let mut ours: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
-        for h in &r.histogram {
-            let e = ours.entry(h.class_name.as_str()).or_default();
-            e.0 += h.instances;
-            e.1 += h.shallow_bytes;
-        }
-        let (mut matched, mut wrong, mut counts_differ, mut absent) = (0, Vec::new(), Vec::new(), Vec::new());
-        for (name, &(inst, bytes)) in &jvm {
-            match ours.get(name.as_str()) {
-                None => absent.push(name.clone()),
-                Some(&(i, _)) if i != inst => counts_differ.push(format!("{name} ({i} vs the JVM's {inst})")),
-                Some(&(_, b)) if b == bytes => matched += 1,
-                Some(&(_, b)) => wrong.push(format!("{name}: {b} bytes, the JVM's {bytes} ({inst} instances)")),
+        // Every object, as the JVM counts them (MAT's reading discards those unreachable
+        // from the roots HPROF lists), then the default reading.
+        for keep_unreachable in [true, false] {
+            let stem = format!("{stem}{}", if keep_unreachable { " (--keep-unreachable)" } else { "" });
+            let options = Options { keep_unreachable, ..Options::default() };
+            let a = support::core(support::open_dump(path), &options).expect("analysis");
+            let r = support::core_report(&a);
+            let layout = r.dump.layout.as_ref().expect("layout");
+            let mut ours: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
+            for h in &r.histogram {
+                let e = ours.entry(h.class_name.as_str()).or_default();
+                e.0 += h.instances;
+                e.1 += h.shallow_bytes;
             }
-        }
-        let by_rule: Vec<String> =
-            layout.sized_by_rule.iter().map(|c| format!("{} ({})", c.class_name, c.objects)).collect();
-        eprintln!(
-            "{stem}: {}. {matched} of {} classes equal the JVM's bytes; {} wrong; counts differ: {} [{}]; \
+            let (mut matched, mut wrong, mut counts_differ, mut absent) = (0, Vec::new(), Vec::new(), Vec::new());
+            for (name, &(inst, bytes)) in &jvm {
+                match ours.get(name.as_str()) {
+                    None => absent.push(name.clone()),
+                    Some(&(i, _)) if i != inst => counts_differ.push(format!("{name} ({i} vs the JVM's {inst})")),
+                    Some(&(_, b)) if b == bytes => matched += 1,
+                    Some(&(_, b)) => wrong.push(format!("{name}: {b} bytes, the JVM's {bytes} ({inst} instances)")),
+                }
+            }
+            let by_rule: Vec<String> =
+                layout.sized_by_rule.iter().map(|c| format!("{} ({})", c.class_name, c.objects)).collect();
+            eprintln!(
+                "{stem}: {}. {matched} of {} classes equal the JVM's bytes; {} wrong; counts differ: {} [{}]; \
              not in ours: {} [{}]; sized by rule: {} [{}]; used heap {} vs the JVM's {}",
-            layout.description,
-            jvm.len(),
-            wrong.len(),
-            counts_differ.len(),
-            counts_differ.join(", "),
-            absent.len(),
-            absent.join(", "),
-            layout.classes_sized_by_rule,
-            by_rule.join(", "),
-            r.overview.used_heap_bytes,
-            jvm.values().map(|v| v.1).sum::<u64>(),
-        );
-        assert_eq!(layout.sizes, Sizes::Jvm);
-        assert!(layout.from_addresses, "{stem}: {}", layout.description);
-        // Not vacuous: most classes are compared, and the used heap is the JVM's within
-        // what the classes whose counts differ account for.
-        assert!(matched * 100 >= jvm.len() * 85, "{stem}: only {matched} of {} classes compared", jvm.len());
-        let theirs: u64 = jvm.values().map(|v| v.1).sum();
-        assert!(r.overview.used_heap_bytes.abs_diff(theirs) * 50 <= theirs, "{stem}: used heap");
-        failures.extend(wrong.into_iter().map(|w| format!("{stem}: {w}")));
+                layout.description,
+                jvm.len(),
+                wrong.len(),
+                counts_differ.len(),
+                counts_differ.join(", "),
+                absent.len(),
+                absent.join(", "),
+                layout.classes_sized_by_rule,
+                by_rule.join(", "),
+                r.overview.used_heap_bytes,
+                jvm.values().map(|v| v.1).sum::<u64>(),
+            );
+            assert_eq!(layout.sizes, Sizes::Jvm);
+            assert!(layout.from_addresses, "{stem}: {}", layout.description);
+            // The dump information says the layout and what MAT would report instead.
+            let md = heapscope::render::markdown::render(&r);
+            let line = md.lines().find(|l| l.starts_with("Object layout: ")).expect("the layout line");
+            assert!(line.contains(&format!("{}-byte references", layout.reference_bytes)), "{line}");
+            assert!(line.contains("Eclipse MAT would report"), "{stem}: {line}");
+            // Not vacuous: most classes are compared, and the used heap is the JVM's within
+            // what the classes whose counts differ account for.
+            assert!(matched * 100 >= jvm.len() * 85, "{stem}: only {matched} of {} classes compared", jvm.len());
+            let theirs: u64 = jvm.values().map(|v| v.1).sum();
+            assert!(r.overview.used_heap_bytes.abs_diff(theirs) * 50 <= theirs, "{stem}: used heap");
+            failures.extend(wrong.into_iter().map(|w| format!("{stem}: {w}")));
+        }
     }
     assert!(failures.is_empty(), "classes whose bytes differ from the JVM's:\n{}", failures.join("\n"));
+}
+
+/// `compare` of two dumps of different layouts says so (compact headers against the
+/// default layout), and of one dump against itself in the two sizes.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn compare_says_when_the_layouts_or_sizes_differ() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    let load = |name: &str, sizes: Sizes| {
+        let path = corpus.join("layouts").join(format!("{name}.hprof.gz"));
+        let options = Options { sizes, ..Options::default() };
+        heapscope::session::input::load(&path, &options, &mut heapscope::analysis::NoProgress).expect("loads")
+    };
+    let compact = load("jdk25_compact_serial", Sizes::Jvm);
+    let legacy = load("jdk25_legacy_parallel", Sizes::Jvm);
+    let options = heapscope::compare::Options::default();
+    let cmp = heapscope::compare::compare(&legacy, &compact, &options).expect("comparable");
+    let said = cmp.warnings.iter().find(|w| w.contains("different object layouts")).expect("the layouts differ");
+    assert!(said.contains("compact object headers (8 bytes)") && said.contains("12-byte object headers"), "{said}");
+    let same = heapscope::compare::compare(&compact, &compact, &options).unwrap();
+    assert!(!same.warnings.iter().any(|w| w.contains("layout") || w.contains("sizes")), "{:?}", same.warnings);
+    let mat = load("jdk25_compact_serial", Sizes::Mat);
+    let cmp = heapscope::compare::compare(&mat, &compact, &options).unwrap();
+    assert!(cmp.warnings.iter().any(|w| w.contains("Eclipse MAT's sizes")), "{:?}", cmp.warnings);
 }

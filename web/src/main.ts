@@ -76,10 +76,16 @@ let open: Open | null = null;
 /** Increases with every file, so a superseded run's outcome is ignored. */
 let runId = 0;
 
-/** `?memory-limit=BYTES` simulates a device with less memory (it can only lower the limit). */
+/**
+ * `?memory-limit=BYTES` simulates a device with less memory (it can only lower the limit);
+ * `?sizes=mat` analyzes in Eclipse MAT's sizes (as the CLI's `--sizes mat`) instead of the JVM's.
+ */
 function openOptions(): OpenOptions {
-  const limit = Number(new URLSearchParams(location.search).get('memory-limit'));
-  return Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
+  const params = new URLSearchParams(location.search);
+  const limit = Number(params.get('memory-limit'));
+  const options: OpenOptions = Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
+  if (params.get('sizes') === 'mat') options.sizes = 'mat';
+  return options;
 }
 
 /**
