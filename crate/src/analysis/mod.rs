@@ -20,6 +20,7 @@ mod tree;
 pub use refs::{loader_label, loader_label_of, object_ref, strength_name};
 pub use run::{analyze, PEAK_BYTES_PER_OBJECT};
 
+use crate::bits::BitSet;
 use crate::dominators::{self, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::{Error, Result};
 use crate::graph::{Heap, Pass2Sink, NO_CLASS};
@@ -176,7 +177,7 @@ pub struct Analysis {
     /// The owner rules' data (Android views and activities; empty elsewhere).
     pub owners: Owners,
     /// One bit per object an owner rule gave its owner ([`crate::strength::owners`]).
-    pub owned: Vec<u64>,
+    pub owned: BitSet,
     /// The reading the tree fields above (`idom`, `tree`, `retained`, `roots`, `classes`,
     /// `unreachable`, `kept_objects`, `used_heap`, `garbage`) are in.
     pub reading: Reading,

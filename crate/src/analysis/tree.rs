@@ -4,6 +4,7 @@
 
 use super::{ClassStats, DominatorAlgorithm, Options, Phase, Reading};
 use crate::alloc::try_filled;
+use crate::bits::BitSet;
 use crate::dominators::{self, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
@@ -105,7 +106,7 @@ pub(super) fn build(
     heap: &Heap,
     strengths: &Strengths,
     owners: &Owners,
-    owned: &[u64],
+    owned: &BitSet,
     reading: Reading,
     options: &Options,
     tick: &mut dyn FnMut(Phase) -> Result<()>,

@@ -27,7 +27,7 @@ pub mod model;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::model::{HistogramRow, Report};
 use model::*;
 pub use model::{Comparison, SortKey, SCHEMA_VERSION};
@@ -48,7 +48,7 @@ impl Default for Options {
 }
 
 fn mismatch(message: String) -> Error {
-    Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(message) }
+    Error::invalid(message)
 }
 
 /// A report read back from JSON, refusing other schema versions before reading the rest
@@ -279,15 +279,10 @@ pub fn compare(baseline: &Report, current: &Report, options: &Options) -> Result
 
 /// The JSON Schema of [`Comparison`], as committed at `schema/compare.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(Comparison);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<Comparison>()
 }
 
 /// The comparison as JSON text (deterministic).
 pub fn to_json(c: &Comparison) -> String {
-    let mut s = serde_json::to_string_pretty(c).expect("comparison serializes");
-    s.push('\n');
-    s
+    crate::model::json::to_text(c)
 }

@@ -16,6 +16,7 @@ pub mod sparse;
 
 use std::collections::HashMap;
 
+use crate::bits::BitSet;
 use crate::error::{Error, Result};
 use crate::index::classes::ClassInfo;
 use crate::index::jvm_sizes::{self, evidence::InstanceEvidence, Sizes};
@@ -62,9 +63,9 @@ pub struct Heap {
     /// holding it) plus [`MAT_EXCLUDED`] when only fields leak-suspect paths skip hold it.
     /// Every reference not listed is strong.
     pub special_edges: Vec<(u32, u32, u8)>,
-    /// One bit per object: it is a source in `special_edges` (or, once the strength-aware
-    /// reading's owner rules marked them, of a virtual reference).
-    pub has_special: Vec<u64>,
+    /// The sources in `special_edges` (or, once the strength-aware reading's owner rules
+    /// marked them, of a virtual reference).
+    pub has_special: BitSet,
     pub missing_refs: u64,
     pub warnings: Vec<String>,
 }
@@ -77,7 +78,7 @@ impl Heap {
     /// Whether some reference of `obj` is listed in [`Heap::special_edges`].
     #[inline]
     pub fn has_special_edges(&self, obj: u32) -> bool {
-        self.has_special.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0)
+        self.has_special.contains(obj)
     }
 
     /// The special references of `obj`, by target.
@@ -175,13 +176,13 @@ struct Pass2<'a, S: Pass2Sink> {
     locals: Vec<(u32, Vec<u32>)>,
     /// One bit per object with an entry in `locals`: every object is flushed, threads
     /// are few, so a bit test spares the search for all the others.
-    has_locals: Vec<u64>,
+    has_locals: BitSet,
     special_edges: Vec<(u32, u32, u8)>,
     class_object: Vec<u32>,
     missing_refs: u64,
     duplicates: u64,
     /// One bit per object: its record was seen (see `claim`).
-    claimed: Vec<u64>,
+    claimed: BitSet,
     unknown_class: HashMap<u64, u64>,
     tick: Tick<'a>,
     objects: u64,
@@ -203,13 +204,11 @@ impl<S: Pass2Sink> Pass2<'_, S> {
             self.sink.object(None);
             return None;
         };
-        let (word, bit) = (obj as usize / 64, 1u64 << (obj % 64));
-        if self.claimed[word] & bit != 0 {
+        if !self.claimed.insert_new(obj) {
             self.sink.object(None);
             self.duplicates += 1;
             return None;
         }
-        self.claimed[word] |= bit;
         self.sink.object(Some(obj));
         Some(obj)
     }
@@ -234,7 +233,7 @@ impl<S: Pass2Sink> Pass2<'_, S> {
     /// ascending, without the class object (whose edge is implicit and comes first).
     #[inline(always)]
     fn flush(&mut self, obj: u32, class_object: u32) -> Result<()> {
-        let has_locals = self.has_locals.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0);
+        let has_locals = self.has_locals.contains(obj);
         if let Some(k) = has_locals.then(|| self.locals.binary_search_by_key(&obj, |e| e.0).ok()).flatten() {
             let extra = std::mem::take(&mut self.locals[k].1);
             let first = self.special_edges.iter().rposition(|e| e.0 != obj).map_or(0, |p| p + 1);
@@ -541,14 +540,11 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, mut index: Index, tick: Tick, sink: &
     }
     let mut locals: Vec<(u32, Vec<u32>)> = by_thread.into_iter().collect();
     locals.sort_unstable_by_key(|e| e.0);
-    let mut has_locals = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the thread marks")?;
-    for &(t, _) in &locals {
-        has_locals[t as usize / 64] |= 1 << (t % 64);
-    }
+    let has_locals = BitSet::of(n, locals.iter().map(|&(t, _)| t), "the thread marks")?;
 
     let class_object: Vec<u32> =
         index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
-    let claimed = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the object marks")?;
+    let claimed = BitSet::new(n, "the object marks")?;
     sink.start(&index)?;
     let mut p = Pass2 {
         index: &index,
@@ -639,10 +635,7 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, mut index: Index, tick: Tick, sink: &
         builder.set(t, &l)?;
     }
     special_edges.sort_unstable();
-    let mut has_special = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the special-reference marks")?;
-    for s in special_edges.iter().map(|e| e.0) {
-        has_special[s as usize / 64] |= 1 << (s % 64);
-    }
+    let has_special = BitSet::of(n, special_edges.iter().map(|e| e.0), "the special-reference marks")?;
     let refs = builder.finish()?;
 
     let mut warnings = Vec::new();

@@ -4,7 +4,7 @@
 //! export, the page's data, the CLI's JSON) and described by JSON Schemas derived with
 //! schemars, committed in `schema/`; the page's TypeScript types are generated from those
 //! schemas, so page and core cannot drift. Also the presentation helpers every renderer
-//! shares ([`format`]).
+//! shares ([`format`], [`names`], [`json`]).
 //!
 //! - [`report`]: the report ([`Report`]) and the types it is made of ([`ObjectRef`],
 //!   [`ClassCount`], …);
@@ -16,12 +16,17 @@
 //! - [`detail`]: `--detail`'s caps;
 //! - [`document`]: a document for people (headings, paragraphs, tables), rendered as
 //!   Markdown or HTML;
-//! - [`format`]: bytes, percentages and heap sizes as people read them.
+//! - [`format`]: numbers, percentages, heap sizes and addresses as people read them;
+//! - [`names`]: class names as people read them (package, simple name), and which
+//!   classes are collections;
+//! - [`json`]: JSON text and JSON Schemas as every output writes them.
 
 pub mod detail;
 pub mod document;
 pub mod format;
+pub mod json;
 pub mod leaks;
+pub mod names;
 pub mod reading;
 pub mod report;
 pub mod sections;

@@ -146,8 +146,5 @@ pub struct ProtocolTypes {
 
 /// The JSON Schema of the protocol, as committed at `schema/protocol.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(ProtocolTypes);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<ProtocolTypes>()
 }

@@ -277,7 +277,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         session.apply_mapping(mapping).map_err(fail)?;
     }
     for w in &session.analysis.warnings {
-        eprintln!("heapscope: warning: {}", one_line(w));
+        eprintln!("heapscope: warning: {}", heapscope::text::one_line(w.as_str()));
     }
     Ok(Analyzed { session, meter, input })
 }
@@ -317,7 +317,10 @@ impl Format {
         }
     }
 
+    /// `report` in this format within `detail`'s caps (a saved report of a larger detail
+    /// is cut down as if built with them).
     pub fn render(self, report: &Report, detail: Detail) -> String {
+        let report = &report::caps::within(report, &detail);
         let options = RenderOptions { detail, graphs: self == Format::MdGraphs };
         match self {
             Format::Json => report::to_json(report),
@@ -350,7 +353,7 @@ impl DetailArg {
 }
 
 /// The seven caps `--detail` scales, for `--help`.
-pub const DETAIL_HELP: &str = "How much the report lists: minimal, default or max, seven caps at once (minimal / default / max): root-path: objects of a suspect's path to its GC root (10 / 30 / 200); histogram: class histogram rows in Markdown and HTML (15 / 50 / 500); rows: rows of the other ranked tables (Biggest Objects, unreachable classes, heap composition's packages and loaders, a component's classes: 5 / 20 / 100); subtree-nodes: objects of a suspect's dominator subtree (500 / 5,000 / 100,000); subtree-depth: its levels (10 / 20 / 50); properties: system properties in Markdown and HTML (15 / 50 / 500); children: children per object in the subtree, accumulated groups and biggest members per suspect (10 / 20 / 100)";
+pub const DETAIL_HELP: &str = "How much the report lists: minimal, default or max, seven caps at once (minimal / default / max): root-path: objects of a suspect's path to its GC root (10 / 30 / 200); histogram: class histogram rows in Markdown and HTML (15 / 50 / 500); rows: rows of the other ranked tables (Biggest Objects, unreachable classes, heap composition's packages and loaders, a component's classes: 5 / 20 / 100); subtree-nodes: objects of a suspect's dominator subtree (20 / 40 / 100,000); subtree-depth: its levels (5 / 10 / 50); properties: system properties in Markdown and HTML (15 / 50 / 500); children: children per object in the subtree, accumulated groups and biggest members per suspect (10 / 20 / 100)";
 
 /// Where and how a command writes a report.
 #[derive(clap::Args, Debug)]
@@ -400,9 +403,4 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 pub fn write_stdout(bytes: &[u8]) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
-}
-
-/// `s` with control characters escaped (see [`heapscope::error::one_line`]).
-pub fn one_line(s: &str) -> String {
-    heapscope::error::one_line(s)
 }

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 use compare_mat as mat;
-use heapscope::error::{one_line, Error, ErrorKind};
+use heapscope::error::{Error, ErrorKind};
 use heapscope::session::input;
+use heapscope::text::one_line;
 
 use crate::common::{self, AnalysisArgs, Dominators, Failure, Global, Outcome, SizesArg};
 
