@@ -41,6 +41,9 @@ pub enum Reason {
     /// a property beyond them is not on MAT's page, and ours' is consistent with the cut
     /// (it sorts after the last row MAT shows).
     Truncated,
+    /// Ours is in the JVM's sizes (its object layout, read from the dump), MAT's in its
+    /// own model: a field a size enters differs for that reason.
+    Layout,
 }
 
 impl Reason {
@@ -52,6 +55,7 @@ impl Reason {
             Reason::NoCounterpart => "no_counterpart",
             Reason::ConvertedInput => "converted_input",
             Reason::Truncated => "truncated",
+            Reason::Layout => "layout",
         }
     }
 
@@ -62,6 +66,7 @@ impl Reason {
         Reason::NoCounterpart,
         Reason::ConvertedInput,
         Reason::Truncated,
+        Reason::Layout,
     ];
 }
 

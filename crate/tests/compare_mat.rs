@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use compare_mat::{self as mat, sweep, Tier};
-use heapscope::analysis::{NoProgress, Options};
+use heapscope::analysis::{NoProgress, Options, Sizes};
 use heapscope::report;
 use serde_json::Value;
 
@@ -57,9 +57,15 @@ fn cases(corpus: &Path) -> Vec<Case> {
     out
 }
 
-/// heapscope's JSON report of a dump, as `analyze --format json` writes it.
+/// heapscope's JSON report of a dump in Eclipse MAT's sizes, as `analyze --format json
+/// --sizes mat` writes it (and `compare mat DUMP` analyzes it).
 fn our_json(dump: &Path) -> String {
-    let r = heapscope::session::input::load(dump, &Options::default(), &mut NoProgress).expect("dump analyzes");
+    our_json_in(dump, Sizes::Mat)
+}
+
+fn our_json_in(dump: &Path, sizes: Sizes) -> String {
+    let options = Options { sizes, ..Options::default() };
+    let r = heapscope::session::input::load(dump, &options, &mut NoProgress).expect("dump analyzes");
     report::to_json(&r)
 }
 
@@ -321,6 +327,34 @@ fn a_stack_mat_cut_is_compared_on_the_frames_and_locals_shown() {
     }
     let v = compare(&bad.to_string());
     assert_eq!(tier_of(&v, &locals.field), Some(&Tier::Fail));
+}
+
+/// A report in the JVM's sizes (the default) against MAT's pages: every field a size enters
+/// and that differs is EXPLAINABLE with reason `layout`, never FAIL; the FAILs are those of
+/// MAT's sizes (the known differences), and the counts still match.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn a_report_in_the_jvms_sizes_differs_from_mat_by_the_layout_only() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    for name in ["s02_static_map_leak_serial", "s07_wide_array_zgc"] {
+        let case = cases(&corpus).into_iter().find(|c| c.name == name).expect("in the corpus");
+        let in_mat = verdict(&case.zip, &our_json(&case.dump));
+        let in_jvm = verdict(&case.zip, &our_json_in(&case.dump, Sizes::Jvm));
+        let fails = |v: &mat::Verdict| -> Vec<String> {
+            v.items.iter().filter(|i| i.tier == Tier::Fail).map(|i| i.field.clone()).collect()
+        };
+        let mat_fails = fails(&in_mat);
+        let extra: Vec<String> = fails(&in_jvm).into_iter().filter(|f| !mat_fails.contains(f)).collect();
+        assert!(extra.is_empty(), "{name}: FAIL in the JVM's sizes only: {extra:?}");
+        let layout = in_jvm
+            .items
+            .iter()
+            .filter(|i| matches!(&i.tier, Tier::Explainable { reason: mat::Reason::Layout, .. }))
+            .count();
+        assert!(layout > 0, "{name}: the JVM's sizes differ from MAT's somewhere (class objects at least)");
+        assert_eq!(tier_of(&in_jvm, "histogram[byte[]].instances"), Some(&Tier::Match), "{name}");
+        eprintln!("{name} in the JVM's sizes: {} MATCH, {layout} EXPLAINABLE (layout)", in_jvm.matches());
+    }
 }
 
 fn run_cli(zip: &Path, ours: &Path) -> (Option<i32>, Value) {

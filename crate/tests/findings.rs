@@ -7,7 +7,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::Options;
+use heapscope::analysis::{Options, Sizes};
 use heapscope::model::SuspectKind;
 use heapscope::report::Report;
 use heapscope::session::{Answer, Query, Session};
@@ -52,11 +52,12 @@ fn mat_groups<'m>(objects: impl Iterator<Item = &'m MatObject>) -> BTreeMap<Stri
     out
 }
 
+/// A corpus dump's session in Eclipse MAT's sizes (checked against MAT's tables here).
 fn report_of(name: &str) -> Option<(Session, Report)> {
     let corpus = support::corpus_dir()?;
     let mut s = support::session(
         support::open_dump(&corpus.join("dumps").join(format!("{name}.hprof.gz"))),
-        &Options::default(),
+        &Options { sizes: Sizes::Mat, ..Options::default() },
     )
     .unwrap();
     let r = s.report().unwrap().clone();

@@ -26,6 +26,10 @@ fn thousands(n: u64) -> String {
     out
 }
 
+fn mat_sizes() -> Options {
+    Options { sizes: heapscope::analysis::Sizes::Mat, ..Options::default() }
+}
+
 fn session_at(path: &std::path::Path, detail: Detail) -> Session {
     let info = SourceInfo {
         file_name: path.file_name().map(|n| n.to_string_lossy().to_string()),
@@ -33,7 +37,8 @@ fn session_at(path: &std::path::Path, detail: Detail) -> Session {
         gzip: true,
     };
     let mut s =
-        Session::open(support::open_dump(path), &Options::default(), &mut heapscope::analysis::NoProgress, info)
+        // In Eclipse MAT's sizes: the numbers here are checked against MAT's.
+        Session::open(support::open_dump(path), &mat_sizes(), &mut heapscope::analysis::NoProgress, info)
             .expect("analysis");
     s.set_detail(detail);
     s

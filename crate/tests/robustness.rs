@@ -115,12 +115,15 @@ fn analyze_limited(tag: &str, name: &str, bytes: &[u8], extra: &[&str], memory_k
     std::fs::write(&dump, bytes).expect("dump written");
     let out = dir.path().join("report.json");
     let md = dir.path().join("report.md");
-    let mut args = vec!["analyze", dump.to_str().unwrap(), "--format", "json", "-o", out.to_str().unwrap()];
+    // The numbers asserted here are Eclipse MAT's model (`--sizes mat`); the Markdown run
+    // below reads the JVM's sizes (the default), which must not break either.
+    let mut args =
+        vec!["analyze", dump.to_str().unwrap(), "--format", "json", "--sizes", "mat", "-o", out.to_str().unwrap()];
     args.extend_from_slice(extra);
     let mut run = heapscope(&args, dir.path(), memory_kib);
     run.report =
         std::fs::read_to_string(&out).ok().map(|s| serde_json::from_str(&s).expect("the report is valid JSON"));
-    // The Markdown rendering of the same dump must not break either.
+    // The Markdown rendering of the same dump, in the JVM's sizes, must not break either.
     let md_run = heapscope(&["analyze", dump.to_str().unwrap(), "-o", md.to_str().unwrap()], dir.path(), memory_kib);
     assert_eq!(md_run.code, run.code, "markdown run differs: {}", md_run.stderr);
     run.markdown = std::fs::read_to_string(&md).ok();

@@ -93,10 +93,16 @@ function guard<T>(id: ViewId, draw: () => T): T | null {
   }
 }
 
-/** `?memory-limit=BYTES` simulates a device with less memory (it can only lower the limit). */
+/**
+ * `?memory-limit=BYTES` simulates a device with less memory (it can only lower the limit);
+ * `?sizes=mat` analyzes in Eclipse MAT's sizes (as the CLI's `--sizes mat`) instead of the JVM's.
+ */
 function openOptions(): OpenOptions {
-  const limit = Number(new URLSearchParams(location.search).get('memory-limit'));
-  return Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
+  const params = new URLSearchParams(location.search);
+  const limit = Number(params.get('memory-limit'));
+  const options: OpenOptions = Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
+  if (params.get('sizes') === 'mat') options.sizes = 'mat';
+  return options;
 }
 
 /**

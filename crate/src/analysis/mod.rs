@@ -36,7 +36,7 @@ use crate::strength::tree::TreeGraph;
 use crate::strength::walk::HeapEdges;
 use tree::{HeapGraph, TreeParts};
 
-pub use crate::model::Reading;
+pub use crate::model::{Reading, Sizes};
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -59,6 +59,9 @@ pub struct Options {
     /// The heap-dump snapshot to analyze, 1-based, when the file holds several (the
     /// JDK's hprof agent writes one per dump request); None: the last.
     pub snapshot: Option<u32>,
+    /// Which shallow sizes every number is in: the JVM's (read from the dump's addresses,
+    /// the default) or Eclipse MAT's (for parity with MAT).
+    pub sizes: Sizes,
     /// For benchmarks only: skip the reachability-strength walk, so that the core (passes,
     /// MAT's dominator tree, retained sizes) can be timed against its own budget (with no
     /// [`Collect`] of features either). Every object then reads as unreachable in the

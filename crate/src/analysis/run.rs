@@ -47,6 +47,7 @@ pub fn analyze<C: Collect>(
             collect.rewind();
             index = crate::index::pass1(&mut cursor, &mut tick, Some(index.snapshots), collect)?;
         }
+        index.sizes = options.sizes;
         index
     };
     if let Some(n) = options.snapshot {

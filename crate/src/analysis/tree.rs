@@ -170,7 +170,7 @@ pub(super) fn build(
         s
     };
     let retained::Computed { tree, retained, class_min } =
-        retained::compute(&idom, heap.index.layout.object_alignment, shallow, |v| heap.class_of(v), class_count)?;
+        retained::compute(&idom, heap.index.size_alignment(), shallow, |v| heap.class_of(v), class_count)?;
     for (c, m) in classes.iter_mut().zip(class_min) {
         c.retained_min = m;
     }

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use crate::bits::BitSet;
 use crate::error::{Error, Result};
 use crate::index::classes::ClassInfo;
+use crate::index::jvm_sizes::{self, evidence::InstanceEvidence, Sizes};
 use crate::index::{Index, Tick};
 use crate::records::basic_type;
 use crate::records::cursor::be_id;
@@ -186,6 +187,9 @@ struct Pass2<'a, S: Pass2Sink> {
     tick: Tick<'a>,
     objects: u64,
     sink: &'a mut S,
+    /// With the JVM's sizes: per class the nearest next object after an instance, and
+    /// over its arrays (count, MAT's bytes less the JVM's).
+    jvm: Option<(InstanceEvidence, Vec<(u64, i64)>)>,
 }
 
 impl<S: Pass2Sink> Pass2<'_, S> {
@@ -383,6 +387,11 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
         let info = &table.classes[ci as usize];
         // (Its size is its class's instance size: not stored.)
         self.classes.set(obj, ci)?;
+        if let Some((evidence, _)) = &mut self.jvm {
+            if let Some(d) = self.index.ids.gap_after(obj, id) {
+                evidence.instance(ci, d);
+            }
+        }
         let ids = self.ids;
         let (a, b) = info.refs;
         // (`fields` holds the record's `n` bytes: testing against its length lets the
@@ -424,7 +433,16 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
             return self.count_object();
         };
         self.classes.set(obj, ci)?;
-        self.sizes.set(obj, self.index.layout.object_array_size(len as u64))?;
+        let mat = self.index.layout.object_array_size(len as u64);
+        let size = match &mut self.jvm {
+            None => mat,
+            Some((_, excess)) => {
+                let jvm = self.index.jvm.object_array_size(len as u64);
+                note_excess(excess, ci, mat, jvm);
+                jvm
+            }
+        };
+        self.sizes.set(obj, size)?;
         self.sink.object_array(obj, ci, len)?;
         self.array = Some(obj);
         self.count_object()
@@ -465,8 +483,26 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
         };
         self.classes.set(obj, ci)?;
         let elem = basic_type::primitive_size(ty).unwrap_or(1);
-        self.sizes.set(obj, self.index.layout.primitive_array_size(elem, len as u64))?;
+        let mat = self.index.layout.primitive_array_size(elem, len as u64);
+        let size = match &mut self.jvm {
+            None => mat,
+            Some((_, excess)) => {
+                let jvm = self.index.jvm.primitive_array_size(ty, elem, len as u64);
+                note_excess(excess, ci, mat, jvm);
+                jvm
+            }
+        };
+        self.sizes.set(obj, size)?;
         self.count_object()
+    }
+}
+
+/// Counts one array of class `class` and MAT's bytes less the JVM's for it.
+#[inline(always)]
+fn note_excess(excess: &mut [(u64, i64)], class: u32, mat: u64, jvm: u64) {
+    if let Some(e) = excess.get_mut(class as usize) {
+        e.0 += 1;
+        e.1 += mat as i64 - jvm as i64;
     }
 }
 
@@ -475,14 +511,27 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
 // Never inlined: in wasm a long loop runs optimized only in a function of its own that V8
 // has tiered up (scripts/build-wasm.sh, -ocimfs).
 #[inline(never)]
-pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut S) -> Result<Heap> {
+pub fn pass2<S: Pass2Sink>(c: &mut Cursor, mut index: Index, tick: Tick, sink: &mut S) -> Result<Heap> {
     let n = index.ids.len();
+    let jvm = index.sizes == Sizes::Jvm;
+    if jvm {
+        // Class objects are met first: their mirrors are sized now (after pass 1's map).
+        // HotSpot's dumper lists the constant pool's resolved references and the class's
+        // initialization lock as statics: they are not in the mirror.
+        let pseudo = |name| matches!(index.strings.get(name), Some("<resolved_references>" | "<init_lock>"));
+        let mirrors =
+            jvm_sizes::class_object_sizes(&index.classes, &index.jvm, &index.ids, index.java_lang_class, pseudo);
+        for (c, (size, by)) in index.classes.classes.iter_mut().zip(mirrors) {
+            c.class_object_size = size;
+            c.sizes.class_object_by = by;
+        }
+    }
     // The largest arrays first: they take the space pass 1's freed temporaries left (wasm
     // memory never shrinks; an array that does not fit there grows it).
     let refs = CsrBuilder::new(n)?;
     let classes = ClassColumn::with_weights(n, &index.class_weights)?;
     let arrays = (index.counts.object_arrays + index.counts.primitive_arrays) as usize;
-    let sizes = SizeBuilder::new(n, index.layout.object_alignment, arrays, index.counts.class_dumps as usize)?;
+    let sizes = SizeBuilder::new(n, index.size_alignment(), arrays, index.counts.class_dumps as usize)?;
 
     let roots = GcRoots::resolve(&index)?;
     let mut by_thread: HashMap<u32, Vec<u32>> = HashMap::new();
@@ -516,6 +565,10 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
         tick,
         objects: 0,
         sink,
+        jvm: jvm.then(|| {
+            let k = index.classes.classes.len();
+            (InstanceEvidence::new(k), vec![(0, 0); k])
+        }),
     };
     c.rewind()?;
     crate::records::Header::read(c)?;
@@ -531,7 +584,7 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
 
     let Pass2 {
         mut classes,
-        sizes,
+        mut sizes,
         refs: mut builder,
         missing_refs,
         duplicates,
@@ -540,6 +593,7 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
         mut special_edges,
         class_object,
         sink,
+        jvm: evidence,
         ..
     } = p;
     // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader
@@ -552,8 +606,21 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
         }
     }
     classes.finish();
+    let jvm_instances = evidence.map(|(e, excess)| (jvm_sizes::instance_sizes(&index.classes, &index.jvm, &e), excess));
     // While pass 2's temporaries are held (its peak): what the sink keeps is placed first.
     sink.walk_done(&index)?;
+    if let Some((instances, excess)) = jvm_instances {
+        for ((c, (size, by)), (arrays, bytes)) in index.classes.classes.iter_mut().zip(instances).zip(excess) {
+            c.instance_size = size;
+            c.sizes.instances_by = by;
+            c.sizes.arrays = arrays;
+            c.sizes.mat_array_excess = bytes;
+        }
+        // The JVM has no object for MAT's pseudo object 0x0 (the bootstrap loader).
+        if let Some(zero) = index.ids.index_of(0) {
+            sizes.set_listed(zero, 0)?;
+        }
+    }
     // Compacted after the sink's temporaries are freed (its result is allocated beside
     // them) and before the references' final copy.
     let instance_size: Vec<u64> = index.classes.classes.iter().map(|c| c.instance_size).collect();

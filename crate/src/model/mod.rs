@@ -9,6 +9,7 @@
 //! - [`report`]: the report ([`Report`]) and the types it is made of ([`ObjectRef`],
 //!   [`ClassCount`], …);
 //! - [`reading`]: which dominator tree a number comes from;
+//! - [`sizes`]: which shallow sizes (the JVM's or MAT's) and the object layout;
 //! - [`threads`], [`waste`], [`leaks`]: the feature sections of the report;
 //! - [`sections`]: the report's sections beyond MAT's pages (OOM triage, composition,
 //!   system properties, top components, root paths, dominator subtrees);
@@ -29,6 +30,7 @@ pub mod names;
 pub mod reading;
 pub mod report;
 pub mod sections;
+pub mod sizes;
 pub mod threads;
 pub mod waste;
 
@@ -36,3 +38,4 @@ pub use detail::{Detail, DetailLevel};
 pub use reading::Reading;
 pub use report::*;
 pub use sections::*;
+pub use sizes::Sizes;

@@ -147,6 +147,11 @@ pub struct DumpInfo {
     /// none).
     #[serde(default)]
     pub snapshot: u32,
+    /// How the JVM laid the objects out and which shallow sizes the report is in (the
+    /// JVM's, or Eclipse MAT's with `--sizes mat`). Absent in reports written before
+    /// heapscope read the layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<super::sizes::ObjectLayout>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

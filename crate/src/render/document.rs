@@ -180,6 +180,39 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
         if r.dump.compressed_oops { ", compressed oops" } else { "" },
         r.dump.object_alignment
     ));
+    if let Some(l) = &r.dump.layout {
+        let mut text = format!("Object layout: {}.", l.description);
+        if let Some(d) = &l.mat_difference {
+            text.push_str(&format!(" {d}."));
+        }
+        if l.classes_sized_by_rule > 0 {
+            let names: Vec<String> = l
+                .sized_by_rule
+                .iter()
+                .take(5)
+                .map(|c| {
+                    format!(
+                        "{} ({} {})",
+                        c.class_name,
+                        thousands(c.objects),
+                        if c.objects == 1 { "object" } else { "objects" }
+                    )
+                })
+                .collect();
+            let more = l.classes_sized_by_rule.saturating_sub(names.len() as u64);
+            text.push_str(&format!(
+                " {} sized by the layout's rules, the addresses could not decide: {}{}.",
+                if l.classes_sized_by_rule == 1 {
+                    "One class was".to_string()
+                } else {
+                    format!("{} classes were", thousands(l.classes_sized_by_rule))
+                },
+                names.join(", "),
+                if more > 0 { format!(" and {} more", thousands(more)) } else { String::new() }
+            ));
+        }
+        b.paragraph(text);
+    }
     if r.dump.snapshots > 1 {
         b.blocks.push(Block::Note(vec![
             Inline::Strong(format!("Heap dump snapshot {} of {}.", r.dump.snapshot, r.dump.snapshots)),

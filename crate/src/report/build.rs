@@ -194,6 +194,7 @@ pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, option
             object_alignment: layout.object_alignment,
             snapshots: a.snapshots,
             snapshot: a.snapshot,
+            layout: Some(super::layout::object_layout(a)),
         },
         complete: a.incomplete.is_none(),
         incomplete: a

@@ -10,6 +10,7 @@
 //! - [`parity`]: the numbers Eclipse MAT computes, as JSON, for comparing with MAT;
 //! - [`triage`]: the OOM triage that opens the report, the heap's composition;
 //! - [`histogram`]: the histogram's retained size as MAT's report prints it;
+//! - [`layout`]: the object layout, the sizes' reading, what MAT's model would say;
 //! - [`components`]: top-level dominators by class loader, MAT's Top Components;
 //! - [`why_alive`]: a single suspect's root path and dominator subtree.
 
@@ -21,6 +22,7 @@ pub mod findings;
 pub mod frames;
 pub mod held_in;
 pub mod histogram;
+pub mod layout;
 pub mod parity;
 pub mod structure;
 pub mod suspects;

@@ -118,6 +118,14 @@ export interface AndroidBuild {
   sdk_int?: number | null;
 }
 
+/** Where the elements of one kind of array start. */
+export interface ArrayBase {
+  /** Offset of element 0 from the array's start: header, length, padding. */
+  bytes: number;
+  /** `boolean`, `char`, …, `long`, or `object` for arrays of references. */
+  element: string;
+}
+
 /** One content held by several primitive arrays. */
 export interface ArrayGroup {
   /** Every element is zero (and there is at least one). */
@@ -318,6 +326,12 @@ export interface DumpInfo {
   /** The header's format string, e.g. "JAVA PROFILE 1.0.2". */
   format: string;
   id_size: number;
+  /**
+   * How the JVM laid the objects out and which shallow sizes the report is in (the
+   * JVM's, or Eclipse MAT's with `--sizes mat`). Absent in reports written before
+   * heapscope read the layout.
+   */
+  layout?: ObjectLayout | null;
   object_alignment: number;
   /** "HotSpot" (1.0.1, 1.0.2) or "Android" (1.0.3, ART). */
   platform: string;
@@ -686,6 +700,54 @@ export interface MemberGroup {
 /** What an object of a trace is. */
 export type ObjectKind = "instance" | "object_array" | "primitive_array" | "class";
 
+/** How the JVM laid the dump's objects out, and which sizes the report uses. */
+export interface ObjectLayout {
+  /** Objects start and end on multiples of this. */
+  alignment_bytes: number;
+  /** Where an array's elements start, per element type present in the dump. */
+  array_bases: ArrayBase[];
+  /**
+   * With the JVM's sizes: classes with objects whose size the addresses could not
+   * decide (sized by the layout's rules). Their count.
+   */
+  classes_sized_by_rule?: number;
+  /**
+   * The layout in words, e.g. "compact object headers (8 bytes), 4-byte references,
+   * 8-byte alignment; sizes from the dump's addresses".
+   */
+  description: string;
+  /**
+   * True when the header, references and array bases were read from the distances
+   * between the dump's objects; false when assumed by the layout's rules (the dump's
+   * identifiers are not addresses, or it is an Android dump).
+   */
+  from_addresses: boolean;
+  /**
+   * Bytes of an object's header: 8 (compact object headers, or a 32-bit JVM, or
+   * Android), 12 (compressed class pointers), 16 (none).
+   */
+  header_bytes: number;
+  /**
+   * Where the two differ, in words: "Eclipse MAT would report 18.4 MiB (+10.8%): it
+   * assumes a 12-byte object header and omits fields the JVM injects".
+   */
+  mat_difference?: string | null;
+  /**
+   * With the JVM's sizes: the used heap in Eclipse MAT's model, for the same kept
+   * objects (exact when no array was discarded as unreachable; otherwise the discarded
+   * arrays' difference is estimated from their class's average).
+   */
+  mat_used_heap_bytes?: number | null;
+  /** Bytes of a reference inside an object: 4 (compressed oops) or 8. */
+  reference_bytes: number;
+  /** The largest of them by shallow bytes (at most 20), with their kept objects. */
+  sized_by_rule?: ClassCount[];
+  /** The sizes every number of the report is in. */
+  sizes: Sizes;
+  /** `hotspot` or `art` (Android). */
+  vm: string;
+}
+
 /** An object, described for people. */
 export interface ObjectRef {
   address: string;
@@ -856,6 +918,9 @@ export interface RootTypeCount {
   name: string;
   objects: number;
 }
+
+/** Which shallow sizes: the JVM's (default) or Eclipse MAT's. */
+export type Sizes = "jvm" | "mat";
 
 /** Where the report came from. */
 export interface Source {

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use heapscope::analysis::{DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading};
+use heapscope::analysis::{DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading, Sizes};
 use heapscope::error::{Error, ErrorKind};
 use heapscope::model::{Detail, DetailLevel};
 use heapscope::render::{html, markdown, RenderOptions};
@@ -26,7 +26,7 @@ pub struct Global {
 }
 
 /// The options of every command that analyzes a dump.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct AnalysisArgs {
     /// The heap dump: an .hprof or .hprof.gz file (HotSpot or Android), or - to read it
     /// from standard input (copied to a temporary file first, because the analysis
@@ -42,6 +42,13 @@ pub struct AnalysisArgs {
     /// the same tree, more slowly, as an independent cross-check)
     #[arg(long, value_enum, value_name = "ALGORITHM", default_value_t = Dominators::SemiNca)]
     pub dominators: Dominators,
+    /// Shallow sizes: jvm (default: what the JVM that wrote the dump uses for each object,
+    /// read from the dump's addresses: its object header, the fields it injects, fields
+    /// packed into gaps, class objects as mirrors with their statics) or mat (Eclipse
+    /// MAT's model: a 12-byte header with compressed oops, the fields the dump lists, for
+    /// checking numbers against MAT)
+    #[arg(long, value_enum, value_name = "SIZES", default_value_t = SizesArg::Jvm)]
+    pub sizes: SizesArg,
     /// Which heap dump to analyze when the file holds several (1 is the first; by default
     /// the last); the report says how many there are
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -93,6 +100,23 @@ pub enum Tree {
     Mat,
     /// The strength-aware dominator tree
     Strength,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizesArg {
+    /// The JVM's own sizes, read from the dump
+    Jvm,
+    /// Eclipse MAT's model
+    Mat,
+}
+
+impl SizesArg {
+    pub fn sizes(self) -> Sizes {
+        match self {
+            SizesArg::Jvm => Sizes::Jvm,
+            SizesArg::Mat => Sizes::Mat,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,6 +265,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         tree,
         snapshot: args.snapshot,
         core_only: args.core_only,
+        sizes: args.sizes.sizes(),
         ..Options::default()
     };
     let mut meter =
