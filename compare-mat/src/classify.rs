@@ -59,7 +59,7 @@ impl Reason {
         }
     }
 
-    pub const ALL: [Reason; 6] = [
+    pub const ALL: [Reason; 7] = [
         Reason::Rounding,
         Reason::AtLeast,
         Reason::TieBreak,
