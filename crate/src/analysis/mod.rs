@@ -11,10 +11,13 @@
 //!
 //! - [`run`]: the pipeline and its memory estimate;
 //! - [`tree`]: one reading's dominator tree, retained sizes and per-class figures;
+//! - [`tally`]: what the retained-size walk counts for the report (the histogram's report
+//!   value, the class loaders' groups);
 //! - [`refs`]: objects as the output names them ([`ObjectRef`](crate::model::ObjectRef)).
 
 mod refs;
 mod run;
+pub mod tally;
 mod tree;
 
 pub use refs::{loader_label, loader_label_of, object_ref, strength_name};
@@ -134,6 +137,9 @@ pub struct ClassStats {
     pub shallow: u64,
     /// MAT's quick retained size (lower bound).
     pub retained_min: u64,
+    /// The same with each class object counted under the class it stands for (MAT's
+    /// report's value before `report::histogram`'s correction of `java.lang.Class`).
+    pub retained_min_with_class: u64,
 }
 
 /// Everything computed from a dump.
@@ -179,6 +185,11 @@ pub struct Analysis {
     pub reading: Reading,
     /// The strength-aware tree's garbage forest roots (empty in MAT's reading).
     pub garbage: Vec<u32>,
+    /// The top-level dominators by class loader, with what they retain (see [`tally`]).
+    pub loader_groups: tally::LoaderGroups,
+    /// One bit per object the features asked to be counted apart in the loader groups
+    /// (the waste report's duplicates; empty: none), for the other reading's tree.
+    marks: Vec<u64>,
     /// The other reading's tree, once computed.
     other_tree: Option<Box<TreeParts>>,
 }
@@ -225,7 +236,8 @@ impl Analysis {
 
     #[inline]
     pub fn retained(&self, obj: u32) -> u64 {
-        self.retained.get(obj)
+        let in_tree = |v: u32| v == self.tree.root() || self.idom.get(v) != UNREACHABLE;
+        self.retained.get(obj, &self.tree, |v| self.heap.shallow(v), in_tree)
     }
 
     /// Whether `obj` is kept (reachable, or kept because unreachables are kept).
@@ -327,7 +339,10 @@ impl Analysis {
     /// Objects and shallow bytes per strength, firmest first; the rows add up to every
     /// object of the dump, unreachable ones included.
     pub fn reachability(&self) -> [crate::strength::walk::Row; 9] {
-        crate::strength::walk::partition(&self.heap, &self.strengths)
+        // Every object with a class is kept or discarded in either reading.
+        let total =
+            self.classes.iter().chain(&self.unreachable).fold((0, 0), |t, s| (t.0 + s.instances, t.1 + s.shallow));
+        crate::strength::walk::partition_from(&self.heap, &self.strengths, total)
     }
 
     /// Makes `reading`'s dominator tree the one every tree query and retained size
@@ -348,6 +363,7 @@ impl Analysis {
                     &self.strengths,
                     &self.owners,
                     &self.owned,
+                    &self.marks,
                     reading,
                     &self.options,
                     &mut |_| Ok(()),
@@ -365,7 +381,10 @@ impl Analysis {
         if reading == self.reading {
             return Some(self.retained(obj));
         }
-        self.other_tree.as_ref().filter(|t| t.reading == reading).map(|t| t.retained.get(obj))
+        self.other_tree.as_ref().filter(|t| t.reading == reading).map(|t| {
+            let in_tree = |v: u32| v == t.tree.root() || t.idom.get(v) != UNREACHABLE;
+            t.retained.get(obj, &t.tree, |v| self.heap.shallow(v), in_tree)
+        })
     }
 
     /// Puts `t` in place of the current tree, returning that.
@@ -383,6 +402,7 @@ impl Analysis {
             kept_objects: replace(&mut self.kept_objects, t.kept_objects),
             used_heap: replace(&mut self.used_heap, t.used_heap),
             garbage: replace(&mut self.garbage, t.garbage),
+            loader_groups: replace(&mut self.loader_groups, t.loader_groups),
         }
     }
 }
@@ -429,6 +449,12 @@ pub trait Collect: Pass1Sink + Pass2Sink {
     fn before_tree(&mut self, _heap: &Heap) -> Result<()> {
         Ok(())
     }
+
+    /// After [`Collect::before_tree`]: one bit per object to be counted apart in the loader
+    /// groups ([`tally`]), handed over (empty: none).
+    fn take_marks(&mut self) -> Vec<u64> {
+        Vec::new()
+    }
 }
 
 impl Collect for () {}
@@ -448,5 +474,14 @@ impl<A: Collect, B: Collect> Collect for (A, B) {
     fn before_tree(&mut self, heap: &Heap) -> Result<()> {
         self.0.before_tree(heap)?;
         self.1.before_tree(heap)
+    }
+
+    fn take_marks(&mut self) -> Vec<u64> {
+        let marks = self.0.take_marks();
+        if marks.is_empty() {
+            self.1.take_marks()
+        } else {
+            marks
+        }
     }
 }

@@ -35,6 +35,11 @@ impl Marks {
         }
     }
 
+    /// The bits (bit `v % 64` of word `v / 64`), handed over.
+    pub fn into_bits(self) -> Vec<u64> {
+        self.bits
+    }
+
     #[inline]
     pub fn has(&self, v: u32) -> bool {
         self.bits.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
