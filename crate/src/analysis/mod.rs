@@ -284,7 +284,12 @@ impl Analysis {
     /// the `cap` largest seen: the biggest few of a list in one pass, without sorting it.
     pub fn keep_largest(&self, largest: &mut Vec<u32>, k: u32, cap: usize) {
         let key = |x: u32| (std::cmp::Reverse(self.retained(x)), x);
-        let at = largest.partition_point(|&x| key(x) < key(k));
+        let kk = key(k);
+        // Most candidates are smaller than the smallest kept one: one comparison.
+        if largest.len() >= cap && largest.last().is_some_and(|&l| key(l) < kk) {
+            return;
+        }
+        let at = largest.partition_point(|&x| key(x) < kk);
         if at < cap {
             if largest.len() == cap {
                 largest.pop();
