@@ -85,8 +85,10 @@ try {
     await page.goto(server.url);
     await page.setInputFiles('#file-input', dump);
     await page.waitForSelector('#main[data-mode="done"]', { timeout: 120_000 });
-    // The inspector, the path and the merged paths show the first suspect's accumulation point.
-    const ap = await page.locator('[data-accumulation-point]').first().getAttribute('data-accumulation-point').catch(() => null);
+    // The inspector, the path and the merged paths show the first leaking object (its path
+    // view then offers the leak trace's path), else the first suspect's accumulation point.
+    const leaking = await page.locator('details.leak-instance[data-object]').first().getAttribute('data-object', { timeout: 2_000 }).catch(() => null);
+    const ap = leaking ?? (await page.locator('[data-accumulation-point]').first().getAttribute('data-accumulation-point', { timeout: 2_000 }).catch(() => null));
     for (const [name, prepare, tab] of SHOTS) {
       if ((name === 'inspector' || name === 'path' || name === 'merge') && ap) {
         await page.evaluate(([v, a]) => { location.hash = `#view=${v}&object=${a}`; }, [name, ap]);

@@ -20,6 +20,15 @@
 //!
 //! A row present on one side only is a FAIL, unless the other side does not list such
 //! rows by design; that is said, with the reason, as NoCounterpart.
+//!
+//! MAT shows the first rows of a long table (25 in its reports) and says so in its totals
+//! row: `Total: 3 of 10 entries; 7 more`. Every table is compared on the rows MAT shows, in
+//! MAT's order, and on the count where MAT prints it (the `of`); the totals' sums add up
+//! all entries, shown or not. What lies beyond the rows shown (ours' further rows, a
+//! property row cut off, an empty cell) is not on the page and is never a FAIL: ours' rows
+//! there are Truncated when they sort after MAT's last row (a row of ours that MAT would
+//! have shown among its first still FAILs), and a number MAT does not print is not
+//! compared. A number MAT prints and ours differs from is a FAIL, cut or not.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -104,9 +113,8 @@ pub fn art_strings(m: &MatReport, r: &Report) -> bool {
         r.threads.iter().any(|t| {
             address_of(&t.address) == Some(row.object.address)
                 && t.name.as_deref().is_some_and(|n| {
-                    n.chars().count() >= 4
-                        && mat_string(n) != row.name
-                        && mat_byte_pairs(n).as_deref() == Some(row.name.as_str())
+                    let Some(shown) = row.name.as_deref() else { return false };
+                    n.chars().count() >= 4 && mat_string(n) != shown && mat_byte_pairs(n).as_deref() == Some(shown)
                 })
         })
     })
@@ -159,11 +167,50 @@ fn html_text(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The evidence for a number MAT's table does not print (an empty cell).
+const NO_NUMBER: &str = "MAT's cell holds no number: nothing to compare";
+
+/// A count MAT shows, against ours. A count MAT does not show (an empty cell) is not
+/// compared: nothing is on the page to differ from.
 fn count_field(v: &mut Verdict, field: String, mat: &Option<Shown>, ours: u64) {
     match mat {
         Some(s) if s.at_least => classify::at_least(v, field, s.value, ours),
         Some(s) => v.equal(field, s.value, ours),
-        None => v.fail(field, "(no number)", ours.to_string()),
+        None => not_shown(v, field, ours.to_string(), None, NO_NUMBER),
+    }
+}
+
+/// A field MAT's page does not show: Truncated when its table is cut (`cut`: the field is
+/// beyond the rows MAT shows), else NoCounterpart with `otherwise` as the evidence.
+fn not_shown(v: &mut Verdict, field: String, ours: String, cut: Option<&TotalsRow>, otherwise: &str) {
+    match cut {
+        Some(t) => v.explain(field, "(not shown)", ours, Reason::Truncated, t.evidence()),
+        None => v.explain(field, "(not shown)", ours, Reason::NoCounterpart, otherwise),
+    }
+}
+
+/// Something ours lists beyond the rows of a table MAT cut (`cut`): Truncated when it
+/// sorts after the last row MAT shows (`ours_key` ≤ `mat_last`, the sort key of MAT's
+/// table), else a FAIL: MAT would have shown it among its first rows.
+fn beyond_cut(
+    v: &mut Verdict,
+    field: String,
+    ours: String,
+    cut: &TotalsRow,
+    ours_key: u64,
+    mat_last: Option<u64>,
+    key_name: &str,
+) {
+    match mat_last {
+        Some(last) if ours_key > last => v.fail(field, "missing", ours),
+        Some(last) => v.explain(
+            field,
+            "(not shown)",
+            ours,
+            Reason::Truncated,
+            format!("{}; ours' {key_name} {ours_key} ≤ {last}, the last row MAT shows", cut.evidence()),
+        ),
+        None => v.explain(field, "(not shown)", ours, Reason::Truncated, cut.evidence()),
     }
 }
 
@@ -298,7 +345,7 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
         // holds that same number, exactly.
         match &row.retained {
             Some(s) => v.equal(format!("{key}.retained (MAT's quick value, >= shown)"), s.value, shown(ours_row)),
-            None => v.fail(format!("{key}.retained"), "(no number)", shown(ours_row).to_string()),
+            None => not_shown(v, format!("{key}.retained"), shown(ours_row).to_string(), None, NO_NUMBER),
         }
         // Position: the same class at the same place (ours' rows ordered as MAT's page
         // orders them), or a class with the same sort key.
@@ -323,12 +370,9 @@ fn histogram(v: &mut Verdict, m: &MatReport, ours: &Ours) {
             None => v.fail(field, row.name.clone(), "(no row)"),
         }
     }
+    // MAT shows the first rows (compared above, in order) and says how many there are.
     for t in &h.totals {
-        if let Some(of) = t.of {
-            v.equal("histogram.total entries", of, rows.len() as u64);
-        } else {
-            v.equal("histogram.total entries", t.shown, rows.len() as u64);
-        }
+        v.equal("histogram.total entries", t.entries(), rows.len() as u64);
         for (col, s) in &t.values {
             match col.as_str() {
                 "Objects" => v.equal("histogram.total objects", s.value, rows.iter().map(|r| r.instances).sum::<u64>()),
@@ -373,15 +417,22 @@ fn consumers(v: &mut Verdict, ours: &Ours, what: &str, mat: &GroupTable, list: &
             );
         }
     }
+    let cut = mat.cut();
+    let mat_last = mat.rows.iter().filter_map(|r| r.retained.as_ref().map(|s| s.value)).min();
     for c in list.iter().filter(|c| !seen.contains(&c.name)) {
-        v.fail(
-            format!("top_consumers.{what}[{}]", c.name),
-            "missing",
-            format!("{} objects, {} retained", c.objects, c.retained_bytes),
-        );
+        let key = format!("top_consumers.{what}[{}]", c.name);
+        let ours = format!("{} objects, {} retained", c.objects, c.retained_bytes);
+        match cut {
+            Some(t) => beyond_cut(v, key, ours, t, c.retained_bytes, mat_last, "retained size"),
+            None => v.fail(key, "missing", ours),
+        }
+    }
+    if let Some(t) = cut {
+        v.equal(format!("top_consumers.{what}.total entries"), t.entries(), list.len() as u64);
     }
     for t in &mat.totals {
-        let rows: Vec<_> = list.iter().filter(|c| mat.rows.iter().any(|r| r.name == c.name)).collect();
+        // A cut table's totals add up all its entries, not only the rows shown.
+        let rows: Vec<_> = list.iter().filter(|c| cut.is_some() || mat.rows.iter().any(|r| r.name == c.name)).collect();
         for (col, s) in &t.values {
             let key = format!("top_consumers.{what}.total {col}");
             match col.as_str() {
@@ -405,7 +456,19 @@ fn top_consumers(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     match &m.biggest_objects {
         None => v.fail("top_consumers.objects", "(MAT's Biggest Objects)", "not found in the archive"),
         Some(rows) => {
-            v.equal("top_consumers.objects count", rows.len() as u64, t.objects.len() as u64);
+            // MAT shows the first rows of its list; its count is its totals row's (`Total: 25
+            // of 43 entries; 18 more`: 43), or the rows when it prints none (a single row).
+            let totals = top_totals(&m.biggest_objects_totals);
+            let count = totals.map_or(rows.len() as u64, TotalsRow::entries);
+            v.equal("top_consumers.objects count", count, t.objects.len() as u64);
+            if let Some(cut) = totals.filter(|c| c.cut()) {
+                let last = rows.iter().filter_map(|r| r.retained.as_ref().map(|s| s.value)).min();
+                for (i, o) in t.objects.iter().enumerate().skip(rows.len()) {
+                    let ours = format!("{} {} ({} retained)", o.class_name, o.address, o.retained_bytes);
+                    let key = format!("top_consumers.objects#{}", i + 1);
+                    beyond_cut(v, key, ours, cut, o.retained_bytes, last, "retained size");
+                }
+            }
             for (i, row) in rows.iter().enumerate() {
                 let key = format!("top_consumers.objects#{}", i + 1);
                 match t.objects.get(i) {
@@ -484,6 +547,10 @@ fn packages(v: &mut Verdict, ours: &Ours, g: &GroupTable) {
         let ours_text = format!("{} objects, {} retained", c.objects, c.retained_bytes);
         if c.name == "<default package>" {
             v.explain(key, "", ours_text, Reason::NoCounterpart, "MAT puts classes without a package (and primitive arrays) directly under <all> as class leaves; heapscope sums them as <default package>");
+        } else if let Some(cut) = g.any_cut() {
+            // MAT cut a level of its tree: a package beyond the rows shown there.
+            let last = g.rows.iter().filter_map(|r| r.retained.as_ref().map(|s| s.value)).min();
+            beyond_cut(v, key, ours_text, cut, c.retained_bytes, last, "retained size");
         } else {
             v.fail(key, "missing", ours_text);
         }
@@ -531,19 +598,44 @@ fn object_fields(v: &mut Verdict, key: &str, row: &ObjectRow, k: &Known, used: u
 }
 
 fn thread_fields(v: &mut Verdict, ours: &Ours, key: &str, row: &ThreadRow, t: &ThreadInfo) {
-    dump_string(v, ours, format!("{key}.name"), &row.name, t.name.as_deref().unwrap_or(""));
+    // What MAT's table does not show (a property after the rows of a cut table, a column
+    // the table lacks) is not compared.
+    let absent = |v: &mut Verdict, what: &str, mine: String| {
+        not_shown(
+            v,
+            format!("{key}.{what}"),
+            mine,
+            row.cut.as_ref(),
+            "MAT's thread table shows no such column or property",
+        )
+    };
+    let mine_name = t.name.as_deref().unwrap_or("");
+    match &row.name {
+        Some(name) => dump_string(v, ours, format!("{key}.name"), name, mine_name),
+        None => absent(v, "name", mine_name.to_string()),
+    }
     v.equal(format!("{key}.class"), row.object.label.clone(), t.class_name.clone());
-    count_field(v, format!("{key}.shallow"), &row.shallow, t.shallow_bytes);
-    count_field(v, format!("{key}.retained"), &row.retained, t.retained_bytes);
-    v.equal(
-        format!("{key}.context class loader"),
-        row.context_class_loader.clone(),
-        t.context_class_loader.clone().unwrap_or_default(),
-    );
-    v.equal(format!("{key}.daemon"), row.daemon.clone(), t.daemon.map(|d| d.to_string()).unwrap_or_default());
-    v.equal(format!("{key}.priority"), row.priority.clone(), t.priority.map(|p| p.to_string()).unwrap_or_default());
+    for (what, shown, mine) in
+        [("shallow", &row.shallow, t.shallow_bytes), ("retained", &row.retained, t.retained_bytes)]
+    {
+        match (shown, &row.cut) {
+            (None, Some(_)) => absent(v, what, mine.to_string()),
+            _ => count_field(v, format!("{key}.{what}"), shown, mine),
+        }
+    }
+    let texts = [
+        ("context class loader", &row.context_class_loader, t.context_class_loader.clone().unwrap_or_default()),
+        ("daemon", &row.daemon, t.daemon.map(|d| d.to_string()).unwrap_or_default()),
+        ("priority", &row.priority, t.priority.map(|p| p.to_string()).unwrap_or_default()),
+    ];
+    for (what, shown, mine) in texts {
+        match shown {
+            Some(text) => v.equal(format!("{key}.{what}"), text.clone(), mine),
+            None => absent(v, what, mine),
+        }
+    }
     for (what, text) in [("state", &row.state), ("state value", &row.state_value)] {
-        if !text.is_empty() {
+        if let Some(text) = text.as_ref().filter(|t| !t.is_empty()) {
             v.explain(
                 format!("{key}.{what}"),
                 text.clone(),
@@ -577,19 +669,30 @@ fn threads(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     for row in rows {
         let key = format!("threads[{}]", hex(row.object.address));
         match find_thread(ours, row.object.address) {
-            None => v.fail(key, row.name.clone(), "missing"),
+            None => v.fail(key, row.name.clone().unwrap_or_default(), "missing"),
             Some(t) => {
                 seen.insert(row.object.address);
                 thread_fields(v, ours, &key, row, t);
             }
         }
     }
+    // A cut overview (`Total: 3 of 10 entries; 7 more`) shows the threads retaining most:
+    // ours' others must sort after its last row.
+    let totals = top_totals(&m.threads_totals);
+    let cut = totals.filter(|t| t.cut());
+    let last = rows.iter().filter_map(|r| r.retained.as_ref().map(|s| s.value)).min();
     for t in &ours.report.threads {
         if !address_of(&t.address).is_some_and(|a| seen.contains(&a)) {
-            v.fail(format!("threads[{}]", t.address), "missing", t.name.clone().unwrap_or_default());
+            let key = format!("threads[{}]", t.address);
+            let name = t.name.clone().unwrap_or_default();
+            match cut {
+                Some(c) => beyond_cut(v, key, name, c, t.retained_bytes, last, "retained heap"),
+                None => v.fail(key, "missing", name),
+            }
         }
     }
-    for t in &m.threads_totals {
+    // The totals row adds up every entry, shown or not.
+    if let Some(t) = totals {
         for (col, s) in &t.values {
             let key = format!("threads.total {col}");
             match col.as_str() {
@@ -608,12 +711,12 @@ fn threads(v: &mut Verdict, m: &MatReport, ours: &Ours) {
                 ),
             }
         }
-        v.equal("threads.total entries", t.shown, ours.report.threads.len() as u64);
+        v.equal("threads.total entries", t.entries(), ours.report.threads.len() as u64);
     }
     for row in &m.thread_properties {
         let key = format!("thread properties[{}] ({})", hex(row.object.address), row.origin.page);
         match find_thread(ours, row.object.address) {
-            None => v.fail(key, row.name.clone(), "missing"),
+            None => v.fail(key, row.name.clone().unwrap_or_default(), "missing"),
             Some(t) => thread_fields(v, ours, &key, row, t),
         }
     }
@@ -667,8 +770,15 @@ fn system_properties(v: &mut Verdict, m: &MatReport, ours: &Ours) {
     }
     for (i, (k, val)) in mine.iter().enumerate() {
         if !seen.contains(&i) {
-            v.fail(format!("system_properties[{k}]"), "missing", val.clone());
+            let key = format!("system_properties[{k}]");
+            match &m.system_properties_cut {
+                Some(cut) => v.explain(key, "(not shown)", val.clone(), Reason::Truncated, cut.evidence()),
+                None => v.fail(key, "missing", val.clone()),
+            }
         }
+    }
+    if let Some(cut) = &m.system_properties_cut {
+        v.equal("system_properties.total entries", cut.entries(), mine.len() as u64);
     }
 }
 
@@ -878,6 +988,8 @@ fn accumulated(v: &mut Verdict, key: &str, mat: &GroupTable, list: &[MemberGroup
         let ours = format!("{} objects, {} retained", g.objects, g.retained_bytes);
         if mat.rows.len() >= ACCUMULATED_CAP && Some(g.retained_bytes) == mat_min {
             v.explain(k, "", ours, Reason::TieBreak, format!("both lists stop at {ACCUMULATED_CAP} groups; this one retains {}, as much as MAT's smallest listed group", g.retained_bytes));
+        } else if let Some(cut) = mat.cut() {
+            beyond_cut(v, k, ours, cut, g.retained_bytes, mat_min, "retained size");
         } else {
             v.fail(k, "missing", ours);
         }
@@ -995,7 +1107,9 @@ fn stacks(v: &mut Verdict, m: &MatReport, ours: &Ours) {
             v.fail(key, sl.thread.as_ref().map(|o| hex(o.address)).unwrap_or_default(), "missing");
             continue;
         };
-        v.equal(format!("{key}.frames"), sl.frames.len() as u64, t.frames.len() as u64);
+        // A cut stack shows its first frames (compared in order) and says how many there are.
+        let frames = sl.frames_cut.as_ref().map_or(sl.frames.len() as u64, TotalsRow::entries);
+        v.equal(format!("{key}.frames"), frames, t.frames.len() as u64);
         for (i, frame) in sl.frames.iter().enumerate() {
             let k = format!("{key}.frame#{}", i + 1);
             let Some(f) = t.frames.get(i) else {
@@ -1011,7 +1125,25 @@ fn stacks(v: &mut Verdict, m: &MatReport, ours: &Ours) {
             }
             let mut mat: Vec<String> = frame.locals.iter().map(|r| hex(r.object.address)).collect();
             mat.sort();
-            v.equal(format!("{k}.locals"), mat.join(" "), mine.join(" "));
+            match &frame.locals_cut {
+                // MAT shows some of the frame's locals: each is one of ours, and the count is ours'.
+                Some(cut) => {
+                    let unknown: Vec<&String> = mat.iter().filter(|a| !mine.contains(a)).collect();
+                    if unknown.is_empty() {
+                        v.explain(
+                            format!("{k}.locals"),
+                            mat.join(" "),
+                            mine.join(" "),
+                            Reason::Truncated,
+                            format!("{}; each local MAT shows is one of ours", cut.evidence()),
+                        );
+                    } else {
+                        v.fail(format!("{k}.locals"), mat.join(" "), mine.join(" "));
+                    }
+                    v.equal(format!("{k}.locals count"), cut.entries(), mine.len() as u64);
+                }
+                None => v.equal(format!("{k}.locals"), mat.join(" "), mine.join(" ")),
+            }
         }
     }
 }

@@ -37,6 +37,13 @@ pub enum Reason {
     /// itself: its file length and its rendering of the dump's strings (byte pairs read
     /// as UTF-16 units) are the copy's, proven by recomputing them from ours.
     ConvertedInput,
+    /// MAT's table shows only its first rows (`Total: 3 of 10 entries; 7 more`): a row or
+    /// a property beyond them is not on MAT's page, and ours' is consistent with the cut
+    /// (it sorts after the last row MAT shows).
+    Truncated,
+    /// Ours is in the JVM's sizes (its object layout, read from the dump), MAT's in its
+    /// own model: a field a size enters differs for that reason.
+    Layout,
 }
 
 impl Reason {
@@ -47,11 +54,20 @@ impl Reason {
             Reason::TieBreak => "tie_break",
             Reason::NoCounterpart => "no_counterpart",
             Reason::ConvertedInput => "converted_input",
+            Reason::Truncated => "truncated",
+            Reason::Layout => "layout",
         }
     }
 
-    pub const ALL: [Reason; 5] =
-        [Reason::Rounding, Reason::AtLeast, Reason::TieBreak, Reason::NoCounterpart, Reason::ConvertedInput];
+    pub const ALL: [Reason; 6] = [
+        Reason::Rounding,
+        Reason::AtLeast,
+        Reason::TieBreak,
+        Reason::NoCounterpart,
+        Reason::ConvertedInput,
+        Reason::Truncated,
+        Reason::Layout,
+    ];
 }
 
 impl fmt::Display for Reason {

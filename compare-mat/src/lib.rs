@@ -134,10 +134,52 @@ pub fn read_ours(text: &str, schema_version: u32) -> Result<(Report, Value)> {
     Ok((report, raw))
 }
 
-/// Compares MAT's report with ours.
+/// Compares MAT's report with ours. A report in the JVM's sizes differs from MAT's
+/// wherever a size enters: each such FAIL is the layout's doing ([`explain_layout`]).
 pub fn compare(mat: &MatReport, report: &Report, raw: &Value) -> Verdict {
     let art_strings = check::art_strings(mat, report);
-    check::compare(mat, &check::Ours { report, raw, art_strings })
+    let mut verdict = check::compare(mat, &check::Ours { report, raw, art_strings });
+    if let Some(layout) = report.dump.layout.as_ref().filter(|l| l.sizes == "jvm") {
+        explain_layout(&mut verdict, layout);
+    }
+    verdict
+}
+
+/// Turns each FAIL of a field that sizes decide into EXPLAINABLE (`layout`): every
+/// field but the counts, names and dump facts no size enters ([`size_free`]).
+fn explain_layout(v: &mut Verdict, layout: &ours::Layout) {
+    let evidence = format!(
+        "ours is in the JVM's sizes ({}){}; MAT assumes its own model (heapscope analyze --sizes mat reproduces MAT's numbers)",
+        layout.description,
+        layout.mat_difference.as_deref().map(|d| format!("; {d}")).unwrap_or_default()
+    );
+    for item in &mut v.items {
+        if item.tier == Tier::Fail && !size_free(&item.field) {
+            item.tier = Tier::Explainable { reason: Reason::Layout, evidence: evidence.clone() };
+        }
+    }
+}
+
+/// Whether no shallow size enters field `field` of the comparison (a count, a name, a
+/// fact of the dump file): its differences are never the layout's.
+fn size_free(field: &str) -> bool {
+    const FIELDS: [&str; 10] = [
+        "overview.Number of objects",
+        "overview.Number of classes",
+        "overview.Number of class loaders",
+        "overview.Number of GC roots",
+        "overview.Identifier size",
+        "overview.Compressed object pointers",
+        "overview.File length",
+        "overview.Date",
+        "overview.Time",
+        "histogram.total entries",
+    ];
+    FIELDS.contains(&field)
+        || field.ends_with(".class")
+        || field.ends_with(".instances")
+        || field.starts_with("system_properties")
+        || field.starts_with("stack (")
 }
 
 /// The comparison as JSON: `summary` {match, explainable, fail}, `explainable` [{field,

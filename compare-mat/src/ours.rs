@@ -39,6 +39,21 @@ pub struct DumpInfo {
     /// When the dump was written (milliseconds since 1970).
     pub timestamp_ms: u64,
     pub compressed_oops: bool,
+    /// The object layout and which sizes the report is in (absent: MAT's, in reports
+    /// written before heapscope read the layout).
+    pub layout: Option<Layout>,
+}
+
+/// The report's object layout (`dump.layout`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Layout {
+    /// `jvm` or `mat`: the sizes every number of the report is in.
+    pub sizes: String,
+    /// The layout in words.
+    pub description: String,
+    /// With the JVM's sizes: what MAT's model would report instead, in words.
+    pub mat_difference: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

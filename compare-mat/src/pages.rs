@@ -183,6 +183,38 @@ pub struct TotalsRow {
     pub values: Vec<(String, Shown)>,
 }
 
+impl TotalsRow {
+    /// MAT cut the table: it shows its first `shown` of `of` entries (`Total: 3 of 10
+    /// entries; 7 more`), and its totals' values still add up all of them.
+    pub fn cut(&self) -> bool {
+        self.of.is_some_and(|of| of > self.shown)
+    }
+
+    /// How many entries the table has, as MAT says it.
+    pub fn entries(&self) -> u64 {
+        self.of.unwrap_or(self.shown)
+    }
+
+    /// `MAT's table shows its first 3 of 10 entries (…)`: the evidence of a cut.
+    pub fn evidence(&self) -> String {
+        format!(
+            "MAT's table shows its first {} of {} entries ({}: \"Total: {} of {} entries; {} more\"); this is beyond them",
+            self.shown,
+            self.entries(),
+            self.origin,
+            self.shown,
+            self.entries(),
+            self.entries().saturating_sub(self.shown)
+        )
+    }
+}
+
+/// The totals row of a table's top level (the shallowest: a tree also totals each
+/// expanded node's children).
+pub fn top_totals(totals: &[TotalsRow]) -> Option<&TotalsRow> {
+    totals.iter().min_by_key(|t| t.depth)
+}
+
 /// A table of group rows with its totals.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GroupTable {
@@ -191,20 +223,38 @@ pub struct GroupTable {
     pub totals: Vec<TotalsRow>,
 }
 
+impl GroupTable {
+    /// The top level's totals row when MAT cut the table there.
+    pub fn cut(&self) -> Option<&TotalsRow> {
+        top_totals(&self.totals).filter(|t| t.cut())
+    }
+
+    /// A totals row at any level (a tree's node) that says MAT cut the rows there.
+    pub fn any_cut(&self) -> Option<&TotalsRow> {
+        self.totals.iter().find(|t| t.cut())
+    }
+}
+
 /// A row of the thread overview (or a thread's properties).
 #[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A field is None when MAT's table does not show it: a column the overview lacks, or a
+/// property row beyond the rows a cut property table shows ([`ThreadRow::cut`]).
 pub struct ThreadRow {
     pub origin: Origin,
     pub object: ObjectName,
-    pub name: String,
+    pub name: Option<String>,
     pub shallow: Option<Shown>,
     pub retained: Option<Shown>,
     pub max_locals_retained: Option<Shown>,
-    pub context_class_loader: String,
-    pub daemon: String,
-    pub priority: String,
-    pub state: String,
-    pub state_value: String,
+    pub context_class_loader: Option<String>,
+    pub daemon: Option<String>,
+    pub priority: Option<String>,
+    pub state: Option<String>,
+    pub state_value: Option<String>,
+    /// Thread Properties: the table's totals row when MAT cut it (`Total: 3 of 10 entries;
+    /// 7 more`: the properties after the third are not on the page).
+    pub cut: Option<TotalsRow>,
 }
 
 /// A thread's stack as MAT prints it: the first line names the thread.
@@ -222,6 +272,8 @@ pub struct StackLocals {
     pub origin: Origin,
     pub thread: Option<ObjectName>,
     pub frames: Vec<FrameRow>,
+    /// The totals row of the frames when MAT cut them.
+    pub frames_cut: Option<TotalsRow>,
 }
 
 /// A frame of [`StackLocals`].
@@ -231,6 +283,8 @@ pub struct FrameRow {
     pub locals: Vec<ObjectRow>,
     /// MAT links the frame's locals ("All objects") without listing them on the page.
     pub collapsed: bool,
+    /// The totals row of the frame's locals when MAT cut them.
+    pub locals_cut: Option<TotalsRow>,
 }
 
 /// What a suspect's description says.
@@ -314,6 +368,8 @@ pub struct MatReport {
     pub overview: Vec<(String, String)>,
     pub histogram: Option<GroupTable>,
     pub biggest_objects: Option<Vec<ObjectRow>>,
+    /// The totals rows of the Biggest Objects table (`Total: 25 of 43 entries; 18 more`).
+    pub biggest_objects_totals: Vec<TotalsRow>,
     pub top_classes: Option<GroupTable>,
     pub top_loaders: Option<GroupTable>,
     pub top_packages: Option<GroupTable>,
@@ -321,6 +377,8 @@ pub struct MatReport {
     pub threads_totals: Vec<TotalsRow>,
     pub thread_properties: Vec<ThreadRow>,
     pub system_properties: Option<Vec<(String, String)>>,
+    /// The System Properties table's totals row when MAT cut it.
+    pub system_properties_cut: Option<TotalsRow>,
     pub descriptions: Vec<Description>,
     pub suspect_pages: Vec<SuspectPage>,
     pub stacks: Vec<Stack>,
@@ -371,6 +429,23 @@ fn totals(origin: &Origin, table: &Table, row: &Row) -> Option<TotalsRow> {
     let values =
         table.header.iter().enumerate().skip(1).filter_map(|(i, h)| Some((h.clone(), shown(row, Some(i))?))).collect();
     Some(TotalsRow { origin: origin.clone(), depth: depth_of(first), shown: shown_n, of, values })
+}
+
+/// Every totals row of a table.
+fn table_totals(origin: &Origin, table: &Table) -> Vec<TotalsRow> {
+    table
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.class == "totals")
+        .filter_map(|(i, row)| totals(&Origin { row: i + 1, ..origin.clone() }, table, row))
+        .collect()
+}
+
+/// The table's top-level totals row when MAT cut the table there.
+fn table_cut(origin: &Origin, table: &Table) -> Option<TotalsRow> {
+    let all = table_totals(origin, table);
+    top_totals(&all).filter(|t| t.cut()).cloned()
 }
 
 fn object_rows(origin: &Origin, table: &Table) -> Vec<ObjectRow> {
@@ -440,21 +515,22 @@ fn group_table(origin: &Origin, table: &Table) -> GroupTable {
     out
 }
 
-fn thread_row(origin: Origin, get: impl Fn(&str) -> Option<String>) -> Option<ThreadRow> {
+fn thread_row(origin: Origin, cut: Option<TotalsRow>, get: impl Fn(&str) -> Option<String>) -> Option<ThreadRow> {
     let object = parse_object_name(&get("Object / Stack Frame")?)?;
     let count = |k: &str| get(k).and_then(|t| parse_count(&t));
     Some(ThreadRow {
         origin,
         object,
-        name: get("Name").unwrap_or_default(),
+        name: get("Name"),
         shallow: count("Shallow Heap"),
         retained: count("Retained Heap"),
         max_locals_retained: count("Max. Locals' Retained Heap"),
-        context_class_loader: get("Context Class Loader").unwrap_or_default(),
-        daemon: get("Is Daemon").unwrap_or_default(),
-        priority: get("Priority").unwrap_or_default(),
-        state: get("State").unwrap_or_default(),
-        state_value: get("State value").unwrap_or_default(),
+        context_class_loader: get("Context Class Loader"),
+        daemon: get("Is Daemon"),
+        priority: get("Priority"),
+        state: get("State"),
+        state_value: get("State value"),
+        cut,
     })
 }
 
@@ -472,12 +548,16 @@ fn thread_table(origin: &Origin, table: &Table) -> (Vec<ThreadRow>, Vec<TotalsRo
             tot.extend(totals(&origin, table, row));
             continue;
         }
+        // A thread is a top-level row; rows below it (its expanded frames and locals) are not.
+        if row.cells.first().map_or(true, |c| depth_of(c) > 0) {
+            continue;
+        }
         let get = |k: &str| {
             let c = table.column(k)?;
             let cell = row.cells.get(c)?;
             Some(if c == 0 { label_text(cell) } else { cell.text.clone() })
         };
-        rows.extend(thread_row(origin, get));
+        rows.extend(thread_row(origin, None, get));
     }
     (rows, tot)
 }
@@ -552,10 +632,23 @@ fn parse_stack(origin: &Origin, pre: &str) -> Stack {
 
 fn parse_stack_locals(origin: &Origin, table: &Table) -> StackLocals {
     let rows = object_rows(origin, table);
-    let mut out = StackLocals { origin: origin.clone(), thread: None, frames: Vec::new() };
+    let mut out = StackLocals { origin: origin.clone(), thread: None, frames: Vec::new(), frames_cut: None };
     for (i, row) in table.rows.iter().enumerate() {
         let Some(first) = row.cells.first() else { continue };
         if row.class == "totals" {
+            // The frames' totals (depth 1), or the last frame's locals' (depth 2).
+            let Some(t) = totals(&Origin { row: i + 1, ..origin.clone() }, table, row).filter(|t| t.cut()) else {
+                continue;
+            };
+            match t.depth {
+                1 => out.frames_cut = Some(t),
+                2 => {
+                    if let Some(f) = out.frames.last_mut() {
+                        f.locals_cut = Some(t);
+                    }
+                }
+                _ => {}
+            }
             continue;
         }
         let depth = depth_of(first);
@@ -569,7 +662,12 @@ fn parse_stack_locals(origin: &Origin, table: &Table) -> StackLocals {
             out.thread = object_link(first).and_then(|(_, t)| parse_object_name(t));
         } else if depth == 1 {
             let links_locals = first.links.iter().any(|l| l.text.starts_with("All objects"));
-            out.frames.push(FrameRow { text: line.to_string(), locals: Vec::new(), collapsed: links_locals });
+            out.frames.push(FrameRow {
+                text: line.to_string(),
+                locals: Vec::new(),
+                collapsed: links_locals,
+                locals_cut: None,
+            });
         } else if let (Some(frame), Some(obj)) = (out.frames.last_mut(), rows.iter().find(|r| r.origin.row == i + 1)) {
             frame.locals.push(obj.clone());
             frame.collapsed = false;
@@ -619,6 +717,7 @@ pub fn read(pages: &[(String, Page)]) -> MatReport {
                     "System Properties" => {
                         m.system_properties =
                             Some(key_values(table).into_iter().filter(|(k, _)| !k.is_empty()).collect());
+                        m.system_properties_cut = table_cut(&origin, table);
                         true
                     }
                     "Class Histogram" => {
@@ -627,6 +726,7 @@ pub fn read(pages: &[(String, Page)]) -> MatReport {
                     }
                     "Biggest Objects" => {
                         m.biggest_objects = Some(objects.clone());
+                        m.biggest_objects_totals = table_totals(&origin, table);
                         true
                     }
                     "Biggest Top-Level Dominator Classes" => {
@@ -650,7 +750,7 @@ pub fn read(pages: &[(String, Page)]) -> MatReport {
                     "Thread Properties" => {
                         let kv = key_values(table);
                         let get = |k: &str| kv.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
-                        m.thread_properties.extend(thread_row(origin.clone(), get));
+                        m.thread_properties.extend(thread_row(origin.clone(), table_cut(&origin, table), get));
                         true
                     }
                     "Thread Stack and Involved Local Variables" => {

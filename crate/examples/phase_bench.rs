@@ -48,7 +48,7 @@ fn main() {
     if what == "all" || what == "walk" {
         time("strength walk", &mut || {
             let r = strengths(&HeapEdges::new(&a.heap, &a.owners)).unwrap();
-            checksum(&r.strengths) ^ checksum(&r.owned)
+            checksum(&r.strengths) ^ checksum(r.owned.words())
         });
     }
     if what == "all" || what == "mat" {

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::text::one_line;
+
 /// What went wrong, broadly: decides the CLI's exit status and how the page presents it
 /// (the page's `ErrorKind` type is generated from this one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -43,6 +45,12 @@ impl Error {
         Error { kind: ErrorKind::Format, offset: Some(offset), message: one_line(message.into()) }
     }
 
+    /// A format error that no byte offset locates (a whole file of the wrong kind, a line
+    /// of a text file).
+    pub fn invalid(message: impl Into<String>) -> Error {
+        Error { kind: ErrorKind::Format, offset: None, message: one_line(message.into()) }
+    }
+
     pub fn io(message: impl Into<String>) -> Error {
         Error { kind: ErrorKind::Io, offset: None, message: one_line(message.into()) }
     }
@@ -59,18 +67,6 @@ impl Error {
     pub fn cancelled() -> Error {
         Error { kind: ErrorKind::Cancelled, offset: None, message: "cancelled".into() }
     }
-}
-
-/// `s` with control characters and line separators escaped. Messages quote class names
-/// and strings from the dump, which may hold newlines or terminal escapes, yet every
-/// message must stay on one line and must not move a terminal's cursor.
-pub fn one_line(s: impl Into<String>) -> String {
-    let s = s.into();
-    let unsafe_char = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
-    if !s.chars().any(unsafe_char) {
-        return s;
-    }
-    s.chars().map(|c| if unsafe_char(c) { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 impl fmt::Display for Error {

@@ -6,7 +6,7 @@
 //!
 //! | layer | modules | what |
 //! |---|---|---|
-//! | foundations | [`error`], [`alloc`], [`big_blocks`] | errors with offsets, fallible arrays, the wasm allocator's big blocks |
+//! | foundations | [`text`], [`error`], [`alloc`], [`bits`], [`big_blocks`] | dump text made safe to print, errors with offsets, fallible arrays, bit sets, the wasm allocator's big blocks |
 //! | shared types | [`model`] | the output types and presentation helpers (a leaf) |
 //! | input | [`source`], [`records`] | bytes from files, gzip, Blobs; the HPROF format |
 //! | rules | [`rules`] | tables of strengths, edge flags, owner rules, root kinds, String layouts |
@@ -14,6 +14,7 @@
 //! | trees | [`dominators`], [`retained`], [`strength`] | dominator trees, retained sizes, reachability strengths |
 //! | core | [`analysis`] | the pipeline run, its results only |
 //! | read-back | [`readback`] | records read again: fields, arrays, String texts |
+//! | searches | [`search`] | breadth-first searches, shortest paths and their union, how one object references another |
 //! | questions | [`holders`], [`query`], [`values`] | referrers and leak traces, tree pages, values beside references |
 //! | features | [`mapping`], [`threads`], [`heaps`], [`waste`], [`leaks`] | deobfuscation, threads, Android heaps, wasted memory, LeakCanary's leaks |
 //! | output | [`report`], [`render`], [`compare`] | the report, its Markdown/HTML/text, comparisons |
@@ -23,8 +24,10 @@
 // Loops over parallel per-object arrays read clearer with an index than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+pub mod text;
 pub mod error;
 pub mod alloc;
+pub mod bits;
 pub mod big_blocks;
 pub mod model;
 pub mod source;
@@ -37,6 +40,7 @@ pub mod retained;
 pub mod strength;
 pub mod analysis;
 pub mod readback;
+pub mod search;
 pub mod holders;
 pub mod query;
 pub mod values;

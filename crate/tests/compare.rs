@@ -32,8 +32,10 @@ fn dump_path(corpus: &Path, name: &str) -> PathBuf {
     }
 }
 
+/// A corpus dump's report in Eclipse MAT's sizes (the tests here check MAT's numbers).
 fn load(corpus: &Path, name: &str) -> Report {
-    input::load(&dump_path(corpus, name), &AnalysisOptions::default(), &mut NoProgress).expect("dump loads")
+    let options = AnalysisOptions { sizes: heapscope::analysis::Sizes::Mat, ..AnalysisOptions::default() };
+    input::load(&dump_path(corpus, name), &options, &mut NoProgress).expect("dump loads")
 }
 
 fn expected(corpus: &Path, name: &str) -> Value {

@@ -10,12 +10,14 @@
 //! longer occurs (so that the list only ever shrinks).
 
 mod support;
+#[path = "../../compare-mat/tests/cut/mod.rs"]
+mod cut;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use compare_mat::{self as mat, sweep, Tier};
-use heapscope::analysis::{NoProgress, Options};
+use heapscope::analysis::{NoProgress, Options, Sizes};
 use heapscope::report;
 use serde_json::Value;
 
@@ -55,9 +57,15 @@ fn cases(corpus: &Path) -> Vec<Case> {
     out
 }
 
-/// heapscope's JSON report of a dump, as `analyze --format json` writes it.
+/// heapscope's JSON report of a dump in Eclipse MAT's sizes, as `analyze --format json
+/// --sizes mat` writes it (and `compare mat DUMP` analyzes it).
 fn our_json(dump: &Path) -> String {
-    let r = heapscope::session::input::load(dump, &Options::default(), &mut NoProgress).expect("dump analyzes");
+    our_json_in(dump, Sizes::Mat)
+}
+
+fn our_json_in(dump: &Path, sizes: Sizes) -> String {
+    let options = Options { sizes, ..Options::default() };
+    let r = heapscope::session::input::load(dump, &options, &mut NoProgress).expect("dump analyzes");
     report::to_json(&r)
 }
 
@@ -160,6 +168,193 @@ fn every_corpus_dump_matches_mats_own_report_but_for_the_known_differences() {
     let s = sweep::Sweep::from_texts(sweep_files).unwrap();
     assert_eq!(s.real(), results.len());
     assert_eq!(s.passed(), seen.iter().all(|&n| n == 0));
+}
+
+/// A table of a corpus dump's MAT report, cut to its first `keep` rows (`of`: the count
+/// the totals row then says, else the table's own).
+struct CutTable {
+    dump: &'static str,
+    page: &'static str,
+    heading: &'static str,
+    keep: usize,
+    of: Option<u64>,
+}
+
+/// Adds `by` to the number `key` of ours' thread at `address`.
+fn add_to_thread(r: &mut Value, address: &str, key: &str, by: u64) {
+    let t = r["threads"].as_array_mut().unwrap().iter_mut().find(|t| t["address"] == address).unwrap();
+    t[key] = Value::from(t[key].as_u64().unwrap() + by);
+}
+
+/// MAT cuts a long table to its first rows (`Total: 3 of 10 entries; 7 more`): the
+/// held-out reports' shapes, made from the corpus's own pages — a Thread Overview cut to
+/// 3 of 10 threads, a thread's properties cut to 3 of 10 rows (its retained size not on
+/// the page: once "(no number)" FAIL), Top Consumers' Biggest Objects cut to 3 of 11 (once
+/// "objects count" 3 vs 11 FAIL), a suspect's accumulated objects by class cut to 3 of 10.
+/// Each passes against heapscope's analysis of the dump, naming what lies beyond the cut
+/// as truncated; a changed number in a row MAT shows still FAILs.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn tables_mat_cut_pass_on_the_rows_shown_and_changed_numbers_still_fail() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    let cases: [(CutTable, &str, Change); 4] = [
+        (
+            CutTable {
+                dump: "s03_threadlocal_leak_serial",
+                page: "pages/Thread_Overview5.html",
+                heading: "</a> Thread Overview <",
+                keep: 3,
+                of: None,
+            },
+            "threads[0xfd5ed8e8].retained",
+            |r| add_to_thread(r, "0xfd5ed8e8", "retained_bytes", 1),
+        ),
+        (
+            CutTable {
+                dump: "s07_wide_array_g1",
+                page: "pages/35.html",
+                heading: "</a> Thread Properties <",
+                keep: 3,
+                of: Some(10),
+            },
+            "thread properties[0xf86cbb38] (pages/35.html).shallow",
+            |r| add_to_thread(r, "0xf86cbb38", "shallow_bytes", 8),
+        ),
+        (
+            CutTable {
+                dump: "s10_garbage_cycles_serial_all",
+                page: "pages/Top_Consumers6.html",
+                heading: "</a> Biggest Objects <",
+                keep: 3,
+                of: None,
+            },
+            "top_consumers.objects#2.retained",
+            |r| {
+                let o = &mut r["top_consumers"]["objects"][1];
+                o["retained_bytes"] = Value::from(o["retained_bytes"].as_u64().unwrap() - 1);
+            },
+        ),
+        (
+            CutTable {
+                dump: "s04_references_serial_all",
+                page: "pages/18.html",
+                heading: "</a> Accumulated Objects by Class in Dominator Tree <",
+                keep: 3,
+                of: None,
+            },
+            "suspect#1 (pages/18.html).accumulated[java.lang.ref.SoftReference].retained",
+            |r| {
+                let groups = r["leak_suspects"]["suspects"][0]["accumulated"].as_array_mut().unwrap();
+                let g = groups.iter_mut().find(|g| g["class_name"] == "java.lang.ref.SoftReference").unwrap();
+                g["retained_bytes"] = Value::from(g["retained_bytes"].as_u64().unwrap() + 1);
+            },
+        ),
+    ];
+    for (t, field, change) in cases {
+        let (name, heading, keep) = (t.dump, t.heading, t.keep);
+        let full = cut::mat_pages(&corpus, name);
+        let m = cut::read(&cut::with_page(&full, t.page, |p| cut::cut_table(p, heading, keep, t.of)));
+        let dump = corpus.join("dumps").join(format!("{name}.hprof.gz"));
+        let json = our_json(&dump);
+        let compare = |json: &str| {
+            let (r, raw) = mat::read_ours(json, heapscope::model::SCHEMA_VERSION).unwrap();
+            mat::compare(&m, &r, &raw)
+        };
+        let v = compare(&json);
+        let fails: Vec<String> = v
+            .items
+            .iter()
+            .filter(|i| i.tier == Tier::Fail)
+            .map(|i| format!("{}: {} vs {}", i.field, i.mat, i.ours))
+            .collect();
+        assert!(fails.is_empty(), "{name} with {heading} cut to {keep}: {fails:?}");
+        let cut = v.count(|t| matches!(t, Tier::Explainable { reason: mat::Reason::Truncated, .. }));
+        assert!(cut >= 4, "{name}: {cut} items beyond the cut");
+        assert_eq!(tier_of(&v, field), Some(&Tier::Match), "{name}: {field}");
+        let mut bad: Value = serde_json::from_str(&json).unwrap();
+        change(&mut bad);
+        assert_eq!(tier_of(&compare(&bad.to_string()), field), Some(&Tier::Fail), "{name}: {field} changed");
+    }
+}
+
+/// The page's text without the table row holding `needle`.
+fn without_row(page: &str, needle: &str) -> String {
+    let at = page.find(needle).unwrap_or_else(|| panic!("{needle:?} on the page"));
+    let start = page[..at].rfind("<tr").unwrap();
+    let end = at + page[at..].find("</tr>").unwrap() + "</tr>".len();
+    format!("{}{}", &page[..start], &page[end..])
+}
+
+/// A thread's stack with its locals, cut by MAT: s07's owner-b-thread with 7 of its 9
+/// frames shown and 2 of the 3 locals of its holding frame. The frames shown compare in
+/// order, the count is MAT's 9, the locals shown are ours' (truncated), their count 3; a
+/// local of ours gone still FAILs.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn a_stack_mat_cut_is_compared_on_the_frames_and_locals_shown() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    let name = "s07_wide_array_g1";
+    let full = cut::mat_pages(&corpus, name);
+    let m = cut::read(&cut::with_page(&full, "pages/32.html", |p| {
+        let p = without_row(p, "mat://object/0xf86cbaa0");
+        let p = without_row(&p, "S07WideArray$$Lambda$1");
+        let p = without_row(&p, "at java.lang.Thread.run()V");
+        p.replace("Total: 3 entries", "Total: 2 of 3 entries; 1 more")
+            .replace("Total: 9 entries", "Total: 7 of 9 entries; 2 more")
+    }));
+    let json = our_json(&corpus.join("dumps").join(format!("{name}.hprof.gz")));
+    let compare = |json: &str| {
+        let (r, raw) = mat::read_ours(json, heapscope::model::SCHEMA_VERSION).unwrap();
+        mat::compare(&m, &r, &raw)
+    };
+    let v = compare(&json);
+    let stack: Vec<&mat::Item> =
+        v.items.iter().filter(|i| i.field.starts_with("stack locals (pages/32.html")).collect();
+    let fails: Vec<&&mat::Item> = stack.iter().filter(|i| i.tier == Tier::Fail).collect();
+    assert!(fails.is_empty(), "{fails:?}");
+    let frames = stack.iter().find(|i| i.field.ends_with(".frames")).unwrap();
+    assert_eq!((frames.mat.as_str(), &frames.tier), ("9", &Tier::Match));
+    assert_eq!(stack.iter().filter(|i| i.field.contains(".frame#") && !i.field.contains(".locals")).count(), 7);
+    let locals = stack.iter().find(|i| i.field.ends_with(".locals") && i.mat.contains("0xf86cb9f8")).unwrap();
+    assert!(matches!(locals.tier, Tier::Explainable { reason: mat::Reason::Truncated, .. }), "{locals:?}");
+    let count = stack.iter().find(|i| i.field.ends_with(".locals count")).unwrap();
+    assert_eq!((count.mat.as_str(), &count.tier), ("3", &Tier::Match));
+    // Ours without the local 0xf86cb9f8: MAT shows it.
+    let mut bad: Value = serde_json::from_str(&json).unwrap();
+    let thread = bad["threads"].as_array_mut().unwrap().iter_mut().find(|t| t["address"] == "0xf86cbb38").unwrap();
+    for f in thread["frames"].as_array_mut().unwrap() {
+        f["locals"].as_array_mut().unwrap().retain(|o| o["address"] != "0xf86cb9f8");
+    }
+    let v = compare(&bad.to_string());
+    assert_eq!(tier_of(&v, &locals.field), Some(&Tier::Fail));
+}
+
+/// A report in the JVM's sizes (the default) against MAT's pages: every field a size enters
+/// and that differs is EXPLAINABLE with reason `layout`, never FAIL; the FAILs are those of
+/// MAT's sizes (the known differences), and the counts still match.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn a_report_in_the_jvms_sizes_differs_from_mat_by_the_layout_only() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    for name in ["s02_static_map_leak_serial", "s07_wide_array_zgc"] {
+        let case = cases(&corpus).into_iter().find(|c| c.name == name).expect("in the corpus");
+        let in_mat = verdict(&case.zip, &our_json(&case.dump));
+        let in_jvm = verdict(&case.zip, &our_json_in(&case.dump, Sizes::Jvm));
+        let fails = |v: &mat::Verdict| -> Vec<String> {
+            v.items.iter().filter(|i| i.tier == Tier::Fail).map(|i| i.field.clone()).collect()
+        };
+        let mat_fails = fails(&in_mat);
+        let extra: Vec<String> = fails(&in_jvm).into_iter().filter(|f| !mat_fails.contains(f)).collect();
+        assert!(extra.is_empty(), "{name}: FAIL in the JVM's sizes only: {extra:?}");
+        let layout = in_jvm
+            .items
+            .iter()
+            .filter(|i| matches!(&i.tier, Tier::Explainable { reason: mat::Reason::Layout, .. }))
+            .count();
+        assert!(layout > 0, "{name}: the JVM's sizes differ from MAT's somewhere (class objects at least)");
+        assert_eq!(tier_of(&in_jvm, "histogram[byte[]].instances"), Some(&Tier::Match), "{name}");
+        eprintln!("{name} in the JVM's sizes: {} MATCH, {layout} EXPLAINABLE (layout)", in_jvm.matches());
+    }
 }
 
 fn run_cli(zip: &Path, ours: &Path) -> (Option<i32>, Value) {

@@ -7,7 +7,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::Options;
+use heapscope::analysis::{Options, Sizes};
 use heapscope::model::SuspectKind;
 use heapscope::report::Report;
 use heapscope::session::{Answer, Query, Session};
@@ -52,11 +52,12 @@ fn mat_groups<'m>(objects: impl Iterator<Item = &'m MatObject>) -> BTreeMap<Stri
     out
 }
 
+/// A corpus dump's session in Eclipse MAT's sizes (checked against MAT's tables here).
 fn report_of(name: &str) -> Option<(Session, Report)> {
     let corpus = support::corpus_dir()?;
     let mut s = support::session(
         support::open_dump(&corpus.join("dumps").join(format!("{name}.hprof.gz"))),
-        &Options::default(),
+        &Options { sizes: Sizes::Mat, ..Options::default() },
     )
     .unwrap();
     let r = s.report().unwrap().clone();
@@ -199,8 +200,18 @@ fn a_listener_leak_is_named_from_the_static_field_with_what_each_listener_holds(
     assert_eq!(each.retained_bytes, 150 * (24 + 1_024));
     // The list's entries: its array's 150 elements.
     assert_eq!(suspect.accumulation_point_elements, Some(150));
-    let headline =
-        "com.acme.ui.EventBus.INSTANCE.listeners holds 150 × Screen$1; each holds a com.acme.ui.Screen by this$0";
+    // The listeners together, each 1,072 bytes (itself and its Screen, 24 bytes each: a
+    // 16-byte header and one reference; the Screen's 1,024-byte array), and their share
+    // of the heap: the sizes and the percentage are of the same objects.
+    assert_eq!(top.retained_bytes, 150 * (24 + 24 + 1_024));
+    let share = (top.retained_bytes * 20_000 + r.overview.used_heap_bytes) / (2 * r.overview.used_heap_bytes);
+    let headline = format!(
+        "com.acme.ui.EventBus.INSTANCE.listeners holds 150 × Screen$1, 1.0 KiB each (157.0 KiB, {}.{:02}% of the heap); \
+         each holds a com.acme.ui.Screen by this$0",
+        share / 100,
+        share % 100
+    );
+    let headline = headline.as_str();
     assert_eq!(heapscope::render::suspects::headline(suspect).as_deref(), Some(headline));
     let md = markdown::render(&r);
     // Markdown escapes `$` (a math delimiter in some renderers).

@@ -117,9 +117,9 @@ fn s07_shared_list_is_held_two_independent_ways_by_its_owners() {
         assert_eq!(p[p.len() - 2].via, ["shared"]);
         assert!(!p[0].gc_root.is_empty(), "each way starts at a GC root");
     }
-    // The CLI's text names both ways and the whole heap dump.
+    // The CLI's text names both ways and that it is a top-level dominator.
     let text = render_paths(&p, "mat");
-    assert!(text.contains("the whole heap dump") && text.contains("2 independent paths"), "{text}");
+    assert!(text.contains("none: it is a top-level dominator") && text.contains("2 independent paths"), "{text}");
     // The query through the one entry point answers the same; max 0: no search.
     let list_addr = addr(a, list);
     let Answer::Paths(q) =
@@ -218,13 +218,19 @@ fn s06_million_deep_chain_is_traced_without_recursion() {
     let mut cache = Cache::default();
     let index = cache.index(&a, Reading::Mat).unwrap();
     let p = paths(&mut a, index, tail, 10).unwrap();
-    let nodes_shown = p.trace.iter().filter(|s| s.object.class_name == node_class).count() as u64;
-    assert_eq!(
-        p.trace.len() as u64 + p.elided_steps - (p.trace.len() as u64 - nodes_shown),
-        1_000_000,
-        "every node is on the trace"
-    );
-    assert_eq!(p.trace.len(), heapscope::query::holders::MAX_TRACE_STEPS);
+    // The nodes above the tail are one step, a run of 999,999 each holding the next by
+    // `next` (a linked structure read as one): every node is on the trace, none elided.
+    let nodes: u64 = p
+        .trace
+        .iter()
+        .filter(|s| s.object.class_name == node_class)
+        .map(|s| s.run.as_ref().map_or(1, |r| r.nodes))
+        .sum();
+    assert_eq!(nodes, 1_000_000, "every node is on the trace");
+    assert_eq!(p.elided_steps, 0);
+    let run = p.trace.iter().find_map(|s| s.run.as_ref()).expect("the list as one step");
+    assert_eq!((run.nodes, run.field.as_str()), (999_999, "next"));
+    assert!(p.trace.len() <= 5, "{}", p.trace.len());
     // Every node above the tail holds it: no stretch has a choice below HEAD.
     assert!(p.trace.iter().filter(|s| s.object.class_name == node_class).rev().skip(1).all(|s| s.dominates));
     assert!(p.stretches.iter().all(|s| s.to.class_name != node_class), "{:?}", p.stretches);

@@ -10,7 +10,7 @@ mod support;
 
 use std::collections::HashSet;
 
-use heapscope::analysis::{Analysis, Options, Reading};
+use heapscope::analysis::{Analysis, Options, Reading, Sizes};
 use heapscope::graph::NO_CLASS;
 use heapscope::holders::Cache;
 use heapscope::query::holders::{classes_up, paths, Paths};
@@ -30,13 +30,16 @@ fn corpus() -> Option<std::path::PathBuf> {
 
 fn open(name: &str, tree: Reading) -> Option<Analysis> {
     let path = corpus()?.join("dumps").join(format!("{name}.hprof.gz"));
-    Some(support::core(support::open_dump(&path), &Options { tree, ..Options::default() }).unwrap())
+    Some(support::core(support::open_dump(&path), &Options { tree, sizes: Sizes::Mat, ..Options::default() }).unwrap())
 }
 
 /// A session (the analysis with its features) over the corpus dump `name`, in `tree`.
 fn open_session(name: &str, tree: Reading) -> Option<Session> {
     let path = corpus()?.join("dumps").join(format!("{name}.hprof.gz"));
-    Some(support::session(support::open_dump(&path), &Options { tree, ..Options::default() }).unwrap())
+    Some(
+        support::session(support::open_dump(&path), &Options { tree, sizes: Sizes::Mat, ..Options::default() })
+            .unwrap(),
+    )
 }
 
 fn objects_of_class(a: &Analysis, name: &str) -> Vec<u32> {
@@ -260,7 +263,7 @@ fn cli_paths_and_classes_up_in_the_strength_tree() {
     let e: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(corpus.join("expected/s04_references_serial_all.json")).unwrap())
             .unwrap();
-    let up = run(&["classes-up", path, "--tree", "strength", "--format", "json", "--depth", "0"]);
+    let up = run(&["classes-up", path, "--tree", "strength", "--format", "json", "--depth", "0", "--sizes", "mat"]);
     let sum: u64 = up["rows"].as_array().unwrap().iter().map(|r| r["weight_bytes"].as_u64().unwrap()).sum();
     assert_eq!(sum, e["total_shallow_heap"].as_u64().unwrap() + e["unreachable"]["shallow_heap"].as_u64().unwrap());
 }

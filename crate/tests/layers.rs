@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 
 /// The pipeline, in order: each module may import only those before it.
 const LAYERS: &[&str] = &[
+    "text",
     "error",
     "alloc",
+    "bits",
     "big_blocks",
     "model",
     "source",
@@ -26,6 +28,7 @@ const LAYERS: &[&str] = &[
     "strength",
     "analysis",
     "readback",
+    "search",
     "holders",
     "query",
     "values",

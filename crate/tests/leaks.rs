@@ -202,6 +202,47 @@ fn a_service_held_only_by_the_systems_binder_is_a_library_leak_from_the_jni_glob
     assert_eq!(leak.signature, "9425ba4d12faf4045165aff82e33f523350ddf54");
 }
 
+/// The inspector's path to the leaking service: the shortest one is the JNI global's (two
+/// steps), the leak trace's goes through the app's static list (five steps, as the Leaks
+/// view traces it), and the answer says why the shortest is not the leak trace's.
+#[test]
+fn the_inspector_can_follow_the_leak_traces_path_and_says_why_the_shortest_differs() {
+    use heapscope::session::query::{Answer, Query};
+    let (bytes, service, binder) = service_binder(true);
+    let l = leaks(bytes.clone());
+    let traced: Vec<String> = leak_of(&l, service).instances[0].trace.iter().map(|s| s.object.clone()).collect();
+    assert_eq!(traced.len(), 5);
+    let mut s = support::session_of(bytes);
+    let Answer::Paths(shortest) = s.answer(&Query::Paths { object: addr(service), tree: None, max: 0 }).unwrap() else {
+        panic!()
+    };
+    let shortest: Vec<String> = shortest.trace.iter().map(|t| t.object.address.clone()).collect();
+    assert_eq!(shortest, [addr(binder), addr(service)]);
+    let Answer::LeakTracePath(p) = s.answer(&Query::LeakTracePath { object: addr(service), tree: None }).unwrap()
+    else {
+        panic!()
+    };
+    let path = p.path.as_ref().expect("a strong path reaches the service");
+    assert_eq!(path.trace.iter().map(|t| t.object.address.clone()).collect::<Vec<_>>(), traced);
+    assert_eq!(path.trace[0].gc_root, ["System Class"]);
+    assert_eq!(path.trace[0].via, ["leakAllTheBinders"]);
+    assert_eq!((p.steps, p.shortest_steps, p.same), (5, 2, false));
+    assert_eq!(
+        p.why_not_shortest,
+        ["it starts at a JNI Global root holding com.example.LeakyService$MyBinder: a known library leak (native global variable referencing android.os.Binder), which the leak trace visits last"]
+    );
+    // Held only by the system's binder: the leak trace's path is the shortest.
+    let (bytes, service, binder) = service_binder(false);
+    let mut s = support::session_of(bytes);
+    let Answer::LeakTracePath(p) = s.answer(&Query::LeakTracePath { object: addr(service), tree: None }).unwrap()
+    else {
+        panic!()
+    };
+    let path = p.path.expect("a strong path");
+    assert_eq!(path.trace.iter().map(|t| t.object.address.clone()).collect::<Vec<_>>(), [addr(binder), addr(service)]);
+    assert!(p.same && p.why_not_shortest.is_empty(), "{:?}", p.why_not_shortest);
+}
+
 // ---------------------------------------------------------------------------------------
 // LeakCanary 2's watch references (also its JVM flavour: no Android class here).
 

@@ -175,7 +175,7 @@ fn the_leaks_command_draws_traces_writes_json_and_markdown() {
     for want in [
         "1 application leak, 0 library leaks",
         "┬───",
-        "│ GC Root: System class (System Class)",
+        "│ GC Root: System class",
         "├─ com.example.Holder class",
         "│    ↓ static Holder.held",
         "│                    ~~~~",

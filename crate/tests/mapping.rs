@@ -162,6 +162,15 @@ fn cli_mapping_flag() {
         json["histogram"].as_array().unwrap().iter().map(|r| r["class_name"].as_str().unwrap()).collect();
     assert!(names.contains(&"DumpedStuff$StackSmasher") && names.contains(&"DumpedStuff$ObjectTree[]"), "{names:?}");
     assert!(!names.contains(&"o") && !names.contains(&"l[]"));
+    // The dump's own mapping fits: no warning, and no class left that looks obfuscated
+    // but what the mapping does not name.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("mapping"), "{err}");
+    assert!(
+        json["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("mapping")),
+        "{}",
+        json["warnings"]
+    );
     // A bad mapping: status 1, the message names the file and the line.
     let tmp = support::TempDir::new("mapping");
     let bad = tmp.path().join("bad.txt");
@@ -170,6 +179,65 @@ fn cli_mapping_flag() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.txt") && err.contains("line 2"), "{err}");
+}
+
+/// A mapping that matches almost none of the dump's classes is applied with a warning on
+/// stderr and in the report, whichever way it misses: it names none of them; it renames one
+/// of the 24 whose names look obfuscated; it renames them all but lists none of their fields.
+#[test]
+#[cfg_attr(heapscope_no_corpus, ignore = "needs the shared corpus (../shared/corpus), which is absent")]
+fn cli_warns_when_a_mapping_matches_almost_none_of_the_dumps_classes() {
+    let Some(dir) = corpus() else { return };
+    let bin = env!("CARGO_BIN_EXE_heapscope");
+    let tmp = support::TempDir::new("mapping-fit");
+    let run = |map: &str| -> (String, serde_json::Value) {
+        let file = tmp.path().join("mapping.txt");
+        std::fs::write(&file, map).unwrap();
+        let out = Command::new(bin)
+            .args(["-q", "analyze", "-f", "json", "--mapping"])
+            .arg(&file)
+            .arg(dir.join(DUMP))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8_lossy(&out.stderr).into_owned(), serde_json::from_slice(&out.stdout).unwrap())
+    };
+    // The dump's class names that look obfuscated (one or two lower-case letters after
+    // the last `.` or `$`), read from the report without a mapping.
+    let (_, plain) = run("# no class\n");
+    let obfuscated: Vec<String> = plain["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["class_name"].as_str().unwrap().to_string())
+        .filter(|n| !n.ends_with("[]"))
+        .filter(|n| {
+            let simple = n.rsplit(['.', '$']).next().unwrap();
+            (1..=2).contains(&simple.len()) && simple.chars().all(|c| c.is_ascii_lowercase())
+        })
+        .collect();
+    assert!(obfuscated.len() >= 20, "{obfuscated:?}");
+    assert_eq!(plain["overview"]["obfuscated_classes"].as_u64(), Some(24), "arrays of them included");
+    let cases = [
+        ("com.example.Other -> zz:\n".to_string(), "names none of the dump's"),
+        (
+            format!("com.example.Other -> {}:\n", obfuscated[0]),
+            "renames only 1 of the dump's 24 classes whose names look obfuscated",
+        ),
+        (
+            obfuscated.iter().enumerate().map(|(k, n)| format!("com.example.C{k} -> {n}:\n")).collect::<String>(),
+            "classes with fields the mapping renames declare fields it does not list",
+        ),
+    ];
+    for (map, want) in cases {
+        let (err, json) = run(&map);
+        assert!(err.contains("heapscope: warning: ") && err.contains(want), "{want}: {err}");
+        assert!(
+            json["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains(want)),
+            "{want}: {}",
+            json["warnings"]
+        );
+    }
 }
 
 /// The map's method lines with line ranges, read separately: (obfuscated class,

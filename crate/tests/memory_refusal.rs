@@ -7,7 +7,7 @@ mod support;
 
 use heapscope::analysis::{analyze, NoProgress, Options};
 use heapscope::error::ErrorKind;
-use heapscope::model::format::{binary_size, format_bytes as count};
+use heapscope::model::format::{binary_size, thousands as count};
 use heapscope::source::MemorySource;
 use support::hprof_builder::{ClassDef, Hprof};
 

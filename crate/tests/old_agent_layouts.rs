@@ -14,7 +14,7 @@
 
 mod support;
 
-use heapscope::analysis::{analyze, Analysis, NoProgress, Options};
+use heapscope::analysis::{analyze, Analysis, NoProgress, Options, Sizes};
 use heapscope::records::tag;
 use heapscope::rules::roots::mat_name;
 use heapscope::source::MemorySource;
@@ -22,7 +22,12 @@ use std::collections::BTreeMap;
 use support::hprof_builder::{ClassDef, Hprof, Value as V};
 
 fn run(bytes: Vec<u8>, snapshot: Option<u32>) -> heapscope::error::Result<Analysis> {
-    analyze(Box::new(MemorySource::new(bytes)), &Options { snapshot, ..Options::default() }, &mut NoProgress, &mut ())
+    analyze(
+        Box::new(MemorySource::new(bytes)),
+        &Options { snapshot, sizes: Sizes::Mat, ..Options::default() },
+        &mut NoProgress,
+        &mut (),
+    )
 }
 
 const OBJECT: u64 = 0x100;

@@ -12,10 +12,16 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use heapscope::analysis::Options;
+use heapscope::analysis::{Options, Sizes};
 use heapscope::report::parity;
 use serde_json::Value;
 use support::corpus_dir;
+
+/// Eclipse MAT's sizes: every number here is checked against MAT's (the default, the
+/// JVM's sizes, differs where the JVM's layout is not MAT's model; see tests/jvm_sizes.rs).
+fn mat() -> Options {
+    Options { sizes: Sizes::Mat, ..Options::default() }
+}
 
 struct Case {
     name: String,
@@ -189,7 +195,7 @@ fn compare_objects(expected_gz: &Path, actual_tsv: &str, out: &mut Vec<String>) 
 
 fn run_case(case: &Case) -> Result<usize, String> {
     let src = support::open_dump(&case.dump);
-    let options = Options { keep_unreachable: case.keep, ..Options::default() };
+    let options = Options { keep_unreachable: case.keep, ..mat() };
     let session = support::session(src, &options).map_err(|e| format!("analysis failed: {e}"))?;
     let analysis = &session.analysis;
     let actual = parity::json(analysis);
@@ -293,7 +299,7 @@ fn comparison_catches_a_one_byte_difference() {
     let Some(corpus) = corpus_dir() else { return };
     let case = cases(&corpus).into_iter().find(|c| c.name == "s02_static_map_leak_serial").expect("s02 in corpus");
     let src = support::open_dump(&case.dump);
-    let session = support::session(src, &Options::default()).unwrap();
+    let session = support::session(src, &mat()).unwrap();
     let analysis = &session.analysis;
     let expected: Value = serde_json::from_slice(&std::fs::read(&case.expected).unwrap()).unwrap();
     let good = parity::json(analysis);
@@ -373,7 +379,7 @@ fn analysis_with_cooper_harvey_kennedy_matches_mat() {
     let Some(corpus) = corpus_dir() else { return };
     for name in ["s03_threadlocal_leak_serial", "s06_linked_list_1m_serial"] {
         let dump = corpus.join("dumps").join(format!("{name}.hprof.gz"));
-        let options = Options { dominators: DominatorAlgorithm::CooperHarveyKennedy, ..Options::default() };
+        let options = Options { dominators: DominatorAlgorithm::CooperHarveyKennedy, ..mat() };
         let s = support::session(support::open_dump(&dump), &options).unwrap();
         let actual = parity::json(&s.analysis);
         let expected: Value =
@@ -396,7 +402,7 @@ fn core_only_analysis_matches_mat() {
     let Some(corpus) = corpus_dir() else { return };
     for name in ["s02_static_map_leak_serial", "s04_references_serial_all", "s09_duplicate_strings_serial"] {
         let dump = corpus.join("dumps").join(format!("{name}.hprof.gz"));
-        let options = Options { core_only: true, ..Options::default() };
+        let options = Options { core_only: true, ..mat() };
         let s = support::session(support::open_dump(&dump), &options).unwrap();
         assert_eq!(s.features().waste.duplicate_strings.strings, 0, "{name}: the waste report was collected");
         let a = &s.analysis;

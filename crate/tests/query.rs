@@ -6,7 +6,7 @@ mod support;
 use std::collections::BTreeMap;
 
 use heapscope::analysis::{loader_label, Analysis, Options};
-use heapscope::model::format::package_of;
+use heapscope::model::names::package_of;
 use heapscope::query::grouping::{histogram_groups, HistogramGrouping};
 use heapscope::session::Session;
 

@@ -6,7 +6,7 @@ mod support;
 
 use std::path::Path;
 
-use heapscope::analysis::Options;
+use heapscope::analysis::{Options, Sizes};
 use heapscope::render::{html, markdown};
 use heapscope::report::{self, Report, SourceInfo};
 
@@ -34,10 +34,12 @@ fn committed_query_schema_equals_the_derived_one() {
     );
 }
 
+/// A corpus dump's report in Eclipse MAT's sizes (its numbers are MAT's, spot-checked here).
 fn report_of(name: &str, dir: &str) -> Option<Report> {
     let corpus = support::corpus_dir()?;
     let path = corpus.join(dir).join(format!("{name}.hprof.gz"));
-    let s = support::session(support::open_dump(&path), &Options::default()).unwrap();
+    let options = Options { sizes: Sizes::Mat, ..Options::default() };
+    let s = support::session(support::open_dump(&path), &options).unwrap();
     let info = SourceInfo {
         file_name: Some(format!("{name}.hprof.gz")),
         file_bytes: std::fs::metadata(&path).unwrap().len(),

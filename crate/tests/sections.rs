@@ -145,13 +145,15 @@ fn single_suspect_root_path_is_a_shortest_path_from_a_gc_root() {
     assert!(p.why_alive.contains("leak.Holder") && p.why_alive.contains("JNI Global"), "{}", p.why_alive);
 }
 
-#[test]
-fn long_root_paths_keep_both_ends_within_the_cap() {
-    // Two chains of 40 and 45 objects from two roots to one holder of a big array: the
-    // holder is a top-level dominator 41 objects from its nearest root.
+/// Two chains of 40 and 45 objects from two roots to one holder of a big array (the
+/// holder a top-level dominator 41 objects from its nearest root), the chains' objects of
+/// `classes` in turn: (dump, graph, holder, roots).
+fn chained(classes: &[&str]) -> (Vec<u8>, Graph, u64, Vec<u64>) {
     let mut d = Dump::new(Hprof::new(8));
     d.primitive_array_class(support::dump::BYTE);
-    d.class("c.Link", "java.lang.Object", &[("next", OBJ)]);
+    for c in classes {
+        d.class(c, "java.lang.Object", &[("next", OBJ)]);
+    }
     d.class("c.Holder", "java.lang.Object", &[("data", OBJ)]);
     let big = d.prim(support::dump::BYTE, 50_000, &[7; 50_000]);
     let holder = d.obj("c.Holder", &[("data", V::Obj(big))]);
@@ -159,8 +161,8 @@ fn long_root_paths_keep_both_ends_within_the_cap() {
     let mut roots = Vec::new();
     for len in [40, 45] {
         let mut next = holder;
-        for _ in 0..len {
-            let o = d.obj("c.Link", &[("next", V::Obj(next))]);
+        for k in 0..len {
+            let o = d.obj(classes[k % classes.len()], &[("next", V::Obj(next))]);
             edges.push((o, next, "next".to_string()));
             next = o;
         }
@@ -168,7 +170,13 @@ fn long_root_paths_keep_both_ends_within_the_cap() {
         d.root(next);
     }
     let g = Graph::new(&edges, &roots);
-    let bytes = d.into_bytes();
+    (d.into_bytes(), g, holder, roots)
+}
+
+#[test]
+fn long_root_paths_keep_both_ends_within_the_cap() {
+    // Links of two classes in turn: no linked structure of one class to read as one.
+    let (bytes, g, holder, roots) = chained(&["c.LinkA", "c.LinkB"]);
     let full = g.shortest_path_len(holder);
     assert_eq!(full, 41);
     for (detail, cap) in [(Detail::MINIMAL, 10), (Detail::DEFAULT, 30), (Detail::MAX, 200)] {
@@ -183,10 +191,37 @@ fn long_root_paths_keep_both_ends_within_the_cap() {
         assert_eq!(p.omitted as usize, full - listed, "cap {cap}");
         assert_eq!(p.steps[0].object.address, hex(holder));
         assert!(roots.iter().any(|&r| hex(r) == p.steps.last().unwrap().object.address));
+        assert!(p.steps.iter().all(|st| st.run.is_none()));
         assert!(p
             .steps
             .iter()
-            .all(|st| st.object.class_name != "c.Link" || st.held_by == ["next"] || st.held_by.is_empty()));
+            .all(|st| st.object.class_name == "c.Holder" || st.held_by == ["next"] || st.held_by.is_empty()));
+    }
+}
+
+#[test]
+fn a_linked_structure_on_a_root_path_is_one_step() {
+    // Links of one class: the 39 between the holder and the root are one step.
+    let (bytes, g, holder, roots) = chained(&["c.Link"]);
+    let full = g.shortest_path_len(holder);
+    assert_eq!(full, 41);
+    for detail in [Detail::MINIMAL, Detail::DEFAULT, Detail::MAX] {
+        let mut s = support::session_of(bytes.clone());
+        s.set_detail(detail);
+        let r = s.report().unwrap();
+        let sus = &r.leak_suspects.suspects[0];
+        assert_eq!(sus.object.address, hex(holder));
+        let p = sus.root_path.as_ref().unwrap();
+        // The holder, the run (never the path's ends: the root is a link too), the root.
+        assert_eq!(p.steps.len(), 3, "{detail:?}");
+        assert_eq!(p.omitted, 0);
+        assert_eq!(p.steps[0].object.address, hex(holder));
+        let run = p.steps[1].run.as_ref().expect("the links as one step");
+        assert_eq!((run.nodes as usize, run.field.as_str()), (full - 2, "next"));
+        assert_eq!(p.steps[0].held_by, ["next"]);
+        assert_eq!(p.steps[1].held_by, ["next"]);
+        assert!(roots.iter().any(|&r| hex(r) == p.steps.last().unwrap().object.address));
+        assert!(p.why_alive.contains("39 × c.Link linked by next"), "{}", p.why_alive);
     }
 }
 

@@ -6,7 +6,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use heapscope::analysis::{Analysis, Options, Reading};
+use heapscope::analysis::{Analysis, Options, Reading, Sizes};
 use heapscope::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use heapscope::graph::NO_CLASS;
 use heapscope::rules::strength::Strength;
@@ -21,7 +21,7 @@ fn corpus() -> Option<PathBuf> {
 }
 
 fn analysis(path: &Path) -> Analysis {
-    support::core(support::open_dump(path), &Options::default()).unwrap()
+    support::core(support::open_dump(path), &Options { sizes: Sizes::Mat, ..Options::default() }).unwrap()
 }
 
 fn open(dir: &str, name: &str) -> Option<Analysis> {

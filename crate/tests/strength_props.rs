@@ -16,6 +16,7 @@ mod support;
 
 use std::collections::HashSet;
 
+use heapscope::bits::BitSet;
 use heapscope::dominators::{semi_nca, CsrGraph, UNREACHABLE};
 use heapscope::holders::referrer_index::ReferrerIndex;
 use heapscope::holders::ways::{independent_paths, stretches, trace};
@@ -23,7 +24,7 @@ use heapscope::holders::TreeView;
 use heapscope::model::Reading;
 use heapscope::rules::edges::OWNER;
 use heapscope::strength::tree::{counts, root_counts, TreeGraph};
-use heapscope::strength::walk::{bit, strengths, Edges};
+use heapscope::strength::walk::{strengths, Edges};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -139,7 +140,7 @@ proptest! {
         // Garbage entry points: here every unreachable node (the forest's own choice is
         // checked on the corpus); edges from garbage into live nodes must not count.
         let garbage: Vec<u32> = (0..spec.n as u32).filter(|&v| s[v as usize] == 8).collect();
-        let tree = TreeGraph { edges: &g, strengths: &s, owned: &[], garbage: &garbage };
+        let tree = TreeGraph { edges: &g, strengths: &s, owned: &BitSet::default(), garbage: &garbage };
         // The rule, from its definition: a strong reference (0) always counts, a weakening
         // one only into a node held no more firmly than it; nothing from garbage (8) into
         // a live node. The same for root edges.
@@ -194,7 +195,7 @@ proptest! {
         let idom = semi_nca(&tree).unwrap();
         prop_assert!(idom.iter().all(|&d| d != UNREACHABLE));
         for v in 0..spec.n as u32 {
-            if bit(&reach.owned, v) {
+            if reach.owned.contains(v) {
                 prop_assert!(needs[v as usize]);
                 // Some owner reference into it lies on a path the walk could take.
                 prop_assert!(spec.edges.iter().zip(&owning).any(|(e, &own)| own && e.1 == v && s[e.0 as usize].max(e.2) == s[v as usize]));
@@ -236,7 +237,7 @@ proptest! {
         let s = strengths(&g).unwrap().strengths;
         prop_assert_eq!(&s, &brute_strengths(&spec));
         let garbage: Vec<u32> = (0..spec.n as u32).filter(|&v| s[v as usize] == 8).collect();
-        let idom = semi_nca(&TreeGraph { edges: &g, strengths: &s, owned: &[], garbage: &garbage }).unwrap();
+        let idom = semi_nca(&TreeGraph { edges: &g, strengths: &s, owned: &BitSet::default(), garbage: &garbage }).unwrap();
         // The definition of the edge set and of the roots.
         let rule = |es: u8, su: u8, st: u8| !(su == 8 && st != 8) && (es == 0 || st >= es);
         let selected: Vec<(u32, u32, u8)> = spec.edges.iter().copied().filter(|&(u, t, es)| rule(es, s[u as usize], s[t as usize])).collect();
@@ -255,7 +256,7 @@ proptest! {
             seen
         };
 
-        let view = TreeView { tree: Reading::Strength, graph: TreeGraph { edges: &g, strengths: &s, owned: &[], garbage: &garbage }, idom: &idom, avoid: |f: u32, t: u32| s[f as usize] > s[t as usize] };
+        let view = TreeView { tree: Reading::Strength, graph: TreeGraph { edges: &g, strengths: &s, owned: &BitSet::default(), garbage: &garbage }, idom: &idom, avoid: |f: u32, t: u32| s[f as usize] > s[t as usize] };
         let index = ReferrerIndex::build(&view).unwrap();
         for t in 0..spec.n as u32 {
             let mut got = Vec::new();

@@ -302,10 +302,24 @@ fn escaped(text: &str, max: usize) -> String {
     s
 }
 
-/// The text plainly, at most `max` UTF-16 units, then "…".
-fn plain(text: &str, max: usize) -> String {
+/// The text as the inspector and the values beside references show it (independent of the
+/// crate): the characters, except the C0 and C1 controls (U+0000–U+001F, U+007F–U+009F),
+/// the bidi controls and the line and paragraph separators, written `\uXXXX`; at most
+/// `max` UTF-16 units, then "…".
+fn readable(text: &str, max: usize) -> String {
     let u = units(text);
-    let mut s = String::from_utf16_lossy(&u[..u.len().min(max)]);
+    let hidden = |c: char| {
+        let n = c as u32;
+        n < 0x20
+            || (0x7f..=0x9f).contains(&n)
+            || [0x200e, 0x200f, 0x2028, 0x2029].contains(&n)
+            || (0x202a..=0x202e).contains(&n)
+            || (0x2066..=0x2069).contains(&n)
+    };
+    let mut s: String = String::from_utf16_lossy(&u[..u.len().min(max)])
+        .chars()
+        .map(|c| if hidden(c) { format!("\\u{:04x}", c as u32) } else { c.to_string() })
+        .collect();
     if u.len() > max {
         s.push('…');
     }
@@ -320,19 +334,19 @@ fn check_layout(layout: Layout) -> Vec<String> {
     let dump = build(layout);
     let mut s: Session = support::session_of(dump.bytes.clone());
     let mut out = Vec::new();
-    // The inspector: every String's characters, plainly, at most 2000.
+    // The inspector: every String's characters, readably, at most 2000.
     for b in &dump.strings {
         let Answer::Object(d) = s.answer(&Query::Object { object: addr(b.id) }).expect("object") else { panic!() };
-        let want = plain(&b.text, heapscope::readback::object::MAX_STRING_CHARS);
+        let want = readable(&b.text, heapscope::readback::object::MAX_STRING_CHARS);
         if d.text.as_deref() != Some(want.as_str()) {
             out.push(format!("inspector text of {:?}: {:?}", b.text, d.text));
         }
     }
-    // Beside references: as MAT writes a value, at most 100 characters.
+    // Beside references: readably too, at most 100 characters.
     let objects: Vec<String> = dump.strings.iter().map(|b| addr(b.id)).collect();
     let Answer::Values(values) = s.answer(&Query::Values { objects }).expect("values") else { panic!() };
     for (b, v) in dump.strings.iter().zip(&values) {
-        let want = escaped(&b.text, heapscope::values::text::MAX_CHARS);
+        let want = readable(&b.text, heapscope::values::text::MAX_CHARS);
         if v.text.as_deref() != Some(want.as_str()) {
             out.push(format!("value of {:?}: {:?}", b.text, v.text));
         }

@@ -8,7 +8,7 @@
 
 mod support;
 
-use heapscope::analysis::Options;
+use heapscope::analysis::{Options, Sizes};
 use serde_json::Value;
 use support::mat_strings;
 
@@ -28,7 +28,7 @@ fn every_thread_matches_mat() {
     let (mut threads, mut frames, mut locals, mut names) = (0, 0, 0, 0);
     for (expected, dump, keep, android) in &cases {
         let exp: Value = serde_json::from_slice(&std::fs::read(expected).unwrap()).unwrap();
-        let options = Options { keep_unreachable: *keep, ..Options::default() };
+        let options = Options { keep_unreachable: *keep, sizes: Sizes::Mat, ..Options::default() };
         let mut s = support::session(support::open_dump(dump), &options).expect("analysis");
         let act = serde_json::to_value(&s.features().threads).unwrap();
         let exp_threads = exp["threads"]["threads"].as_array().expect("threads in expected");
@@ -109,8 +109,12 @@ fn every_thread_matches_mat() {
 fn cli_prints_every_thread_and_frame() {
     let Some(corpus) = support::corpus_dir() else { return };
     let dump = corpus.join("dumps/s03_threadlocal_leak_serial.hprof.gz");
-    let out =
-        std::process::Command::new(env!("CARGO_BIN_EXE_heapscope")).arg("threads").arg(&dump).output().expect("runs");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_heapscope"))
+        .arg("threads")
+        .arg(&dump)
+        .args(["--sizes", "mat"])
+        .output()
+        .expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let exp: Value =

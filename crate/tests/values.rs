@@ -231,12 +231,19 @@ fn strings_of_every_layout_read_as_built() {
         };
         d.root(s);
         let mut a = d.analyze();
-        let want: String = units
-            .iter()
-            .take(100)
-            .map(|&u| if (32..127).contains(&u) { (u as u8 as char).to_string() } else { format!("\\u{u:04x}") })
+        // Printable characters as they are, controls (U+0000–U+001F, U+007F–U+009F) as
+        // `\uXXXX`; after 100 UTF-16 units, "…".
+        let want: String = String::from_utf16_lossy(&units[..units.len().min(100)])
+            .chars()
+            .map(|c| {
+                if (c as u32) < 0x20 || (0x7f..=0x9f).contains(&(c as u32)) {
+                    format!("\\u{:04x}", c as u32)
+                } else {
+                    c.to_string()
+                }
+            })
             .collect::<String>()
-            + if units.len() > 100 { "..." } else { "" };
+            + if units.len() > 100 { "…" } else { "" };
         assert_eq!(texts(&mut a, &[hex(s)]), vec![Some(want)], "{layout} {text:?}");
     }
 }
@@ -263,7 +270,7 @@ fn old_and_android_strings_read_as_built() {
     d.root(s1);
     d.root(s2);
     let mut a = d.analyze();
-    assert_eq!(texts(&mut a, &[hex(s1), hex(s2)]), vec![Some("android".to_string()), Some("\\u0394x".to_string())]);
+    assert_eq!(texts(&mut a, &[hex(s1), hex(s2)]), vec![Some("android".to_string()), Some("Δx".to_string())]);
 }
 
 /// Boxed values, a thread, an enum, a class, collections' sizes and a node's key.

@@ -6,7 +6,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use heapscope::analysis::Options;
+use heapscope::analysis::{Options, Sizes};
 use heapscope::waste::TOP_STRING_GROUPS;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -27,7 +27,7 @@ fn duplicate_strings_match_mat() {
         let name = expected.file_name().unwrap().to_string_lossy().to_string();
         let exp: Value = serde_json::from_slice(&std::fs::read(expected).unwrap()).unwrap();
         let exp = &exp["duplicate_strings"];
-        let options = Options { keep_unreachable: *keep, ..Options::default() };
+        let options = Options { keep_unreachable: *keep, sizes: Sizes::Mat, ..Options::default() };
         let s = support::session(support::open_dump(dump), &options).expect("analysis");
         let a = &s.analysis;
         let act = serde_json::to_value(&s.features().waste.duplicate_strings).unwrap();

@@ -131,6 +131,20 @@ describe('comparing with a baseline', { skip: CORPUS_MISSING && !process.env.CI 
         const n = l.current?.accumulation_point_elements;
         if (b != null && n != null) assert.match(leaders[i].elements, new RegExp(`: ${b.toLocaleString('en-US')} → ${n.toLocaleString('en-US')}$`));
       }
+      // Each leader with the reference path from a GC root the CLI prints (`class Main .a →
+      // DumpedStuff .v → byte[]`), named once (no value beside its link), never a bare
+      // "entries" without a count.
+      const paths = await page.$$eval('#compare-leaders tbody tr', (rows) => rows.map((r) => r.querySelector('[data-reference-path]')?.textContent ?? null));
+      for (const [i, l] of cli.leaders.entries()) {
+        const want = (l.reference_path?.length ?? 0) > 1 ? l.reference_path.map((p) => `${p.class_name}${p.via.length ? ` .${p.via.join('/')}` : ''}`).join(' → ') : null;
+        assert.equal(paths[i], want, l.class_name);
+      }
+      assert.ok(paths.some((p) => p !== null), 'a leader has its path');
+      // The growth leader is the first thing seen: its row within the first screenful.
+      const leaderTop = await page.locator('#compare-leaders tbody tr').first().evaluate((r) => r.getBoundingClientRect().top + window.scrollY);
+      assert.ok(leaderTop < 600, `the first growth leader starts at ${leaderTop} px`);
+      assert.equal(await page.locator('#compare-leaders .val').count(), 0);
+      assert.ok(leaders.every((l) => l.elements !== 'entries'), JSON.stringify(leaders));
       const suspects = await page.$$eval('#compare-suspects tbody tr', (rows) => rows.map((r) => [r.dataset.class, r.dataset.status]));
       assert.deepEqual(suspects, cli.suspects.map((s) => [s.class_name, s.status]));
 

@@ -4,7 +4,8 @@
 // `threads` (every thread, its frames as MAT prints them, each frame's locals) and
 // `duplicate_strings` (each group's value, count and wasted bytes; the first member).
 // Also: the state in the URL, the keyboard, the overview's wasted total, and no sideways
-// page scroll at 800 px. With WASTEVIEW_SHOTS=DIR, screenshots of both views at 1440 and
+// page scroll at 800 px. The page analyzes in MAT's sizes here (`?sizes=mat`), as MAT's
+// numbers are the reference. With WASTEVIEW_SHOTS=DIR, screenshots of both views at 1440 and
 // 800 px are written there.
 //
 //   npm run build && node --test tests/e2e/wasteview.test.mjs
@@ -128,7 +129,7 @@ describe('threads and waste views', { skip: CORPUS_MISSING }, () => {
       assert.ok(await noSidewaysScroll(page), 'no sideways page scroll at 800 px (threads)');
       await page.setViewportSize({ width: 1280, height: 900 });
       await shots(page, 'threads');
-    });
+    }, { query: '?sizes=mat' });
   });
 
   test('s09: duplicate string groups as MAT groups them; a group opens into its strings and holders; sorting; overview total', async () => {
@@ -201,6 +202,6 @@ describe('threads and waste views', { skip: CORPUS_MISSING }, () => {
       assert.ok(await noSidewaysScroll(page), 'no sideways page scroll at 800 px (waste)');
       await page.setViewportSize({ width: 1280, height: 900 });
       await shots(page, 'waste');
-    });
+    }, { query: '?sizes=mat' });
   });
 });

@@ -16,12 +16,12 @@ import { download } from './lib/download';
 import { formatBytes, formatDuration, formatMiB, formatOffset, formatRate } from './lib/format';
 import { registerServiceWorker } from './lib/offline';
 import { Queries } from './lib/queries';
-import { StateStore, type PageState } from './lib/state';
+import { StateStore, type PageState, type ViewId } from './lib/state';
 import { installTrustedTypesPolicy } from './lib/trusted-types';
 import { internalError, isAnalysisError, type AnalysisError, type OpenOptions, type Opened } from './protocol';
 import type { DumpContext } from './views/common';
 import { DominatorTreeView } from './views/dominators';
-import { hideError, nothingReadable, showError, showNothingReadable } from './views/error';
+import { hideError, nothingReadable, showError, showNothingReadable, viewFailed } from './views/error';
 import { HistogramView } from './views/histogram';
 import { ClassesUpView } from './views/classes-up';
 import { CompareView } from './views/compare';
@@ -48,20 +48,21 @@ const client = new AnalysisClient();
 client.onVersion(setVersion);
 const progress = new ProgressView(() => client.cancel());
 
-/** The views of the open dump or report (null before the first one). */
+/** The views of the open dump or report (null before the first one). A view that failed
+ * to draw is null: its tab shows the error, the others work. */
 interface Open {
   ctx: DumpContext;
-  histogram: HistogramView;
-  dominators: DominatorTreeView;
-  treemap: TreemapView;
-  inspector: InspectorView;
-  path: PathView;
-  merge: MergePathsView;
-  classes: ClassesUpView;
-  compare: CompareView;
-  threads: ThreadsView;
-  leaks: LeaksView;
-  waste: WasteView;
+  histogram: HistogramView | null;
+  dominators: DominatorTreeView | null;
+  treemap: TreemapView | null;
+  inspector: InspectorView | null;
+  path: PathView | null;
+  merge: MergePathsView | null;
+  classes: ClassesUpView | null;
+  compare: CompareView | null;
+  threads: ThreadsView | null;
+  leaks: LeaksView | null;
+  waste: WasteView | null;
   values: ValueDecorator | null;
   /** The file and what the worker answered, to redraw after a mapping is applied. */
   file: File;
@@ -76,19 +77,42 @@ let open: Open | null = null;
 /** Increases with every file, so a superseded run's outcome is ignored. */
 let runId = 0;
 
-/** `?memory-limit=BYTES` simulates a device with less memory (it can only lower the limit). */
-function openOptions(): OpenOptions {
-  const limit = Number(new URLSearchParams(location.search).get('memory-limit'));
-  return Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
+/** `?fail-view=ID` in the address makes view ID fail as it is drawn, as a bug would: what
+ * the page does then (that view shows the error, the others work) can be seen and tested. */
+const failView = new URLSearchParams(location.search).get('fail-view');
+
+/** Draws view `id` with `draw`; an error inside it is shown in that view alone (an error
+ * boundary per view: one view's bug never takes the others, or the dump, down). */
+function guard<T>(id: ViewId, draw: () => T): T | null {
+  try {
+    if (failView === id) throw new Error(`a failure simulated by fail-view=${id} in the address`);
+    return draw();
+  } catch (e) {
+    replaceChildren(viewBody(id), viewFailed(e));
+    return null;
+  }
 }
 
 /**
- * A ProGuard/R8 mapping file: text named *.txt or *.map whose first line that is not a
- * comment maps a class (`original.Name -> obfuscated:`). Anything else is opened as a dump,
- * so a stray text file gets the dump reader's error naming the byte.
+ * `?memory-limit=BYTES` simulates a device with less memory (it can only lower the limit);
+ * `?sizes=mat` analyzes in Eclipse MAT's sizes (as the CLI's `--sizes mat`) instead of the JVM's.
  */
-async function isMapping(file: File): Promise<boolean> {
-  if (!/\.(txt|map)$/i.test(file.name)) return false;
+function openOptions(): OpenOptions {
+  const params = new URLSearchParams(location.search);
+  const limit = Number(params.get('memory-limit'));
+  const options: OpenOptions = Number.isFinite(limit) && limit > 0 ? { memoryLimit: limit } : {};
+  if (params.get('sizes') === 'mat') options.sizes = 'mat';
+  return options;
+}
+
+/**
+ * A ProGuard/R8 mapping file: text named *.txt or *.map (any name when it was chosen with
+ * Mapping…) whose first line that is not a comment maps a class (`original.Name ->
+ * obfuscated:`). Anything else is opened as a dump, so a stray text file gets the dump
+ * reader's error naming the byte.
+ */
+async function isMapping(file: File, anyName = false): Promise<boolean> {
+  if (!anyName && !/\.(txt|map)$/i.test(file.name)) return false;
   const head = await file.slice(0, 64 << 10).text().catch(() => '');
   const first = head.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
   return first !== undefined && /^\S+ -> \S+:$/.test(first);
@@ -96,7 +120,7 @@ async function isMapping(file: File): Promise<boolean> {
 
 /** Files dropped or chosen together: a dump (or report), a mapping, or both. */
 async function openFiles(files: File[]): Promise<void> {
-  const kinds = await Promise.all(files.map(isMapping));
+  const kinds = await Promise.all(files.map((f) => isMapping(f)));
   const mapping = files.find((_, i) => kinds[i]) ?? null;
   const dump = files.find((_, i) => !kinds[i]) ?? null;
   if (dump) return openFile(dump, mapping);
@@ -116,20 +140,27 @@ async function applyMapping(file: File): Promise<void> {
     const reportJson = await o.ctx.q.applyMapping(await file.text());
     if (open !== o) return;
     // The user's filter stays (the names it finds may change with the mapping).
-    const filter = o.histogram.filterText();
+    const filter = o.histogram?.filterText() ?? '';
     showResults(o.file, { ...o.opened, reportJson }, file.name, file);
-    open?.histogram.keepFilter(filter);
+    open?.histogram?.keepFilter(filter);
     announce(`Names deobfuscated with ${file.name}.`);
   } catch (e) {
     showError(isAnalysisError(e) ? e : internalError(String(e)), file);
   }
 }
 
+/** Files opened since the page loaded: the URL fragment belongs to the first (a reload
+ * returns there once the dump is dropped again); every later file starts clean. */
+let filesOpened = 0;
+
 async function openFile(file: File, mapping: File | null = null, snapshot: number | null = null): Promise<void> {
   const id = ++runId;
+  // A new dump starts from a clean state: its first view, no selection, nothing open or
+  // filtered (the views are made anew for it).
+  if (filesOpened++ > 0) store.reset();
   hideError();
   setNotice(null);
-  open?.compare.close();
+  open?.compare?.close();
   showResultsFrame(false);
   setMode('running');
   const report = await isJsonReport(file).catch(() => false);
@@ -193,6 +224,7 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
     report,
     reportJson: opened.reportJson,
     fileName: file.name,
+    mappingName,
     hasDump: opened.hasDump,
     q: new Queries(client, report.tree ?? 'mat'),
     store,
@@ -247,39 +279,38 @@ function showResults(file: File, opened: Opened, mappingName: string | null = nu
   );
   byId('dump-lost').hidden = true;
 
-  const histogram = new HistogramView(ctx);
-  const dominators = new DominatorTreeView(ctx);
-  const treemap = new TreemapView(ctx);
-  const inspector = new InspectorView(ctx);
-  const path = new PathView(ctx);
-  const classes = new ClassesUpView(ctx);
-  open?.compare.close();
+  open?.compare?.close();
+  open?.values?.stop();
+  const mount = <V extends { root: HTMLElement }>(id: ViewId, make: () => V): V | null =>
+    guard(id, () => {
+      const v = make();
+      replaceChildren(viewBody(id), v.root);
+      return v;
+    });
+  guard('overview', () => replaceChildren(viewBody('overview'), renderOverview(ctx)));
+  const histogram = mount('histogram', () => new HistogramView(ctx));
+  const leaks = mount('leaks', () => new LeaksView(ctx));
+  guard('suspects', () => replaceChildren(viewBody('suspects'), renderSuspects(ctx)));
+  guard('consumers', () => replaceChildren(viewBody('consumers'), renderConsumers(ctx)));
+  const threads = mount('threads', () => new ThreadsView(ctx));
+  const waste = mount('waste', () => new WasteView(ctx));
+  const dominators = mount('dominators', () => new DominatorTreeView(ctx));
+  const classes = mount('classes', () => new ClassesUpView(ctx));
+  const treemap = mount('treemap', () => new TreemapView(ctx));
+  const inspector = mount('inspector', () => new InspectorView(ctx));
+  const path = mount('path', () => new PathView(ctx));
+  const merge = mount('merge', () => new MergePathsView(ctx));
   // A baseline dump of the same program is deobfuscated with the same mapping.
   const baselineOptions = async (): Promise<OpenOptions> => (mapping ? { ...openOptions(), mapping: await mapping.text() } : openOptions());
-  const compare = new CompareView(ctx, client, baselineOptions, mapping?.name ?? null, () => releaseDump(ctx, file), (name, address) => {
-    histogram.reveal(name, address);
-    store.set({ view: 'histogram' });
-  });
-  const threads = new ThreadsView(ctx);
-  const waste = new WasteView(ctx);
-  const leaks = new LeaksView(ctx);
-  replaceChildren(viewBody('leaks'), leaks.root);
-  replaceChildren(viewBody('threads'), threads.root);
-  replaceChildren(viewBody('waste'), waste.root);
-  const merge = new MergePathsView(ctx);
-  open?.values?.stop();
+  const compare = mount(
+    'compare',
+    () =>
+      new CompareView(ctx, client, baselineOptions, mapping?.name ?? null, () => releaseDump(ctx, file), (name, address) => {
+        histogram?.reveal(name, address);
+        store.set({ view: 'histogram' });
+      }),
+  );
   const values = opened.hasDump ? new ValueDecorator(ctx.q, byId('results')) : null;
-  replaceChildren(viewBody('overview'), renderOverview(ctx));
-  replaceChildren(viewBody('histogram'), histogram.root);
-  replaceChildren(viewBody('suspects'), renderSuspects(ctx));
-  replaceChildren(viewBody('consumers'), renderConsumers(ctx));
-  replaceChildren(viewBody('dominators'), dominators.root);
-  replaceChildren(viewBody('treemap'), treemap.root);
-  replaceChildren(viewBody('inspector'), inspector.root);
-  replaceChildren(viewBody('path'), path.root);
-  replaceChildren(viewBody('merge'), merge.root);
-  replaceChildren(viewBody('classes'), classes.root);
-  replaceChildren(viewBody('compare'), compare.root);
   open = { ctx, histogram, dominators, treemap, inspector, path, merge, classes, compare, threads, leaks, waste, values, file, opened, mappingName, mapping, tree };
   showResultsFrame(true);
   update(store.get());
@@ -310,43 +341,46 @@ function update(state: PageState): void {
     void switchTree(open, wanted);
     return;
   }
-  switch (state.view) {
-    case 'histogram':
-      open.histogram.schedule();
-      break;
-    case 'dominators':
-      open.dominators.show(state.object);
-      break;
-    case 'treemap':
-      open.treemap.show(state.object);
-      break;
-    case 'inspector':
-      open.inspector.show(state.object);
-      break;
-    case 'path':
-      open.path.show(state.object);
-      break;
-    case 'merge':
-      open.merge.show(state.object);
-      break;
-    case 'classes':
-      open.classes.show(state.rows ?? []);
-      break;
-    case 'compare':
-      open.compare.show(state);
-      break;
-    case 'threads':
-      open.threads.show(state.threads ?? []);
-      break;
-    case 'leaks':
-      open.leaks.show(state.leak ?? null);
-      break;
-    case 'waste':
-      open.waste.show(state);
-      break;
-    default:
-      break;
-  }
+  const o = open;
+  guard(state.view, () => {
+    switch (state.view) {
+      case 'histogram':
+        o.histogram?.schedule();
+        break;
+      case 'dominators':
+        o.dominators?.show(state.object);
+        break;
+      case 'treemap':
+        o.treemap?.show(state.object);
+        break;
+      case 'inspector':
+        o.inspector?.show(state.object);
+        break;
+      case 'path':
+        o.path?.show(state.object);
+        break;
+      case 'merge':
+        o.merge?.show(state.object);
+        break;
+      case 'classes':
+        o.classes?.show(state.rows ?? []);
+        break;
+      case 'compare':
+        o.compare?.show(state);
+        break;
+      case 'threads':
+        o.threads?.show(state.threads ?? []);
+        break;
+      case 'leaks':
+        o.leaks?.show(state.leak ?? null);
+        break;
+      case 'waste':
+        o.waste?.show(state);
+        break;
+      default:
+        break;
+    }
+  });
 }
 
 /** The tree being switched to, while the worker computes it. */
@@ -362,9 +396,9 @@ async function switchTree(o: Open, tree: Tree): Promise<void> {
   try {
     const reportJson = await o.ctx.q.setTree(tree);
     if (open !== o) return;
-    const filter = o.histogram.filterText();
+    const filter = o.histogram?.filterText() ?? '';
     showResults(o.file, { ...o.opened, reportJson }, o.mappingName, o.mapping);
-    open?.histogram.keepFilter(filter);
+    open?.histogram?.keepFilter(filter);
     announce(tree === 'strength' ? 'The views now show the strength-aware dominator tree.' : "The views now show Eclipse MAT's dominator tree.");
   } catch (e) {
     setTreeStatus('');
@@ -415,7 +449,7 @@ wireRenderedExport('export-md-graphs', (q) => q.markdownGraphs(), 'graphs.md', '
 /** Files dropped on the page: a dump replacing an open analysis asks first, as the buttons
  * do (a mapping alone only renames the open one). */
 async function droppedFiles(files: File[]): Promise<void> {
-  const kinds = await Promise.all(files.map(isMapping));
+  const kinds = await Promise.all(files.map((f) => isMapping(f)));
   const dump = files.find((_, i) => !kinds[i]);
   if (dump && byId('main').dataset.mode === 'done') confirmReplace(`Analyze ${dump.name}`, () => void openFiles(files));
   else await openFiles(files);
@@ -428,15 +462,22 @@ byId('open-button').addEventListener('click', chooseFile);
 byId('compare-button').addEventListener('click', () => {
   if (!open) return;
   store.set({ view: 'compare' });
-  open.compare.choose();
+  open.compare?.choose();
 });
 const mappingInput = byId<HTMLInputElement>('mapping-input');
 byId('mapping-button').addEventListener('click', () => mappingInput.click());
 mappingInput.addEventListener('change', () => {
   const file = mappingInput.files?.[0];
   mappingInput.value = '';
-  if (file) void applyMapping(file);
+  if (file) void chosenAsMapping(file);
 });
+
+/** A file chosen with Mapping…: a mapping renames the open dump; anything else (a heap
+ * dump, a saved report chosen there by mistake) is opened as the files dropped are. */
+async function chosenAsMapping(file: File): Promise<void> {
+  if (await isMapping(file, true)) await applyMapping(file);
+  else await droppedFiles([file]);
+}
 
 const sampleButton = byId<HTMLButtonElement>('sample-button');
 sampleButton.addEventListener('click', () => confirmReplace('Analyze the sample', () => void analyzeSample()));

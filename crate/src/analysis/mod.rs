@@ -23,6 +23,7 @@ mod tree;
 pub use refs::{loader_label, loader_label_of, object_ref, strength_name};
 pub use run::{analyze, PEAK_BYTES_PER_OBJECT};
 
+use crate::bits::BitSet;
 use crate::dominators::{self, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::{Error, Result};
 use crate::graph::{Heap, Pass2Sink, NO_CLASS};
@@ -38,7 +39,7 @@ use crate::strength::tree::TreeGraph;
 use crate::strength::walk::HeapEdges;
 use tree::{HeapGraph, TreeParts};
 
-pub use crate::model::Reading;
+pub use crate::model::{Reading, Sizes};
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -61,6 +62,9 @@ pub struct Options {
     /// The heap-dump snapshot to analyze, 1-based, when the file holds several (the
     /// JDK's hprof agent writes one per dump request); None: the last.
     pub snapshot: Option<u32>,
+    /// Which shallow sizes every number is in: the JVM's (read from the dump's addresses,
+    /// the default) or Eclipse MAT's (for parity with MAT).
+    pub sizes: Sizes,
     /// For benchmarks only: skip the reachability-strength walk, so that the core (passes,
     /// MAT's dominator tree, retained sizes) can be timed against its own budget (with no
     /// [`Collect`] of features either). Every object then reads as unreachable in the
@@ -179,7 +183,7 @@ pub struct Analysis {
     /// The owner rules' data (Android views and activities; empty elsewhere).
     pub owners: Owners,
     /// One bit per object an owner rule gave its owner ([`crate::strength::owners`]).
-    pub owned: Vec<u64>,
+    pub owned: BitSet,
     /// The reading the tree fields above (`idom`, `tree`, `retained`, `roots`, `classes`,
     /// `unreachable`, `kept_objects`, `used_heap`, `garbage`) are in.
     pub reading: Reading,
@@ -189,7 +193,7 @@ pub struct Analysis {
     pub loader_groups: tally::LoaderGroups,
     /// One bit per object the features asked to be counted apart in the loader groups
     /// (the waste report's duplicates; empty: none), for the other reading's tree.
-    marks: Vec<u64>,
+    marks: BitSet,
     /// The other reading's tree, once computed.
     other_tree: Option<Box<TreeParts>>,
 }
@@ -457,8 +461,8 @@ pub trait Collect: Pass1Sink + Pass2Sink {
 
     /// After [`Collect::before_tree`]: one bit per object to be counted apart in the loader
     /// groups ([`tally`]), handed over (empty: none).
-    fn take_marks(&mut self) -> Vec<u64> {
-        Vec::new()
+    fn take_marks(&mut self) -> BitSet {
+        BitSet::default()
     }
 }
 
@@ -481,9 +485,9 @@ impl<A: Collect, B: Collect> Collect for (A, B) {
         self.1.before_tree(heap)
     }
 
-    fn take_marks(&mut self) -> Vec<u64> {
+    fn take_marks(&mut self) -> BitSet {
         let marks = self.0.take_marks();
-        if marks.is_empty() {
+        if marks.capacity() == 0 {
             self.1.take_marks()
         } else {
             marks

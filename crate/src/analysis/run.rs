@@ -3,6 +3,7 @@
 //! memory estimate that refuses a dump too big before its per-object arrays exist.
 
 use super::{tree, Analysis, Collect, Options, Phase, Progress, ProgressInfo, Reading};
+use crate::bits::BitSet;
 use crate::error::{Error, Result};
 use crate::records::heap::WalkEnd;
 use crate::records::Cursor;
@@ -46,6 +47,7 @@ pub fn analyze<C: Collect>(
             collect.rewind();
             index = crate::index::pass1(&mut cursor, &mut tick, Some(index.snapshots), collect)?;
         }
+        index.sizes = options.sizes;
         index
     };
     if let Some(n) = options.snapshot {
@@ -65,6 +67,16 @@ pub fn analyze<C: Collect>(
     };
     let objects = index.ids.len() as u64;
     check_memory(options, objects)?;
+    // A dump that ends early lost its GC roots and references past the cut: an object
+    // unreachable in the part read may well be reachable in the whole. Nothing is
+    // discarded then; each entry point of what no root reaches is a root of its own.
+    let kept;
+    let options = if incomplete.is_some() && !options.keep_unreachable {
+        kept = Options { keep_unreachable: true, ..options.clone() };
+        &kept
+    } else {
+        options
+    };
 
     // Pass 2 allocates its per-object arrays before its first tick: count them in it.
     tick_phase(Phase::Pass2, 0, 0, progress)?;
@@ -92,7 +104,7 @@ pub fn analyze<C: Collect>(
         return Err(no_strengths());
     }
     let (strengths, owned) = if options.core_only {
-        (Strengths::compact(Vec::new())?, Vec::new())
+        (Strengths::compact(Vec::new())?, BitSet::default())
     } else {
         let Reach { strengths, owned } = crate::strength::walk::strengths(&HeapEdges::new(&heap, &owners))?;
         collect.strengths_known(&heap, &strengths, options.keep_unreachable)?;
@@ -167,14 +179,14 @@ fn check_memory(options: &Options, objects: u64) -> Result<()> {
         let per_object = options.peak_bytes_per_object.unwrap_or(PEAK_BYTES_PER_OBJECT);
         let need = options.memory_fixed_bytes.saturating_add(objects.saturating_mul(per_object));
         if need > limit {
-            use crate::model::format::{binary_size, format_bytes};
+            use crate::model::format::{binary_size, thousands};
             let fixed = match options.memory_fixed_bytes {
                 0 => String::new(),
                 f => format!("{} plus ", binary_size(f)),
             };
             return Err(Error::memory(format!(
                 "this dump has {} objects: analyzing it needs about {} of memory ({fixed}{per_object} bytes per object), more than the {} available here",
-                format_bytes(objects),
+                thousands(objects),
                 binary_size(need),
                 binary_size(limit)
             )));

@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 
+use crate::bits::BitSet;
 use crate::error::Result;
 use crate::graph::Heap;
 use crate::retained::{self, NO_GROUP};
@@ -79,7 +80,7 @@ pub(super) struct Tally<'a> {
     /// Per class: whether it is a primitive array class.
     is_array: Vec<bool>,
     /// One bit per marked object (empty: none).
-    marks: &'a [u64],
+    marks: &'a BitSet,
     root: u32,
     /// The current top-level dominator's group, and the slots of its classes since the
     /// last flush, with the classes touched.
@@ -93,7 +94,7 @@ pub(super) struct Tally<'a> {
 }
 
 impl<'a> Tally<'a> {
-    pub(super) fn new(heap: &'a Heap, marks: &'a [u64]) -> Result<Tally<'a>> {
+    pub(super) fn new(heap: &'a Heap, marks: &'a BitSet) -> Result<Tally<'a>> {
         let classes = &heap.index.classes;
         let n = classes.classes.len();
         let mut is_array = vec![false; n];
@@ -134,7 +135,7 @@ impl<'a> Tally<'a> {
 
     #[inline]
     fn marked(&self, v: u32) -> bool {
-        bit(self.marks, v)
+        self.marks.contains(v)
     }
 
     /// Adds the slots to the current group's table.
@@ -159,14 +160,8 @@ impl<'a> Tally<'a> {
             g.classes = classes;
         }
         groups.sort_unstable_by_key(|g| g.loader);
-        LoaderGroups { groups, marked: !self.marks.is_empty() }
+        LoaderGroups { groups, marked: self.marks.capacity() > 0 }
     }
-}
-
-/// Whether bit `v` is set (false past the end).
-#[inline(always)]
-fn bit(bits: &[u64], v: u32) -> bool {
-    bits.get(v as usize / 64).is_some_and(|w| w >> (v % 64) & 1 != 0)
 }
 
 impl retained::WalkExtra for Tally<'_> {
@@ -199,10 +194,10 @@ impl retained::WalkExtra for Tally<'_> {
         }
         slot.objects += 1;
         slot.shallow += bytes;
-        if self.marks.is_empty() {
+        if self.marks.capacity() == 0 {
             return;
         }
-        if bit(self.marks, x) {
+        if self.marks.contains(x) {
             slot.marked += 1;
             slot.marked_shallow += bytes;
         }

@@ -4,6 +4,7 @@
 
 use super::{ClassStats, DominatorAlgorithm, Options, Phase, Reading};
 use crate::alloc::try_filled;
+use crate::bits::BitSet;
 use crate::dominators::{self, Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
@@ -106,8 +107,8 @@ pub(super) fn build(
     heap: &Heap,
     strengths: &Strengths,
     owners: &Owners,
-    owned: &[u64],
-    marks: &[u64],
+    owned: &BitSet,
+    marks: &BitSet,
     reading: Reading,
     options: &Options,
     tick: &mut dyn FnMut(Phase) -> Result<()>,
@@ -174,7 +175,7 @@ pub(super) fn build(
     let mut tally = super::tally::Tally::new(heap, marks)?;
     let retained::Computed { tree, retained, class_min, class_min2 } = retained::compute_with(
         &idom,
-        heap.index.layout.object_alignment,
+        heap.index.size_alignment(),
         shallow,
         |v| heap.class_of(v),
         class_count,

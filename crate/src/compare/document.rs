@@ -5,8 +5,8 @@
 
 use super::model::*;
 use crate::model::document::{Align, Block, Document, Inline};
-use crate::model::format::binary_units;
-use crate::model::format::{format_bp, format_bytes};
+use crate::model::format::binary_size;
+use crate::model::format::{format_bp, thousands};
 use crate::model::PathKey;
 
 /// Class rows shown when `--top` does not say.
@@ -16,8 +16,8 @@ pub const DEFAULT_CLASS_ROWS: usize = 50;
 pub fn signed(n: i64) -> String {
     match n {
         0 => "0".into(),
-        n if n > 0 => format!("+{}", format_bytes(n as u64)),
-        n => format!("-{}", format_bytes(n.unsigned_abs())),
+        n if n > 0 => format!("+{}", thousands(n as u64)),
+        n => format!("-{}", thousands(n.unsigned_abs())),
     }
 }
 
@@ -50,14 +50,19 @@ fn status_text(c: &Change) -> String {
         // Still there, but under the suspect threshold: its change is what matters.
         ChangeStatus::Gone | ChangeStatus::Grown | ChangeStatus::Shrunk => {
             let verb = if c.delta_retained_bytes > 0 { "grown" } else { "shrunk" };
-            let under = if grown_gone { "; under 10% of the heap now" } else { "" };
+            // Said only where the numbers say it.
+            let under = match &c.current {
+                Some(cur) if grown_gone && cur.retained_bp < 1_000 => "; under 10% of the heap now",
+                Some(_) if grown_gone => "; no longer a suspect",
+                _ => "",
+            };
             match c.growth_bp {
                 Some(bp) => format!(
                     "{verb} by {} bytes ({}){under}",
-                    format_bytes(c.delta_retained_bytes.unsigned_abs()),
+                    thousands(c.delta_retained_bytes.unsigned_abs()),
                     signed_percent(bp)
                 ),
-                None => format!("{verb} by {} bytes{under}", format_bytes(c.delta_retained_bytes.unsigned_abs())),
+                None => format!("{verb} by {} bytes{under}", thousands(c.delta_retained_bytes.unsigned_abs())),
             }
         }
     }
@@ -67,7 +72,9 @@ fn what(c: &Change) -> String {
     let mut s = match c.kind {
         ChangeKind::GroupOfObjects => {
             let n = c.current.as_ref().or(c.baseline.as_ref()).map_or(0, |s| s.instances);
-            format!("{} instances of {}", format_bytes(n), c.class_name)
+            // Class objects listed on their own rows (`class X`) are not counted here again.
+            let other = if c.class_name == "java.lang.Class" { " other" } else { "" };
+            format!("{}{other} instances of {}", thousands(n), c.class_name)
         }
         // Named where the application holds it, as the suspects are.
         _ => match held_in(c) {
@@ -82,7 +89,7 @@ fn what(c: &Change) -> String {
 }
 
 fn retained(s: &Option<ChangeSide>) -> String {
-    s.as_ref().map_or("—".into(), |s| format!("{} ({})", format_bytes(s.retained_bytes), format_bp(s.retained_bp)))
+    s.as_ref().map_or("—".into(), |s| format!("{} ({})", thousands(s.retained_bytes), format_bp(s.retained_bp)))
 }
 
 /// Where the memory is held (the current side's name, else the baseline's).
@@ -98,11 +105,12 @@ fn elements(c: &Change) -> String {
         None => c.current.as_ref().or(c.baseline.as_ref()).and_then(|s| s.accumulation_point.clone()),
     };
     match (point, e(&c.baseline), e(&c.current)) {
-        (Some(p), Some(b), Some(n)) => format!("{p}: {} → {}", format_bytes(b), format_bytes(n)),
-        (Some(p), None, Some(n)) => format!("{p}: {}", format_bytes(n)),
-        (Some(p), Some(b), None) => format!("{p}: {} before", format_bytes(b)),
-        (Some(p), None, None) => p,
-        (None, ..) => String::new(),
+        (Some(p), Some(b), Some(n)) => format!("{p}: {} → {}", thousands(b), thousands(n)),
+        (Some(p), None, Some(n)) => format!("{p}: {}", thousands(n)),
+        (Some(p), Some(b), None) => format!("{p}: {} before", thousands(b)),
+        // No count: "entries" alone would say nothing.
+        (Some(p), None, None) if held_in(c).is_none() => p,
+        _ => String::new(),
     }
 }
 
@@ -185,7 +193,7 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
     let t = &c.totals;
     let (b, n, d) = (&t.baseline, &t.current, &t.delta);
     blocks.push(Block::Heading(2, "Totals".into()));
-    let heap = |x: u64| format!("{} bytes ({})", format_bytes(x), binary_units(x));
+    let heap = |x: u64| format!("{} bytes ({})", thousands(x), binary_size(x));
     let heap_delta = format!(
         "{} bytes ({})",
         signed(d.used_heap_bytes),
@@ -193,34 +201,24 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
     );
     let mut rows = vec![
         vec!["Used heap".into(), heap(b.used_heap_bytes), heap(n.used_heap_bytes), heap_delta],
-        vec!["Objects".into(), format_bytes(b.objects), format_bytes(n.objects), signed(d.objects)],
-        vec!["Classes".into(), format_bytes(b.classes), format_bytes(n.classes), signed(d.classes)],
-        vec![
-            "Class loaders".into(),
-            format_bytes(b.class_loaders),
-            format_bytes(n.class_loaders),
-            signed(d.class_loaders),
-        ],
-        vec!["GC roots".into(), format_bytes(b.gc_roots), format_bytes(n.gc_roots), signed(d.gc_roots)],
+        vec!["Objects".into(), thousands(b.objects), thousands(n.objects), signed(d.objects)],
+        vec!["Classes".into(), thousands(b.classes), thousands(n.classes), signed(d.classes)],
+        vec!["Class loaders".into(), thousands(b.class_loaders), thousands(n.class_loaders), signed(d.class_loaders)],
+        vec!["GC roots".into(), thousands(b.gc_roots), thousands(n.gc_roots), signed(d.gc_roots)],
     ];
     for ((x, y), z) in b.gc_roots_by_type.iter().zip(&n.gc_roots_by_type).zip(&d.gc_roots_by_type) {
-        rows.push(vec![
-            format!("GC roots: {}", x.name),
-            format_bytes(x.objects),
-            format_bytes(y.objects),
-            signed(z.objects),
-        ]);
+        rows.push(vec![format!("GC roots: {}", x.name), thousands(x.objects), thousands(y.objects), signed(z.objects)]);
     }
     rows.push(vec![
         "Unreachable objects (discarded)".into(),
-        format_bytes(b.unreachable_objects),
-        format_bytes(n.unreachable_objects),
+        thousands(b.unreachable_objects),
+        thousands(n.unreachable_objects),
         signed(d.unreachable_objects),
     ]);
     rows.push(vec![
         "Unreachable bytes (discarded)".into(),
-        format_bytes(b.unreachable_shallow_bytes),
-        format_bytes(n.unreachable_shallow_bytes),
+        thousands(b.unreachable_shallow_bytes),
+        thousands(n.unreachable_shallow_bytes),
         signed(d.unreachable_shallow_bytes),
     ]);
     blocks.push(Block::Table {
@@ -244,6 +242,8 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
         let paths: Vec<String> = c
             .leaders
             .iter()
+            // Named where the application holds it, a leader needs no path to it.
+            .filter(|l| held_in(l).is_none())
             .filter_map(|l| l.reference_path.as_ref().map(|p| format!("{}: {}", l.class_name, path_text(p))))
             .collect();
         if !paths.is_empty() {
@@ -273,8 +273,8 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
     };
     blocks.push(Block::Paragraph(vec![Inline::Text(format!(
         "{} of {} classes changed; by change in {by}: the {} that grew most, largest growth first, then the {} that shrank most or are gone, largest decrease first.",
-        format_bytes(c.classes_changed),
-        format_bytes(c.classes_total),
+        thousands(c.classes_changed),
+        thousands(c.classes_total),
         grown.len(),
         shrunk.len()
     ))]));
@@ -307,11 +307,11 @@ pub fn document(c: &Comparison, class_rows: Option<usize>) -> Document {
                             ClassStatus::Both => "",
                         }
                         .into(),
-                        format_bytes(r.current.instances),
+                        thousands(r.current.instances),
                         signed(r.delta.instances),
-                        format_bytes(r.current.shallow_bytes),
+                        thousands(r.current.shallow_bytes),
                         signed(r.delta.shallow_bytes),
-                        format_bytes(r.current.retained_bytes_min),
+                        thousands(r.current.retained_bytes_min),
                         signed(r.delta.retained_bytes_min),
                     ]
                 })

@@ -74,6 +74,30 @@ fn suspect_side(s: &Suspect) -> ChangeSide {
     }
 }
 
+/// A group's side without its members that are items of their own (class objects, each
+/// listed as `class X`): so a class object's growth counts once, on its own row.
+fn residual(r: &Report, class_name: &str, mut side: ChangeSide) -> ChangeSide {
+    let listed: Vec<&ObjectRef> = r
+        .top_dominators
+        .iter()
+        .filter(|o| o.class_of_object.is_some() && class_key(&o.class_name) == class_name)
+        .filter(|o| {
+            // A group suspect already leaves out the single suspects (MAT's grouping).
+            let single = r
+                .leak_suspects
+                .suspects
+                .iter()
+                .any(|s| s.kind == SuspectKind::SingleObject && s.object.address == o.address);
+            side.address.is_none() || !single
+        })
+        .collect();
+    let bytes: u64 = listed.iter().map(|o| o.retained_bytes).sum();
+    side.retained_bytes = side.retained_bytes.saturating_sub(bytes);
+    side.instances = side.instances.saturating_sub(listed.len() as u64);
+    side.retained_bp = basis_points(side.retained_bytes, r.overview.used_heap_bytes);
+    side
+}
+
 fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>> {
     let stable = |label: &str| loaders.get(label).cloned().unwrap_or_else(|| label.to_string());
     let groups: Vec<&Suspect> =
@@ -109,11 +133,12 @@ fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>>
         });
     }
     for g in groups {
+        let label = class_key(&g.class_name).into_owned();
         out.push(Item {
             kind: ChangeKind::GroupOfObjects,
-            label: class_key(&g.class_name).into_owned(),
+            side: residual(r, &label, suspect_side(g)),
+            label,
             loader: Some(stable(&g.loader)),
-            side: suspect_side(g),
             path: None,
             suspect: true,
         });
@@ -125,7 +150,7 @@ fn items<'a>(r: &'a Report, loaders: &BTreeMap<String, String>) -> Vec<Item<'a>>
 /// its top-level objects of the class, when the report lists them (top consumers above 1% of the heap).
 fn group_fallback(r: &Report, class_name: &str) -> Option<ChangeSide> {
     let c = r.top_consumers.classes.iter().find(|c| class_key(&c.name) == class_name)?;
-    Some(ChangeSide {
+    let side = ChangeSide {
         address: r
             .top_dominators
             .iter()
@@ -137,7 +162,10 @@ fn group_fallback(r: &Report, class_name: &str) -> Option<ChangeSide> {
         accumulation_point: None,
         accumulation_point_elements: None,
         held_in: None,
-    })
+    };
+    // Every top-level object of the class: those listed as items of their own are theirs.
+    Some(residual(r, class_name, ChangeSide { address: None, ..side.clone() }))
+        .map(|s| ChangeSide { address: side.address, ..s })
 }
 
 /// For each current item, the index of its baseline counterpart.

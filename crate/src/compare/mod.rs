@@ -27,7 +27,7 @@ pub mod model;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::model::{HistogramRow, Report};
 use model::*;
 pub use model::{Comparison, SortKey, SCHEMA_VERSION};
@@ -48,7 +48,7 @@ impl Default for Options {
 }
 
 fn mismatch(message: String) -> Error {
-    Error { kind: ErrorKind::Format, offset: None, message: crate::error::one_line(message) }
+    Error::invalid(message)
 }
 
 /// A report read back from JSON, refusing other schema versions before reading the rest
@@ -197,12 +197,39 @@ fn warnings(baseline: &Report, current: &Report) -> Vec<String> {
     if baseline.overview.unreachable.discarded != current.overview.unreachable.discarded {
         w.push("One side kept its unreachable objects (--keep-unreachable) and the other did not: their numbers do not compare like for like.".into());
     }
-    if baseline.dump.compressed_oops != current.dump.compressed_oops
-        || baseline.dump.object_alignment != current.dump.object_alignment
+    let (bl, cl) = (baseline.dump.layout.as_ref(), current.dump.layout.as_ref());
+    if let (Some(b), Some(c)) = (bl, cl) {
+        if b.sizes != c.sizes {
+            w.push(format!(
+                "The baseline is in {} sizes and the current dump in {} (analyze --sizes): their sizes do not compare like for like.",
+                sizes_owner(b.sizes),
+                sizes_owner(c.sizes)
+            ));
+        } else if (b.header_bytes, b.reference_bytes, b.alignment_bytes)
+            != (c.header_bytes, c.reference_bytes, c.alignment_bytes)
+        {
+            w.push(format!(
+                "The two dumps have different object layouts (baseline: {}; current: {}): shallow sizes differ for that reason alone.",
+                b.description, c.description
+            ));
+        }
+    }
+    let layouts_said = w.iter().any(|m| m.contains("object layouts"));
+    if !layouts_said
+        && (baseline.dump.compressed_oops != current.dump.compressed_oops
+            || baseline.dump.object_alignment != current.dump.object_alignment)
     {
         w.push("The two dumps have different object layouts (compressed oops or alignment): shallow sizes differ for that reason alone.".into());
     }
     w
+}
+
+/// Whose sizes: "the JVM's" or "Eclipse MAT's".
+fn sizes_owner(s: crate::model::Sizes) -> &'static str {
+    match s {
+        crate::model::Sizes::Jvm => "the JVM's",
+        crate::model::Sizes::Mat => "Eclipse MAT's",
+    }
 }
 
 /// Compares `current` with `baseline`. Fails when the two cannot be compared (different
@@ -252,15 +279,10 @@ pub fn compare(baseline: &Report, current: &Report, options: &Options) -> Result
 
 /// The JSON Schema of [`Comparison`], as committed at `schema/compare.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(Comparison);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<Comparison>()
 }
 
 /// The comparison as JSON text (deterministic).
 pub fn to_json(c: &Comparison) -> String {
-    let mut s = serde_json::to_string_pretty(c).expect("comparison serializes");
-    s.push('\n');
-    s
+    crate::model::json::to_text(c)
 }

@@ -58,6 +58,7 @@ use std::collections::HashSet;
 
 use super::{Graph, UNREACHABLE, VIRTUAL_ROOT};
 use crate::alloc::try_filled;
+use crate::bits::BitSet;
 use crate::error::Error;
 
 /// Flag bit of a private node's entry; the predecessor is under it.
@@ -77,35 +78,14 @@ const ROOT: u32 = HUB - MAX_HUB_PREDS - 1;
 /// During the scan the top bit is the dirty flag instead.
 const DIRTY: u32 = PRIVATE;
 
-/// One bit per node.
-pub(crate) struct NodeSet(Vec<u64>);
-
 /// The GC roots (successors of the virtual root).
-pub(crate) type RootSet = NodeSet;
+pub(crate) type RootSet = BitSet;
 
-impl NodeSet {
-    pub(crate) fn empty(n: usize, what: &str) -> Result<NodeSet, Error> {
-        let mut bits = Vec::new();
-        bits.try_reserve_exact(n.div_ceil(64)).map_err(|_| crate::alloc::alloc_error(4 * (n / 32), what))?;
-        bits.resize(n.div_ceil(64), 0u64);
-        Ok(NodeSet(bits))
-    }
-
-    pub(crate) fn new<G: Graph>(g: &G) -> Result<NodeSet, Error> {
-        let mut set = NodeSet::empty(g.node_count(), "the GC root set")?;
-        g.for_each_root(|r| set.insert(r));
-        Ok(set)
-    }
-
-    #[inline(always)]
-    pub(crate) fn insert(&mut self, v: u32) {
-        self.0[v as usize / 64] |= 1 << (v % 64);
-    }
-
-    #[inline(always)]
-    pub(crate) fn contains(&self, v: u32) -> bool {
-        self.0[v as usize / 64] & (1 << (v % 64)) != 0
-    }
+/// The GC roots of `g`, as a set.
+pub(crate) fn root_set<G: Graph>(g: &G) -> Result<RootSet, Error> {
+    let mut set = BitSet::new(g.node_count(), "the GC root set")?;
+    g.for_each_root(|r| set.insert(r));
+    Ok(set)
 }
 
 /// What [`reduce`] found.
@@ -117,7 +97,7 @@ pub(crate) struct Reduced {
     /// The hubs, ascending.
     pub hubs: Vec<u32>,
     /// The nodes with an edge into a hub: the only ones the hub check looks at.
-    pub into_hubs: NodeSet,
+    pub into_hubs: BitSet,
 }
 
 /// Finds the private nodes. Nodes with `hub_preds` predecessors or more are hubs (2 ≤
@@ -130,7 +110,7 @@ pub(crate) fn reduce<G: Graph>(g: &G, hub_preds: u32, not_hubs: &[u32]) -> Resul
     debug_assert!(n as u64 <= (HUB - MAX_HUB_PREDS) as u64);
     let mut out = try_filled(n, NONE, "the predecessor states")?;
     g.for_each_root(|r| out[r as usize] = ROOT);
-    let mut into_hubs = NodeSet::empty(n, "the hub check")?;
+    let mut into_hubs = BitSet::new(n, "the hub check")?;
 
     // Marks `y` dirty and climbs through single predecessors.
     let mark = |out: &mut [u32], mut y: u32| loop {
@@ -242,7 +222,7 @@ pub(crate) fn failed_hubs<G: Graph>(
     idom: &[u32],
     marks: &mut [u8],
     suspects: &[u32],
-    into_hubs: &NodeSet,
+    into_hubs: &BitSet,
 ) -> Result<Vec<(u32, Option<u32>)>, Error> {
     debug_assert!(suspects.windows(2).all(|w| w[0] < w[1]));
     let mut failed = Vec::new();
@@ -298,7 +278,7 @@ pub(crate) fn failed_hubs<G: Graph>(
         let mut scan = Scan { idom, marks, batch, ancestors: &ancestors, want: &want, lost, steps };
         // Only the edges of nodes with an edge into a hub (the graph may skip the others
         // unread); the edge test inline, the rest out of line.
-        g.for_each_edge_from(&into_hubs.0, |u, x| {
+        g.for_each_edge_from(into_hubs.words(), |u, x| {
             if filter.may_contain(x) {
                 scan.edge(u, x);
             }

@@ -169,7 +169,7 @@ pub fn semi_nca_with_stats<G: Graph>(g: &G) -> Result<(Vec<u32>, Stats), Error> 
 pub fn semi_nca_tuned<G: Graph>(g: &G, hub_preds: u32) -> Result<(Vec<u32>, Stats), Error> {
     let n = g.node_count();
     check_node_count(n)?;
-    let roots = RootSet::new(g)?;
+    let roots = private::root_set(g)?;
     // Hubs that lose their bet are excluded and the search repeated; after two failed
     // runs (rare: each run excludes every hub that failed) the last one goes without
     // hubs, which needs no check.

@@ -24,6 +24,7 @@
 //! start per object when every block is scattered); the copy adds the lists' bytes once
 //! more, less the chunks already freed.
 
+use crate::bits::BitSet;
 use crate::error::{Error, Result};
 
 /// Objects per sampled offset.
@@ -54,7 +55,7 @@ pub struct CsrBuilder {
     /// in index order ([`UNSET`]: no list yet); for a scattered block, its slot.
     block_start: Vec<u32>,
     /// One bit per block: scattered.
-    scattered: Vec<u64>,
+    scattered: BitSet,
     /// Per slot (scattered block), the stream offset of each object's list ([`UNSET`]: none).
     slots: Vec<[u32; BLOCK]>,
     /// Chunk `k` holds stream offsets `k × CHUNK ..`; the chunk numbers an oversized chunk
@@ -91,7 +92,7 @@ impl CsrBuilder {
         let mut block_start = Vec::new();
         block_start.try_reserve_exact(nodes.div_ceil(BLOCK)).map_err(|_| alloc("the reference blocks"))?;
         block_start.resize(nodes.div_ceil(BLOCK), UNSET);
-        let scattered = crate::alloc::try_filled(block_start.len().div_ceil(64), 0u64, "the reference blocks")?;
+        let scattered = BitSet::new(block_start.len(), "the reference blocks")?;
         Ok(CsrBuilder {
             lens,
             block_start,
@@ -162,7 +163,7 @@ impl CsrBuilder {
         self.bytes += entry;
         self.edges += targets.len() as u64;
         let b = node as usize / BLOCK;
-        if self.scattered[b / 64] & (1 << (b % 64)) != 0 {
+        if self.scattered.contains(b as u32) {
             self.slots[self.block_start[b] as usize][node as usize % BLOCK] = off;
         } else if self.block_start[b] == UNSET {
             self.block_start[b] = off;
@@ -201,7 +202,7 @@ impl CsrBuilder {
         }
         self.slots.push(offsets);
         self.block_start[b] = slot as u32;
-        self.scattered[b / 64] |= 1 << (b % 64);
+        self.scattered.insert(b as u32);
         Ok(slot)
     }
 
@@ -213,7 +214,7 @@ impl CsrBuilder {
     pub fn memory_bytes(&self) -> usize {
         self.lens.capacity()
             + self.block_start.capacity() * 4
-            + self.scattered.capacity() * 8
+            + self.scattered.heap_bytes()
             + self.slots.capacity() * 4 * BLOCK
             + self.chunks.iter().map(|c| c.capacity()).sum::<usize>()
     }
@@ -221,7 +222,7 @@ impl CsrBuilder {
     /// The lists in index order.
     pub fn finish(self) -> Result<Csr> {
         let CsrBuilder { lens, block_start, scattered, slots, mut chunks, bytes, edges, .. } = self;
-        let is_scattered = |b: usize| scattered[b / 64] & (1 << (b % 64)) != 0;
+        let is_scattered = |b: usize| scattered.contains(b as u32);
         let alloc = || Error::memory(format!("out of memory for the references of {} objects", lens.len()));
         let mut blocks = Vec::new();
         blocks.try_reserve_exact(block_start.len() + 1).map_err(|_| alloc())?;

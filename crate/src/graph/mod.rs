@@ -16,8 +16,10 @@ pub mod sparse;
 
 use std::collections::HashMap;
 
+use crate::bits::BitSet;
 use crate::error::{Error, Result};
 use crate::index::classes::ClassInfo;
+use crate::index::jvm_sizes::{self, evidence::InstanceEvidence, Sizes};
 use crate::index::{Index, Tick};
 use crate::records::basic_type;
 use crate::records::cursor::be_id;
@@ -61,9 +63,9 @@ pub struct Heap {
     /// holding it) plus [`MAT_EXCLUDED`] when only fields leak-suspect paths skip hold it.
     /// Every reference not listed is strong.
     pub special_edges: Vec<(u32, u32, u8)>,
-    /// One bit per object: it is a source in `special_edges` (or, once the strength-aware
-    /// reading's owner rules marked them, of a virtual reference).
-    pub has_special: Vec<u64>,
+    /// The sources in `special_edges` (or, once the strength-aware reading's owner rules
+    /// marked them, of a virtual reference).
+    pub has_special: BitSet,
     pub missing_refs: u64,
     pub warnings: Vec<String>,
 }
@@ -76,7 +78,7 @@ impl Heap {
     /// Whether some reference of `obj` is listed in [`Heap::special_edges`].
     #[inline]
     pub fn has_special_edges(&self, obj: u32) -> bool {
-        self.has_special.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0)
+        self.has_special.contains(obj)
     }
 
     /// The special references of `obj`, by target.
@@ -174,17 +176,20 @@ struct Pass2<'a, S: Pass2Sink> {
     locals: Vec<(u32, Vec<u32>)>,
     /// One bit per object with an entry in `locals`: every object is flushed, threads
     /// are few, so a bit test spares the search for all the others.
-    has_locals: Vec<u64>,
+    has_locals: BitSet,
     special_edges: Vec<(u32, u32, u8)>,
     class_object: Vec<u32>,
     missing_refs: u64,
     duplicates: u64,
     /// One bit per object: its record was seen (see `claim`).
-    claimed: Vec<u64>,
+    claimed: BitSet,
     unknown_class: HashMap<u64, u64>,
     tick: Tick<'a>,
     objects: u64,
     sink: &'a mut S,
+    /// With the JVM's sizes: per class the nearest next object after an instance, and
+    /// over its arrays (count, MAT's bytes less the JVM's).
+    jvm: Option<(InstanceEvidence, Vec<(u64, i64)>)>,
 }
 
 impl<S: Pass2Sink> Pass2<'_, S> {
@@ -199,13 +204,11 @@ impl<S: Pass2Sink> Pass2<'_, S> {
             self.sink.object(None);
             return None;
         };
-        let (word, bit) = (obj as usize / 64, 1u64 << (obj % 64));
-        if self.claimed[word] & bit != 0 {
+        if !self.claimed.insert_new(obj) {
             self.sink.object(None);
             self.duplicates += 1;
             return None;
         }
-        self.claimed[word] |= bit;
         self.sink.object(Some(obj));
         Some(obj)
     }
@@ -230,7 +233,7 @@ impl<S: Pass2Sink> Pass2<'_, S> {
     /// ascending, without the class object (whose edge is implicit and comes first).
     #[inline(always)]
     fn flush(&mut self, obj: u32, class_object: u32) -> Result<()> {
-        let has_locals = self.has_locals.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0);
+        let has_locals = self.has_locals.contains(obj);
         if let Some(k) = has_locals.then(|| self.locals.binary_search_by_key(&obj, |e| e.0).ok()).flatten() {
             let extra = std::mem::take(&mut self.locals[k].1);
             let first = self.special_edges.iter().rposition(|e| e.0 != obj).map_or(0, |p| p + 1);
@@ -384,6 +387,11 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
         let info = &table.classes[ci as usize];
         // (Its size is its class's instance size: not stored.)
         self.classes.set(obj, ci)?;
+        if let Some((evidence, _)) = &mut self.jvm {
+            if let Some(d) = self.index.ids.gap_after(obj, id) {
+                evidence.instance(ci, d);
+            }
+        }
         let ids = self.ids;
         let (a, b) = info.refs;
         // (`fields` holds the record's `n` bytes: testing against its length lets the
@@ -425,7 +433,16 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
             return self.count_object();
         };
         self.classes.set(obj, ci)?;
-        self.sizes.set(obj, self.index.layout.object_array_size(len as u64))?;
+        let mat = self.index.layout.object_array_size(len as u64);
+        let size = match &mut self.jvm {
+            None => mat,
+            Some((_, excess)) => {
+                let jvm = self.index.jvm.object_array_size(len as u64);
+                note_excess(excess, ci, mat, jvm);
+                jvm
+            }
+        };
+        self.sizes.set(obj, size)?;
         self.sink.object_array(obj, ci, len)?;
         self.array = Some(obj);
         self.count_object()
@@ -466,8 +483,26 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
         };
         self.classes.set(obj, ci)?;
         let elem = basic_type::primitive_size(ty).unwrap_or(1);
-        self.sizes.set(obj, self.index.layout.primitive_array_size(elem, len as u64))?;
+        let mat = self.index.layout.primitive_array_size(elem, len as u64);
+        let size = match &mut self.jvm {
+            None => mat,
+            Some((_, excess)) => {
+                let jvm = self.index.jvm.primitive_array_size(ty, elem, len as u64);
+                note_excess(excess, ci, mat, jvm);
+                jvm
+            }
+        };
+        self.sizes.set(obj, size)?;
         self.count_object()
+    }
+}
+
+/// Counts one array of class `class` and MAT's bytes less the JVM's for it.
+#[inline(always)]
+fn note_excess(excess: &mut [(u64, i64)], class: u32, mat: u64, jvm: u64) {
+    if let Some(e) = excess.get_mut(class as usize) {
+        e.0 += 1;
+        e.1 += mat as i64 - jvm as i64;
     }
 }
 
@@ -476,14 +511,27 @@ impl<S: Pass2Sink> Visitor for Pass2<'_, S> {
 // Never inlined: in wasm a long loop runs optimized only in a function of its own that V8
 // has tiered up (scripts/build-wasm.sh, -ocimfs).
 #[inline(never)]
-pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut S) -> Result<Heap> {
+pub fn pass2<S: Pass2Sink>(c: &mut Cursor, mut index: Index, tick: Tick, sink: &mut S) -> Result<Heap> {
     let n = index.ids.len();
+    let jvm = index.sizes == Sizes::Jvm;
+    if jvm {
+        // Class objects are met first: their mirrors are sized now (after pass 1's map).
+        // HotSpot's dumper lists the constant pool's resolved references and the class's
+        // initialization lock as statics: they are not in the mirror.
+        let pseudo = |name| matches!(index.strings.get(name), Some("<resolved_references>" | "<init_lock>"));
+        let mirrors =
+            jvm_sizes::class_object_sizes(&index.classes, &index.jvm, &index.ids, index.java_lang_class, pseudo);
+        for (c, (size, by)) in index.classes.classes.iter_mut().zip(mirrors) {
+            c.class_object_size = size;
+            c.sizes.class_object_by = by;
+        }
+    }
     // The largest arrays first: they take the space pass 1's freed temporaries left (wasm
     // memory never shrinks; an array that does not fit there grows it).
     let refs = CsrBuilder::new(n)?;
     let classes = ClassColumn::with_weights(n, &index.class_weights)?;
     let arrays = (index.counts.object_arrays + index.counts.primitive_arrays) as usize;
-    let sizes = SizeBuilder::new(n, index.layout.object_alignment, arrays, index.counts.class_dumps as usize)?;
+    let sizes = SizeBuilder::new(n, index.size_alignment(), arrays, index.counts.class_dumps as usize)?;
 
     let roots = GcRoots::resolve(&index)?;
     let mut by_thread: HashMap<u32, Vec<u32>> = HashMap::new();
@@ -492,14 +540,11 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
     }
     let mut locals: Vec<(u32, Vec<u32>)> = by_thread.into_iter().collect();
     locals.sort_unstable_by_key(|e| e.0);
-    let mut has_locals = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the thread marks")?;
-    for &(t, _) in &locals {
-        has_locals[t as usize / 64] |= 1 << (t % 64);
-    }
+    let has_locals = BitSet::of(n, locals.iter().map(|&(t, _)| t), "the thread marks")?;
 
     let class_object: Vec<u32> =
         index.classes.classes.iter().map(|c| index.ids.index_of(c.id).unwrap_or(NO_CLASS)).collect();
-    let claimed = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the object marks")?;
+    let claimed = BitSet::new(n, "the object marks")?;
     sink.start(&index)?;
     let mut p = Pass2 {
         index: &index,
@@ -520,6 +565,10 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
         tick,
         objects: 0,
         sink,
+        jvm: jvm.then(|| {
+            let k = index.classes.classes.len();
+            (InstanceEvidence::new(k), vec![(0, 0); k])
+        }),
     };
     c.rewind()?;
     crate::records::Header::read(c)?;
@@ -535,7 +584,7 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
 
     let Pass2 {
         mut classes,
-        sizes,
+        mut sizes,
         refs: mut builder,
         missing_refs,
         duplicates,
@@ -544,6 +593,7 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
         mut special_edges,
         class_object,
         sink,
+        jvm: evidence,
         ..
     } = p;
     // MAT's pseudo object 0x0, the bootstrap loader, is an instance of java.lang.ClassLoader
@@ -556,8 +606,21 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
         }
     }
     classes.finish();
+    let jvm_instances = evidence.map(|(e, excess)| (jvm_sizes::instance_sizes(&index.classes, &index.jvm, &e), excess));
     // While pass 2's temporaries are held (its peak): what the sink keeps is placed first.
     sink.walk_done(&index)?;
+    if let Some((instances, excess)) = jvm_instances {
+        for ((c, (size, by)), (arrays, bytes)) in index.classes.classes.iter_mut().zip(instances).zip(excess) {
+            c.instance_size = size;
+            c.sizes.instances_by = by;
+            c.sizes.arrays = arrays;
+            c.sizes.mat_array_excess = bytes;
+        }
+        // The JVM has no object for MAT's pseudo object 0x0 (the bootstrap loader).
+        if let Some(zero) = index.ids.index_of(0) {
+            sizes.set_listed(zero, 0)?;
+        }
+    }
     // Compacted after the sink's temporaries are freed (its result is allocated beside
     // them) and before the references' final copy.
     let instance_size: Vec<u64> = index.classes.classes.iter().map(|c| c.instance_size).collect();
@@ -572,10 +635,7 @@ pub fn pass2<S: Pass2Sink>(c: &mut Cursor, index: Index, tick: Tick, sink: &mut 
         builder.set(t, &l)?;
     }
     special_edges.sort_unstable();
-    let mut has_special = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the special-reference marks")?;
-    for s in special_edges.iter().map(|e| e.0) {
-        has_special[s as usize / 64] |= 1 << (s % 64);
-    }
+    let has_special = BitSet::of(n, special_edges.iter().map(|e| e.0), "the special-reference marks")?;
     let refs = builder.finish()?;
 
     let mut warnings = Vec::new();

@@ -17,6 +17,7 @@
 
 use super::TreeView;
 use crate::alloc::{try_filled, try_with_capacity};
+use crate::bits::BitSet;
 use crate::dominators::{Graph, UNREACHABLE};
 use crate::error::{Error, Result};
 use crate::graph::csr::{Csr, CsrWriter};
@@ -27,7 +28,7 @@ pub const CHUNK_EDGES: usize = 16 << 20;
 pub struct ReferrerIndex {
     csr: Csr,
     /// One bit per object: a GC root of the tree.
-    roots: Vec<u64>,
+    roots: BitSet,
     /// References counted (each (referrer, object) pair once).
     references: u64,
     /// Scans of the forward graph the build made.
@@ -42,8 +43,8 @@ impl ReferrerIndex {
         let n = g.node_count();
         let kept = |v: u32| (v as usize) < idom.count() && idom.at(v) != UNREACHABLE;
 
-        let mut roots = try_filled(n.div_ceil(64), 0u64, "the GC root bits")?;
-        g.for_each_root(|r| roots[r as usize / 64] |= 1 << (r % 64));
+        let mut roots = BitSet::new(n, "the GC root bits")?;
+        g.for_each_root(|r| roots.insert(r));
 
         // Counts per object (duplicates included: they are dropped while encoding).
         let mut counts: Vec<u32> = try_filled(n, 0, "the referrer counts")?;
@@ -129,7 +130,7 @@ impl ReferrerIndex {
     /// Whether `obj` is a GC root of the tree.
     #[inline]
     pub fn is_root(&self, obj: u32) -> bool {
-        self.roots.get(obj as usize / 64).is_some_and(|w| w & (1 << (obj % 64)) != 0)
+        self.roots.contains(obj)
     }
 
     pub fn object_count(&self) -> usize {

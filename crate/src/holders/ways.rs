@@ -16,59 +16,17 @@
 //!   maximum set is a max-flow problem), so `has_more` means "the search stopped at the
 //!   limit", not "there are more".
 //!
-//! Each walk is breadth first over the referrer index with one parent entry per object
-//! (allocated once per question, reset through the list of objects touched): `O(objects +
-//! references)` per path at worst, no recursion.
+//! Each walk is breadth first over the referrer index ([`crate::search::up`]: one parent
+//! entry per object, allocated once per question, reset through the list of objects
+//! touched): `O(objects + references)` per path at worst, no recursion.
 
 use std::collections::{HashMap, HashSet};
 
 use super::referrer_index::ReferrerIndex;
-use crate::alloc::{try_filled, try_push};
 use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::Result;
 use crate::retained::IdomRead;
-
-const NOT_SEEN: u32 = u32::MAX;
-/// The parent entry of the object a walk starts from.
-const START: u32 = u32::MAX - 1;
-
-/// Breadth-first walks up the referrers, sharing one parent array.
-struct Walker {
-    parent: Vec<u32>,
-    touched: Vec<u32>,
-    queue: Vec<u32>,
-}
-
-impl Walker {
-    fn new(n: usize) -> Result<Walker> {
-        Ok(Walker { parent: try_filled(n, NOT_SEEN, "the path search")?, touched: Vec::new(), queue: Vec::new() })
-    }
-
-    fn reset(&mut self) {
-        for &v in &self.touched {
-            self.parent[v as usize] = NOT_SEEN;
-        }
-        self.touched.clear();
-        self.queue.clear();
-    }
-
-    fn see(&mut self, v: u32, parent: u32) -> Result<()> {
-        self.parent[v as usize] = parent;
-        try_push(&mut self.touched, v, "the path search")?;
-        try_push(&mut self.queue, v, "the path search")
-    }
-
-    /// The chain from `top` down to the walk's start (parents point downwards).
-    fn chain_from(&self, top: u32) -> Vec<u32> {
-        let mut out = vec![top];
-        let mut x = top;
-        while self.parent[x as usize] != START {
-            x = self.parent[x as usize];
-            out.push(x);
-        }
-        out
-    }
-}
+use crate::search::up::Walker;
 
 /// A shortest reference path from a GC root to `obj` (root first, `obj` last), avoiding
 /// the references `avoid` names when another path exists. None if no root reaches `obj`
@@ -80,14 +38,14 @@ pub fn trace(index: &ReferrerIndex, avoid: impl Fn(u32, u32) -> bool, obj: u32) 
     let mut w = Walker::new(index.object_count())?;
     for avoiding in [true, false] {
         w.reset();
-        w.see(obj, START)?;
+        w.start(obj)?;
         let mut head = 0;
-        while let Some(&u) = w.queue.get(head) {
+        while let Some(u) = w.queued(head) {
             head += 1;
             let mut found = None;
             let mut err = Ok(());
             index.for_each_referrer(u, |r| {
-                if found.is_some() || err.is_err() || w.parent[r as usize] != NOT_SEEN || (avoiding && avoid(r, u)) {
+                if found.is_some() || err.is_err() || w.seen(r) || (avoiding && avoid(r, u)) {
                     return;
                 }
                 err = w.see(r, u);
@@ -174,16 +132,16 @@ pub fn independent_paths(index: &ReferrerIndex, from: Option<u32>, to: u32, max:
             return Ok(Ways { paths, has_more: true });
         }
         w.reset();
-        w.see(to, START)?;
+        w.start(to)?;
         // A GC root that is the lower end: the root's own edge is the path.
         let mut found: Option<u32> = (from.is_none() && index.is_root(to) && !direct_blocked).then_some(to);
         let mut head = 0;
         while found.is_none() {
-            let Some(&u) = w.queue.get(head) else { break };
+            let Some(u) = w.queued(head) else { break };
             head += 1;
             let mut err = Ok(());
             index.for_each_referrer(u, |r| {
-                if found.is_some() || err.is_err() || r == to || w.parent[r as usize] != NOT_SEEN {
+                if found.is_some() || err.is_err() || r == to || w.seen(r) {
                     return;
                 }
                 if Some(r) == from {

@@ -1,6 +1,7 @@
 //! The class table: every CLASS DUMP, its name, and the numbers derived from it
 //! (MAT's shallow sizes, where the references sit inside an instance's field bytes).
 
+use super::jvm_sizes::ClassSizes;
 use crate::error::{Error, Result};
 use crate::records::basic_type;
 use crate::records::heap::{FieldDecl, StaticField};
@@ -20,10 +21,17 @@ pub struct ClassInfo {
     pub statics: Vec<StaticField>,
     /// File offset of the CLASS DUMP record.
     pub offset: u64,
-    /// MAT's shallow size of an instance (aligned).
+    /// The shallow size of an instance in the analysis' sizes (MAT's after pass 1; the
+    /// JVM's after pass 2 unless MAT's were asked for).
     pub instance_size: u64,
-    /// MAT's shallow size of the class object itself (its statics, aligned).
+    /// The shallow size of the class object itself, likewise (MAT's: its statics,
+    /// aligned; the JVM's: its mirror).
     pub class_object_size: u64,
+    /// The "instance size" of the CLASS DUMP record (MAT ignores it; Android's runtime
+    /// writes its own instance size there).
+    pub hprof_instance_size: u32,
+    /// Both readings' sizes and how the JVM's were found.
+    pub sizes: ClassSizes,
     /// Bytes of field values an INSTANCE DUMP of this class carries (own + inherited).
     pub field_bytes: u32,
     /// Range in [`ClassTable::ref_offsets`] of the reference fields' byte offsets.
@@ -197,9 +205,17 @@ impl ClassTable {
                 })
                 .sum();
             c.class_object_size = align_up(statics, layout.object_alignment as u64);
+            c.sizes.mat_instance = c.instance_size;
+            c.sizes.mat_class_object = c.class_object_size;
         }
         debug_assert_eq!(order.len(), n);
         Ok(ClassTable { classes, ref_offsets, ref_names })
+    }
+
+    /// Every class index, each super class before its subclasses (the table was checked
+    /// by [`ClassTable::finish`]: no loop).
+    pub fn supers_first(&self) -> Vec<u32> {
+        supers_first(&self.classes).unwrap_or_else(|_| (0..self.classes.len() as u32).collect())
     }
 
     pub fn ref_offsets_of(&self, class: u32) -> &[u32] {

@@ -383,6 +383,32 @@ impl IdMap {
         Some((lo + k) as u32 + self.zero as u32)
     }
 
+    /// How far the next object's identifier is above object `index`'s (`id`, not 0): on
+    /// a dump whose identifiers are addresses, an upper bound of the object's footprint
+    /// (the distance to the next object in memory). None for the last object.
+    ///
+    /// Cost: on the dense map one word, or the words of the gap after the object (each
+    /// gap is scanned from the one object before it only); on the others one key.
+    #[inline]
+    pub fn gap_after(&self, index: u32, id: u64) -> Option<u64> {
+        let key = id.wrapping_sub(self.min) >> self.unit;
+        let next = match &self.keys {
+            Keys::Dense { words, .. } => {
+                let mut w = (key >> 6) as usize;
+                // The bits above the object's own.
+                let mut bits = words.get(w)?.bits & (!1u64 << (key & 63));
+                while bits == 0 {
+                    w += 1;
+                    bits = words.get(w)?.bits;
+                }
+                w as u64 * 64 + bits.trailing_zeros() as u64
+            }
+            Keys::Narrow(k) => *k.get((index as usize + 1).checked_sub(self.zero as usize)?)? as u64,
+            Keys::Wide(k) => *k.get((index as usize + 1).checked_sub(self.zero as usize)?)?,
+        };
+        next.checked_sub(key).map(|d| d << self.unit)
+    }
+
     /// Identifier (address) of object `index`.
     #[inline]
     pub fn id(&self, index: u32) -> u64 {
@@ -431,6 +457,11 @@ mod tests {
         for (k, &id) in sorted.iter().enumerate() {
             assert_eq!(map.index_of(id), Some(k as u32), "id {id:#x}");
             assert_eq!(map.id(k as u32), id);
+            if id != 0 {
+                // The distance to the next identifier, by the definition.
+                let want = sorted.get(k + 1).map(|&next| next - id);
+                assert_eq!(map.gap_after(k as u32, id), want, "gap after {id:#x}");
+            }
         }
         for &miss in misses {
             assert_eq!(map.index_of(miss), None, "id {miss:#x}");

@@ -11,6 +11,7 @@
 
 pub mod classes;
 pub mod ids;
+pub mod jvm_sizes;
 pub mod layout;
 pub mod locate;
 pub mod sink;
@@ -24,6 +25,8 @@ use crate::records::heap::{ClassDump, RootKind, Visitor, WalkEnd};
 use crate::records::{Cursor, Header};
 use classes::{ClassInfo, ClassTable, Layout};
 use ids::{IdCollector, IdMap};
+use jvm_sizes::evidence::ArrayEvidence;
+use jvm_sizes::{JvmLayout, Sizes};
 use locate::Locator;
 pub use sink::Pass1Sink;
 use stacks::Stacks;
@@ -51,7 +54,12 @@ pub type Tick<'a> = &'a mut dyn FnMut(u64, u64) -> Result<()>;
 /// Everything pass 1 produces.
 pub struct Index {
     pub header: Header,
+    /// MAT's sizing parameters.
     pub layout: Layout,
+    /// The JVM's object layout, as the dump's addresses show it ([`jvm_sizes`]).
+    pub jvm: JvmLayout,
+    /// Which sizes pass 2 stores (the JVM's unless set otherwise before it).
+    pub sizes: Sizes,
     pub ids: IdMap,
     pub classes: ClassTable,
     /// Class object id → index in `classes.classes`.
@@ -146,6 +154,8 @@ struct Pass1<'a, S: Pass1Sink> {
     counts: Counts,
     // Compressed-oops detection over object arrays in file order.
     prev_array: Option<(u64, u64)>,
+    /// What the distances between arrays and the next record say about the layout.
+    arrays: ArrayEvidence,
     compressed_oops: bool,
     warnings: Vec<String>,
     tick: Tick<'a>,
@@ -280,6 +290,8 @@ impl<S: Pass1Sink> Visitor for Pass1<'_, S> {
             offset,
             instance_size: 0,
             class_object_size: 0,
+            hprof_instance_size: c.instance_size,
+            sizes: Default::default(),
             field_bytes: 0,
             refs: (0, 0),
             special_refs: Vec::new(),
@@ -291,6 +303,7 @@ impl<S: Pass1Sink> Visitor for Pass1<'_, S> {
     #[inline(always)]
     fn instance(&mut self, id: u64, class_id: u64, _n: u32, _fields: &[u8], offset: u64) -> Result<()> {
         self.counts.instances += 1;
+        self.arrays.instance(id);
         self.counts.string_instances += self.string_classes.contains(&class_id) as u64;
         if self.counts.instances % SAMPLE == 0 {
             *self.class_sample.entry(class_id).or_default() += SAMPLE;
@@ -300,6 +313,7 @@ impl<S: Pass1Sink> Visitor for Pass1<'_, S> {
 
     fn object_array(&mut self, id: u64, class_id: u64, len: u32, offset: u64) -> Result<()> {
         self.counts.object_arrays += 1;
+        self.arrays.array(id, crate::records::basic_type::OBJECT, len);
         if self.counts.object_arrays % SAMPLE == 0 {
             *self.class_sample.entry(class_id).or_default() += SAMPLE;
         }
@@ -316,8 +330,9 @@ impl<S: Pass1Sink> Visitor for Pass1<'_, S> {
     }
 
     #[inline(always)]
-    fn primitive_array(&mut self, id: u64, ty: u8, _len: u32, _has_data: bool, offset: u64) -> Result<()> {
+    fn primitive_array(&mut self, id: u64, ty: u8, len: u32, _has_data: bool, offset: u64) -> Result<()> {
         self.counts.primitive_arrays += 1;
+        self.arrays.array(id, ty, len);
         if let Some(k) = self.primitive_arrays.get_mut(ty as usize) {
             *k += 1;
         }
@@ -345,6 +360,7 @@ pub fn pass1<S: Pass1Sink>(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, si
         stacks: Stacks::default(),
         counts: Counts::default(),
         prev_array: None,
+        arrays: ArrayEvidence::new(header.id_size),
         compressed_oops: false,
         warnings: Vec::new(),
         tick,
@@ -387,6 +403,7 @@ pub fn pass1<S: Pass1Sink>(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, si
         stacks,
         counts,
         compressed_oops,
+        arrays,
         warnings,
         locator,
         snapshots,
@@ -419,6 +436,12 @@ pub fn pass1<S: Pass1Sink>(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, si
     let layout = Layout { id_size: header.id_size, ref_size, object_alignment };
     let mut table = ClassTable::finish(classes, layout, |id| class_by_id.get(id))?;
     table.mark_special_fields(|id| strings.name(id));
+    let vm = if jvm_sizes::is_art(header.version == crate::records::HprofVersion::V103, &table) {
+        jvm_sizes::Vm::Art
+    } else {
+        jvm_sizes::Vm::HotSpot
+    };
+    let jvm = JvmLayout::infer(&arrays, &layout, vm);
 
     let find = |name: &str| table.classes.iter().position(|c| c.name == name).map(|i| i as u32);
     let java_lang_class = find("java.lang.Class");
@@ -447,6 +470,8 @@ pub fn pass1<S: Pass1Sink>(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, si
     Ok(Index {
         header,
         layout,
+        jvm,
+        sizes: Sizes::Jvm,
         ids,
         classes: table,
         class_by_id,
@@ -467,6 +492,17 @@ pub fn pass1<S: Pass1Sink>(c: &mut Cursor, tick: Tick, snapshot: Option<u32>, si
         class_weights,
         field_renames: BTreeMap::new(),
     })
+}
+
+impl Index {
+    /// The alignment every shallow size of the analysis is a multiple of (its sizes'
+    /// reading: MAT's detected alignment, or the JVM layout's).
+    pub fn size_alignment(&self) -> u32 {
+        match self.sizes {
+            Sizes::Mat => self.layout.object_alignment,
+            Sizes::Jvm => self.jvm.alignment,
+        }
+    }
 }
 
 /// GCD of the differences between object addresses, clamped to [8, 256] (MAT's rule).

@@ -33,6 +33,7 @@ use crate::records::heap::RootKind;
 use crate::rules::edges::STRENGTH_MASK;
 use crate::rules::roots::RootKinds;
 use crate::rules::strength::{self as strength, Strength};
+use crate::search::via::{self, Via};
 
 pub use crate::readback::reader::FieldVal;
 
@@ -551,96 +552,67 @@ impl<'a> Heap<'a> {
         self.locals.binary_search(&(thread, local)).is_ok()
     }
 
-    /// The ways `from` references `to`: fields (with their strength), static fields,
-    /// array indices (the first 20), stack locals. Read back from the dump.
+    /// The ways `from` references `to` (see [`crate::search::via`]): fields (with their
+    /// strength), static fields, array indices (the first 20), stack locals. Read back
+    /// from the dump.
     pub fn references(&mut self, from: u32, to: u32) -> Result<Vec<Named>> {
-        let mut out = Vec::new();
         let target = self.a.address(to);
-        match self.kind(from) {
-            Kind::Class(c) => {
-                let a = &*self.a;
-                let info = a.heap.class(c);
-                for (i, s) in info.statics.iter().enumerate() {
-                    if s.ty == basic_type::OBJECT && s.value == target {
-                        let strength = info
-                            .special_statics
-                            .iter()
-                            .find(|e| e.0 == i as u32)
-                            .map_or(strength::STRONG, |e| e.1 & STRENGTH_MASK);
-                        out.push(Named {
-                            kind: RefKind::StaticField,
-                            name: field_name(a, c, s.name_id),
-                            declared_by: Some(c),
-                            strength,
-                        });
-                    }
-                }
-            }
+        let links = via::links(self.a, from, to);
+        let ways = match self.kind(from) {
+            Kind::Class(_) => links.into_iter().filter(|w| matches!(w, Via::Static { .. })).collect(),
             Kind::Instance => {
-                let class = self.class_of(from);
                 // From the instances loaded for this trace, else read now.
                 if !self.cache.contains_key(&from) {
                     self.load(&[from])?;
                 }
-                if let Some(Some(fields)) = self.cache.get(&from) {
-                    let a = &*self.a;
-                    let special = class.map(|c| a.heap.class(c).special_refs.as_slice()).unwrap_or(&[]);
-                    let mut position = 0u32;
-                    for &(k, name_id, v) in &fields.list {
-                        if let FieldVal::Ref(id) = v {
-                            if id == target {
-                                let strength = special
-                                    .iter()
-                                    .find(|e| e.0 == position)
-                                    .map_or(strength::STRONG, |e| e.1 & STRENGTH_MASK);
-                                out.push(Named {
-                                    kind: RefKind::InstanceField,
-                                    name: field_name(a, k, name_id),
-                                    declared_by: Some(k),
-                                    strength,
-                                });
-                            }
-                            position += 1;
-                        }
-                    }
-                }
-                if self.is_local(from, to) {
-                    out.push(Named {
-                        kind: RefKind::Local,
-                        name: String::new(),
-                        declared_by: class,
-                        strength: Strength::Local as u8,
-                    });
-                }
+                let mut ways = match self.cache.get(&from) {
+                    Some(Some(fields)) => via::fields_holding(fields.list.iter().copied(), target),
+                    _ => Vec::new(),
+                };
+                ways.extend(links.into_iter().filter(|w| *w == Via::Local));
+                ways
             }
             Kind::ObjectArray => {
-                let class = self.class_of(from);
                 let id_size = self.a.heap.index.header.id_size;
-                if let Some(RecordHead::ObjectArray { len, elements_at, .. }) =
-                    self.read_records(&[from])?.pop().flatten()
-                {
-                    if let Some(source) = self.a.source.as_deref_mut() {
-                        array_elements(source, elements_at, len, id_size, 0, |i, id| {
-                            if id == target {
-                                out.push(Named {
-                                    kind: RefKind::ArrayElement,
-                                    name: i.to_string(),
-                                    declared_by: class,
-                                    strength: strength::STRONG,
-                                });
-                            }
-                            if out.len() >= 20 {
-                                ControlFlow::Break(())
-                            } else {
-                                ControlFlow::Continue(())
-                            }
-                        })?;
-                    }
+                match self.read_records(&[from])?.pop().flatten() {
+                    Some(RecordHead::ObjectArray { len, elements_at, .. }) => match self.a.source.as_deref_mut() {
+                        Some(source) => via::elements_holding(source, elements_at, len, id_size, target, 20)?,
+                        None => Vec::new(),
+                    },
+                    _ => Vec::new(),
                 }
             }
-            Kind::PrimitiveArray | Kind::Unknown => {}
-        }
-        Ok(out)
+            Kind::PrimitiveArray | Kind::Unknown => Vec::new(),
+        };
+        let a = &*self.a;
+        let class = self.class_of(from);
+        Ok(ways
+            .into_iter()
+            .filter_map(|w| {
+                let (kind, name, declared_by, strength) = match w {
+                    Via::Static { class, index, name_id } => {
+                        let strength = a
+                            .heap
+                            .class(class)
+                            .special_statics
+                            .iter()
+                            .find(|e| e.0 == index)
+                            .map_or(strength::STRONG, |e| e.1 & STRENGTH_MASK);
+                        (RefKind::StaticField, field_name(a, class, name_id), Some(class), strength)
+                    }
+                    Via::Field { class: k, name_id, position } => {
+                        let special = class.map(|c| a.heap.class(c).special_refs.as_slice()).unwrap_or(&[]);
+                        let strength =
+                            special.iter().find(|e| e.0 == position).map_or(strength::STRONG, |e| e.1 & STRENGTH_MASK);
+                        (RefKind::InstanceField, field_name(a, k, name_id), Some(k), strength)
+                    }
+                    Via::Element(i) => (RefKind::ArrayElement, i.to_string(), class, strength::STRONG),
+                    Via::Local => (RefKind::Local, String::new(), class, Strength::Local as u8),
+                    Via::Class | Via::ChildView | Via::Super | Via::Loader => return None,
+                };
+                Some(Named { kind, name, declared_by, strength })
+            })
+            .collect())
     }
 
     /// For the instances `objs` (read back in batches), calls `f(object, field's

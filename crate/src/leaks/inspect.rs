@@ -24,6 +24,7 @@ use super::android::{self, Platform};
 use super::heap::{Heap, Kind};
 use crate::error::Result;
 use crate::model::leaks::{Leaking, Watch};
+use crate::model::names::simple_name;
 
 /// What the inspectors say about one object.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -60,10 +61,6 @@ pub struct Context<'p> {
     pub watches: &'p [(u32, Watch)],
     /// Objects that are thread GC roots (running threads), sorted.
     pub running_threads: &'p [u32],
-}
-
-fn simple_name(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
 }
 
 /// Inspects `obj`.

@@ -15,6 +15,8 @@
 //!    leaks ([`library`]: the known leaks of the framework, of manufacturers' builds and
 //!    of libraries) apart; each leak's retained size and object count from the dominator
 //!    tree in use; the application's leaks first, the biggest first.
+//! 5. **Any object's leak trace** ([`route`]), for the inspector: the path the same search
+//!    takes to it, and why a shortest path is not that one.
 //!
 //! Output: [`crate::model::leaks::Leaks`] (JSON, schema `schema/leaks.schema.json`), drawn as text the
 //! way LeakCanary prints a trace, or as the report's "Leaks" section (`crate::render::leaks`).
@@ -31,6 +33,7 @@ pub mod heap;
 pub mod inspect;
 pub mod library;
 pub mod path;
+pub mod route;
 pub mod rules;
 pub mod sha1;
 pub mod trace;
@@ -229,15 +232,10 @@ fn looked_for(seen: &finders::Seen, platform: &android::Platform) -> Vec<String>
 
 /// The JSON Schema of [`Leaks`], as committed at `schema/leaks.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(Leaks);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<Leaks>()
 }
 
 /// The leaks as JSON text (deterministic).
 pub fn to_json(leaks: &Leaks) -> String {
-    let mut s = serde_json::to_string_pretty(leaks).expect("leaks serialize");
-    s.push('\n');
-    s
+    crate::model::json::to_text(leaks)
 }

@@ -30,9 +30,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use super::heap::Heap;
-use crate::alloc::{try_filled, try_with_capacity};
+use crate::bits::BitSet;
 use crate::error::Result;
 use crate::rules::strength::Strength;
+use crate::search::order::DiscoveryOrder;
 
 /// How the search takes a reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,48 +93,6 @@ impl Priorities {
     }
 }
 
-/// Objects discovered per chunk.
-const CHUNK: usize = 1 << 20;
-
-/// Discovered objects in order, in fixed-size chunks.
-#[derive(Default)]
-struct Order {
-    chunks: Vec<Vec<u32>>,
-    len: usize,
-}
-
-impl Order {
-    fn push(&mut self, v: u32) -> Result<()> {
-        if self.len % CHUNK == 0 {
-            self.chunks.push(try_with_capacity(CHUNK, "the leak path search")?);
-        }
-        self.chunks[self.len / CHUNK].push(v);
-        self.len += 1;
-        Ok(())
-    }
-
-    #[inline]
-    fn get(&self, pos: usize) -> u32 {
-        self.chunks[pos / CHUNK][pos % CHUNK]
-    }
-}
-
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(n: usize) -> Result<Bits> {
-        Ok(Bits(try_filled(n.div_ceil(64), 0u64, "the leak path search")?))
-    }
-    #[inline]
-    fn has(&self, v: u32) -> bool {
-        self.0[v as usize / 64] & (1 << (v % 64)) != 0
-    }
-    #[inline]
-    fn set(&mut self, v: u32) {
-        self.0[v as usize / 64] |= 1 << (v % 64);
-    }
-}
-
 /// The paths found: for each leaking object a strong path reaches, the path (root first)
 /// and, for each step, how the search took the reference into it (the first step: the
 /// root's priority).
@@ -144,11 +103,6 @@ pub struct Paths {
 
 /// A parent entry: the object is a root.
 const ROOT: u32 = u32::MAX;
-
-/// Level of `pos` given where each level starts.
-fn level_of(starts: &[usize], pos: usize) -> usize {
-    starts.partition_point(|&s| s <= pos) - 1
-}
 
 /// A node of the recovered paths: an object and the node of its parent ([`ROOT`] at a
 /// root, [`UNSET`] while it is looked for).
@@ -166,7 +120,7 @@ struct Scan<'h, 'a, 'p> {
     pr: &'p Priorities,
     nodes: Vec<Node>,
     /// One bit per object waiting on some level (tested before the level's map).
-    waiting: Bits,
+    waiting: BitSet,
     hits: Vec<u32>,
 }
 
@@ -180,7 +134,7 @@ impl Scan<'_, '_, '_> {
         self.nodes.push((u, UNSET));
         let n = (self.nodes.len() - 1) as u32;
         next.insert(u, n);
-        self.waiting.set(u);
+        self.waiting.insert(u);
         n
     }
 
@@ -190,7 +144,7 @@ impl Scan<'_, '_, '_> {
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
-        order: &Order,
+        order: &DiscoveryOrder,
         range: Range<usize>,
         skip: impl Fn(u32) -> bool,
         takes: impl Fn(Take) -> bool,
@@ -208,7 +162,7 @@ impl Scan<'_, '_, '_> {
             }
             let (h, pr, waiting, hits) = (self.h, self.pr, &mut self.waiting, &mut self.hits);
             h.for_each_reference(u, |t, s| {
-                if waiting.has(t) && takes(pr.take(u, t, s)) {
+                if waiting.contains(t) && takes(pr.take(u, t, s)) {
                     if let Some(k) = wait.remove(&t) {
                         hits.push(k);
                     }
@@ -230,13 +184,11 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
     if targets.is_empty() {
         return Ok(Paths::default());
     }
-    let mut is_target = Bits::new(n)?;
-    for &t in targets {
-        is_target.set(t);
-    }
-    let mut seen_a = Bits::new(n)?;
-    let mut seen_l = Bits::new(n)?;
-    let (mut a, mut l) = (Order::default(), Order::default());
+    const WHAT: &str = "the leak path search";
+    let is_target = BitSet::of(n, targets.iter().copied(), WHAT)?;
+    let mut seen_a = BitSet::new(n, WHAT)?;
+    let mut seen_l = BitSet::new(n, WHAT)?;
+    let (mut a, mut l) = (DiscoveryOrder::new(WHAT), DiscoveryOrder::new(WHAT));
     let mut remaining = targets.len();
     // (object, phase B?, position)
     let mut found: Vec<(u32, bool, usize)> = Vec::new();
@@ -246,29 +198,26 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
     // Phase A: the main queue.
     for r in &pr.roots {
         if !r.last {
-            if !seen_a.has(r.obj) {
-                seen_a.set(r.obj);
-                if is_target.has(r.obj) {
-                    found.push((r.obj, false, a.len));
+            if !seen_a.contains(r.obj) {
+                seen_a.insert(r.obj);
+                if is_target.contains(r.obj) {
+                    found.push((r.obj, false, a.len()));
                     remaining -= 1;
                 }
                 a.push(r.obj)?;
             }
-        } else if !seen_a.has(r.obj) && !seen_l.has(r.obj) {
-            seen_l.set(r.obj);
+        } else if !seen_a.contains(r.obj) && !seen_l.contains(r.obj) {
+            seen_l.insert(r.obj);
             l.push(r.obj)?;
             low_roots.push(r.obj);
         }
     }
-    let mut starts_a = vec![0, a.len];
+    a.end_roots();
     let mut head = 0;
-    while remaining > 0 && head < a.len {
-        if Some(&head) == starts_a.last() {
-            starts_a.push(a.len);
-        }
-        let u = a.get(head);
+    while remaining > 0 && head < a.len() {
+        let u = a.visit(head);
         head += 1;
-        if is_target.has(u) {
+        if is_target.contains(u) {
             continue;
         }
         h.for_each_reference(u, |t, s| {
@@ -278,10 +227,10 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
             match pr.take(u, t, s) {
                 Take::Skip => {}
                 Take::Main => {
-                    if !seen_a.has(t) {
-                        seen_a.set(t);
-                        if is_target.has(t) {
-                            found.push((t, false, a.len));
+                    if !seen_a.contains(t) {
+                        seen_a.insert(t);
+                        if is_target.contains(t) {
+                            found.push((t, false, a.len()));
                             remaining = remaining.saturating_sub(1);
                         }
                         h.prefetch(t);
@@ -289,8 +238,8 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
                     }
                 }
                 Take::Last(_) => {
-                    if !seen_a.has(t) && !seen_l.has(t) {
-                        seen_l.set(t);
+                    if !seen_a.contains(t) && !seen_l.contains(t) {
+                        seen_l.insert(t);
                         failed = l.push(t);
                     }
                 }
@@ -300,26 +249,23 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
     }
 
     // Phase B: the visit-last queue, in the order phase A filled it.
-    let mut starts_b = vec![0, l.len];
+    l.end_roots();
     let mut head = 0;
-    while remaining > 0 && head < l.len {
-        if Some(&head) == starts_b.last() {
-            starts_b.push(l.len);
-        }
-        let x = l.get(head);
+    while remaining > 0 && head < l.len() {
+        let x = l.visit(head);
         let pos = head;
         head += 1;
-        if seen_a.has(x) {
+        if seen_a.contains(x) {
             continue; // moved to the main queue, visited there
         }
-        if is_target.has(x) {
+        if is_target.contains(x) {
             found.push((x, true, pos));
             remaining -= 1;
             continue;
         }
         h.for_each_reference(x, |t, s| {
-            if failed.is_ok() && pr.take(x, t, s) != Take::Skip && !seen_a.has(t) && !seen_l.has(t) {
-                seen_l.set(t);
+            if failed.is_ok() && pr.take(x, t, s) != Take::Skip && !seen_a.contains(t) && !seen_l.contains(t) {
+                seen_l.insert(t);
                 failed = l.push(t);
             }
         });
@@ -327,14 +273,15 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
     }
 
     // The parents, deepest level first.
-    let mut scan = Scan { h, pr, nodes: Vec::with_capacity(found.len()), waiting: Bits::new(n)?, hits: Vec::new() };
+    let mut scan =
+        Scan { h, pr, nodes: Vec::with_capacity(found.len()), waiting: BitSet::new(n, WHAT)?, hits: Vec::new() };
     let mut wait_a: BTreeMap<usize, Wait> = BTreeMap::new();
     let mut wait_b: BTreeMap<usize, Wait> = BTreeMap::new();
     found.sort_unstable_by_key(|f| f.0);
     for (k, &(t, in_b, pos)) in found.iter().enumerate() {
         scan.nodes.push((t, UNSET));
-        scan.waiting.set(t);
-        let level = if in_b { wait_b.entry(level_of(&starts_b, pos)) } else { wait_a.entry(level_of(&starts_a, pos)) };
+        scan.waiting.insert(t);
+        let level = if in_b { wait_b.entry(l.level_of(pos)) } else { wait_a.entry(a.level_of(pos)) };
         level.or_default().insert(t, k as u32);
     }
     low_roots.sort_unstable();
@@ -350,20 +297,20 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
             // Queued by phase A: the first object of A with a visit-last reference to it.
             scan.run(
                 &a,
-                0..a.len,
-                |u| is_target.has(u),
+                0..a.len(),
+                |u| is_target.contains(u),
                 |t| matches!(t, Take::Last(_)),
                 &mut wait,
                 &mut wait_a,
-                |pos| level_of(&starts_a, pos),
+                |pos| a.level_of(pos),
             );
             debug_assert!(wait.is_empty(), "objects of phase B without a parent in phase A");
             continue;
         }
         scan.run(
             &l,
-            starts_b[m - 1]..starts_b[m],
-            |x| seen_a.has(x) || is_target.has(x),
+            l.level(m - 1),
+            |x| seen_a.contains(x) || is_target.contains(x),
             |t| t != Take::Skip,
             &mut wait,
             &mut wait_b,
@@ -380,8 +327,8 @@ pub fn shortest_paths(h: &Heap, pr: &Priorities, targets: &[u32]) -> Result<Path
         }
         scan.run(
             &a,
-            starts_a[level - 1]..starts_a[level],
-            |u| is_target.has(u),
+            a.level(level - 1),
+            |u| is_target.contains(u),
             |t| t == Take::Main,
             &mut wait,
             &mut wait_a,

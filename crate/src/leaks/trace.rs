@@ -31,6 +31,7 @@ use super::path::{Priorities, Take};
 use super::sha1;
 use crate::error::Result;
 use crate::model::leaks::{LeakKind, LeakStep, Leaking, ObjectKind, ReferenceKind, TraceReference};
+use crate::model::names::simple_name;
 use crate::rules::strength::Strength;
 
 /// Steps of a trace drawn at most: a longer one keeps its first and last halves (the
@@ -46,11 +47,6 @@ pub struct Traced {
     pub library: Option<u16>,
     pub signature: String,
     pub description: String,
-}
-
-/// The simple name of a class name (after the last `.`).
-pub fn simple(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
 }
 
 fn is_weak(strength: u8) -> bool {
@@ -212,7 +208,7 @@ pub fn build(
     propagate(&mut steps);
     mark_suspects(&mut steps);
 
-    let leaking_name = simple(&steps[last].class_name).to_string();
+    let leaking_name = simple_name(&steps[last].class_name).to_string();
     let (kind, signature, description) = match library {
         Some(k) => {
             let known = &KNOWN_LEAKS[k as usize];
@@ -236,7 +232,7 @@ pub fn build(
             let first = (0..last).find(|&i| steps[i].suspect);
             let description = match first {
                 Some(i) => {
-                    format!("{leaking_name} leaking, held through {}.{}", simple(&steps[i].class_name), generic[i])
+                    format!("{leaking_name} leaking, held through {}.{}", simple_name(&steps[i].class_name), generic[i])
                 }
                 None => format!("{leaking_name} leaking"),
             };
@@ -270,7 +266,7 @@ pub fn propagate(steps: &mut [LeakStep]) {
     if let Some(last_no) = last_no {
         for i in 0..last_no {
             let next = (i + 1..=last_no).find(|&k| original[k] == Leaking::No).unwrap_or(last_no);
-            let why = format!("{}↓ is not leaking", simple(&steps[next].class_name));
+            let why = format!("{}↓ is not leaking", simple_name(&steps[next].class_name));
             let own = std::mem::take(&mut steps[i].reasons);
             steps[i].reasons = match original[i] {
                 Leaking::Unknown => vec![why],
@@ -284,7 +280,7 @@ pub fn propagate(steps: &mut [LeakStep]) {
     }
     for i in first_yes + 1..last {
         let previous = (first_yes..i).rev().find(|&k| original[k] == Leaking::Yes).unwrap_or(first_yes);
-        let why = format!("{}↑ is leaking", simple(&steps[previous].class_name));
+        let why = format!("{}↑ is leaking", simple_name(&steps[previous].class_name));
         let own = std::mem::take(&mut steps[i].reasons);
         steps[i].reasons = std::iter::once(why).chain(own).collect();
         steps[i].leaking = Leaking::Yes;

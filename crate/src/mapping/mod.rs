@@ -22,7 +22,7 @@ use std::io::BufRead;
 pub mod retrace;
 
 use crate::analysis::Analysis;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 pub use retrace::{MethodLine, RetracedFrame};
 
 /// Longest line accepted (R8 lines with inlining metadata stay far below it).
@@ -54,11 +54,7 @@ pub struct Mapping {
 }
 
 fn error(line: u64, message: impl std::fmt::Display) -> Error {
-    Error {
-        kind: ErrorKind::Format,
-        offset: None,
-        message: crate::error::one_line(format!("mapping file, line {line}: {message}")),
-    }
+    Error::invalid(format!("mapping file, line {line}: {message}"))
 }
 
 impl Mapping {
@@ -214,14 +210,74 @@ fn member_name(left: &str) -> std::result::Result<&str, String> {
     Ok(name)
 }
 
+/// Whether a class name looks like an obfuscator's: its simple name (after the last `.`
+/// or `$`, arrays aside) is one or two lower-case ASCII letters, as R8 and ProGuard name
+/// what they rename (`a`, `a.b`, `com.example.ab`, `Outer$c`; not Android's `R$id`).
+pub fn looks_obfuscated(name: &str) -> bool {
+    let base = name.trim_end_matches("[]");
+    let simple = base.rsplit(['.', '$']).next().unwrap_or(base);
+    // Android's resource classes (`R$id`, `R$string`) keep their short names.
+    let resources = base.rsplit('.').next().is_some_and(|s| s.starts_with("R$"));
+    !resources && (1..=2).contains(&simple.len()) && simple.bytes().all(|b| b.is_ascii_lowercase())
+}
+
+/// Classes a mapping must name before its fit is judged (fewer say little either way).
+const FIT_MIN_CLASSES: u64 = 10;
+
 /// A mapping applied to an analysis: the dump's own class names (to apply another
-/// mapping later) and how many classes were renamed.
+/// mapping later), how many classes were renamed, and whether the mapping fits the dump.
 #[derive(Debug, Clone, Default)]
 pub struct Applied {
     /// The class names as the dump wrote them, by class index.
     pub dump_names: Vec<String>,
     /// Classes renamed.
     pub renamed: u64,
+    /// Classes of the dump whose own names look obfuscated ([`looks_obfuscated`]).
+    pub obfuscated: u64,
+    /// Of those, the ones the mapping renamed.
+    pub obfuscated_renamed: u64,
+    /// Classes renamed that declare a field the mapping does not list for them (an R8
+    /// mapping lists every field of a class it names).
+    pub fields_unknown: u64,
+    /// Classes renamed that declare fields, each of them listed by the mapping.
+    pub fields_known: u64,
+    /// What is wrong with the fit, when the mapping matches almost none of the dump's
+    /// classes (then it is probably another build's).
+    pub warning: Option<String>,
+}
+
+/// A count with thousands separators.
+fn count(n: u64) -> String {
+    crate::model::format::thousands(n)
+}
+
+impl Applied {
+    /// The warning on the fit of the mapping (None: it fits, or too little to tell).
+    fn judge(&self) -> Option<String> {
+        const ANOTHER: &str = "it is probably another build's mapping";
+        if self.renamed == 0 {
+            return Some(format!(
+                "the mapping names none of the dump's {} classes: {ANOTHER} (no name was changed)",
+                count(self.dump_names.len() as u64)
+            ));
+        }
+        if self.obfuscated >= FIT_MIN_CLASSES && self.obfuscated_renamed * 10 < self.obfuscated {
+            return Some(format!(
+                "the mapping renames only {} of the dump's {} classes whose names look obfuscated (a, a.b, …): {ANOTHER}",
+                count(self.obfuscated_renamed),
+                count(self.obfuscated)
+            ));
+        }
+        let with_fields = self.fields_unknown + self.fields_known;
+        if with_fields >= FIT_MIN_CLASSES / 2 && self.fields_unknown > self.fields_known {
+            return Some(format!(
+                "{} of the {} classes with fields the mapping renames declare fields it does not list: {ANOTHER}, and the names it gave may be wrong",
+                count(self.fields_unknown),
+                count(with_fields)
+            ));
+        }
+        None
+    }
 }
 
 /// Renames the classes (and fields: `Index::field_renames`) of `analysis` as `mapping`
@@ -239,22 +295,35 @@ pub fn apply(analysis: &mut Analysis, mapping: &Mapping, previous: Option<Applie
     let mut applied = Applied { dump_names, ..Applied::default() };
     for (k, class) in classes.iter_mut().enumerate() {
         let dump_name = &applied.dump_names[k];
+        let obfuscated = looks_obfuscated(dump_name);
+        applied.obfuscated += obfuscated as u64;
         class.name = match mapping.class_name(dump_name) {
             Some(original) => {
                 applied.renamed += 1;
+                applied.obfuscated_renamed += obfuscated as u64;
                 original
             }
             None => dump_name.clone(),
         };
         let Some(members) = mapping.classes.get(dump_name.as_str()) else { continue };
         let ids = class.fields.iter().map(|f| f.name_id).chain(class.statics.iter().map(|s| s.name_id));
+        let (mut unknown, mut known) = (false, false);
         for id in ids {
-            if let Some(original) = members.fields.get(&strings.name(id)) {
-                renames.insert((k as u32, id), original.clone());
+            let name = strings.name(id);
+            match members.fields.get(&name) {
+                Some(original) => {
+                    known = true;
+                    renames.insert((k as u32, id), original.clone());
+                }
+                // ART's own fields of every object and class are in no mapping.
+                None => unknown |= !(name.starts_with('$') || name.starts_with("shadow$")),
             }
         }
+        applied.fields_unknown += unknown as u64;
+        applied.fields_known += (known && !unknown) as u64;
     }
     index.field_renames = renames;
+    applied.warning = applied.judge();
     applied
 }
 
@@ -284,6 +353,16 @@ mod tests {
         assert_eq!(m.field_name("a.b", "b"), Some("count"));
         assert_eq!(m.method_name("a.b", "c").as_deref(), Some("doIt"));
         assert_eq!(m.method_name("a.b", "d").as_deref(), Some("helper"));
+    }
+
+    #[test]
+    fn obfuscated_names_are_one_or_two_lower_case_letters() {
+        for name in ["a", "a.b", "com.example.ab", "Outer$c", "a[]", "a.b.c[][]"] {
+            assert!(looks_obfuscated(name), "{name}");
+        }
+        for name in ["A", "abc", "java.lang.String", "R$id", "Outer$1", "a.Bc", "int[]", "x1"] {
+            assert!(!looks_obfuscated(name), "{name}");
+        }
     }
 
     #[test]

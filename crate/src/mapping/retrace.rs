@@ -33,6 +33,7 @@
 //! frame's own descriptor with its obfuscated class names mapped.
 
 use super::Mapping;
+use crate::model::names::simple_name;
 
 /// One method line of a class in a mapping.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +174,7 @@ pub fn infer_source_file(class: &str, frame_file: &str) -> String {
     }
     let file_name = frame_file.rsplit('/').next().unwrap_or(frame_file);
     let extension = file_name.rfind('.').map_or("", |i| &file_name[i + 1..]);
-    let simple = class.rsplit('.').next().unwrap_or(class);
+    let simple = simple_name(class);
     let outer = simple.split('$').next().unwrap_or(simple);
     match outer.strip_suffix("Kt") {
         Some(stem) if extension.is_empty() || extension == "kt" => format!("{stem}.kt"),

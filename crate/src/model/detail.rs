@@ -1,6 +1,7 @@
 //! How much a report lists: `--detail minimal|default|max`, one preset scaling seven
-//! caps. `default` is what heapscope always wrote (and the histogram's 50 rows); the
-//! caps bound every list that would otherwise grow with the dump.
+//! caps. `default` keeps the report readable (a suspect's dominator subtree is its 40
+//! biggest objects; the page's dominator tree opens the rest); the caps bound every list
+//! that would otherwise grow with the dump.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -43,8 +44,8 @@ impl Detail {
         root_path: 10,
         histogram: 15,
         rows: 5,
-        subtree_nodes: 500,
-        subtree_depth: 10,
+        subtree_nodes: 20,
+        subtree_depth: 5,
         properties: 15,
         children: 10,
     };
@@ -52,8 +53,8 @@ impl Detail {
         root_path: 30,
         histogram: 50,
         rows: 20,
-        subtree_nodes: 5_000,
-        subtree_depth: 20,
+        subtree_nodes: 40,
+        subtree_depth: 10,
         properties: 50,
         children: 20,
     };

@@ -1,5 +1,6 @@
-//! How numbers are written for people, the same in every rendering: bytes with
-//! thousands separators, basis points as percentages, heap sizes in binary units.
+//! How numbers are written for people, the same in every rendering: whole numbers (counts
+//! and byte sizes alike) with thousands separators, basis points as percentages, sizes in
+//! binary units; and addresses as every output writes them.
 
 /// Basis points of `part` in `whole` (100 bp = 1%), rounded to nearest (half up).
 pub fn basis_points(part: u64, whole: u64) -> u32 {
@@ -10,8 +11,9 @@ pub fn basis_points(part: u64, whole: u64) -> u32 {
     }
 }
 
-/// `1234567` → `1,234,567`.
-pub fn format_bytes(n: u64) -> String {
+/// A whole number (a count, a size in bytes) with thousands separators: `1234567` →
+/// `1,234,567`.
+pub fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, ch) in s.chars().enumerate() {
@@ -28,46 +30,23 @@ pub fn format_bp(bp: u32) -> String {
     format!("{}.{:02}%", bp / 100, bp % 100)
 }
 
-/// `bytes` in the largest binary unit it fills, with one decimal and separators, for
-/// messages: 1023 → "1,023 bytes", 20,000,000 → "19.1 MiB", 5 << 40 → "5,120.0 GiB" (two
-/// small figures never both read "0 MiB").
+/// `bytes` in the largest binary unit it fills, with one decimal (rounded half up) and
+/// separators: 1023 → "1,023 bytes", 20,000,000 → "19.1 MiB", 5 << 40 → "5,120.0 GiB"
+/// (two small figures never both read "0 MiB").
 pub fn binary_size(bytes: u64) -> String {
     const UNITS: [(u32, &str); 3] = [(30, "GiB"), (20, "MiB"), (10, "KiB")];
     for (shift, unit) in UNITS {
         if bytes >= 1 << shift {
             // Tenths of the unit, rounded half up, in integers (no float formatting).
             let tenths = (u128::from(bytes) * 10 + (1u128 << (shift - 1))) >> shift;
-            return format!("{}.{} {unit}", format_bytes((tenths / 10) as u64), tenths % 10);
+            return format!("{}.{} {unit}", thousands((tenths / 10) as u64), tenths % 10);
         }
     }
-    format!("{} bytes", format_bytes(bytes))
-}
-
-/// Binary units, as MAT shows heap sizes: "29.3 MiB".
-pub fn binary_units(n: u64) -> String {
-    if n >= 1 << 30 {
-        format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64)
-    } else if n >= 1 << 20 {
-        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
-    } else if n >= 1 << 10 {
-        format!("{:.1} KiB", n as f64 / 1024.0)
-    } else {
-        format!("{n} B")
-    }
+    format!("{} bytes", thousands(bytes))
 }
 
 /// Parses an address as every output writes it: "0x1f00" (or "1f00"), hexadecimal.
 pub fn parse_address(s: &str) -> Option<u64> {
     let s = s.trim();
     u64::from_str_radix(s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s), 16).ok()
-}
-
-/// Package of a class name: up to the last dot; arrays count as their element class;
-/// primitive arrays and classes without a package have "" (the default package).
-pub fn package_of(class_name: &str) -> &str {
-    let base = class_name.trim_end_matches("[]");
-    match base.rfind('.') {
-        Some(i) => &base[..i],
-        None => "",
-    }
 }

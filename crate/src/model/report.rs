@@ -147,6 +147,11 @@ pub struct DumpInfo {
     /// none).
     #[serde(default)]
     pub snapshot: u32,
+    /// How the JVM laid the objects out and which shallow sizes the report is in (the
+    /// JVM's, or Eclipse MAT's with `--sizes mat`). Absent in reports written before
+    /// heapscope read the layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<super::sizes::ObjectLayout>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -179,6 +184,15 @@ pub struct Overview {
     /// each heap and their shallow bytes, in the dump's order. Absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heaps: Vec<HeapCount>,
+    /// Classes whose names look like an obfuscator's (R8, ProGuard: a simple name of one or
+    /// two lower-case letters, `a`, `a.b`, `Outer$c`): a mapping file would give them their
+    /// names back. After a mapping, the classes it did not rename. Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub obfuscated_classes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Kept objects of one heap (see [`Overview::heaps`]).
@@ -357,6 +371,127 @@ pub struct Suspect {
     /// suspect itself, without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dominator_subtree: Option<DominatorSubtree>,
+    /// Where the memory accumulates with linked structures read as one (heapscope's
+    /// reading; `accumulation_point`, `chain` and `accumulated` are Eclipse MAT's): see
+    /// [`Structure`]. Absent for a group suspect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure: Option<Structure>,
+    /// When a running thread's stack holds the memory: the frame and the local variable
+    /// (see [`HeldByFrame`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<HeldByFrame>,
+    /// The suspect in one sentence, in the application's terms, as every rendering says
+    /// it first: where the memory is held (`held_in`), what it holds, how much each and
+    /// together, and that part's share of the used heap (`com.acme.ui.EventBus.INSTANCE.
+    /// listeners holds 150 × Screen$1, about 1.0 KiB each (150.4 KiB, 95.20% of the heap);
+    /// each holds a com.acme.ui.Screen by this$0`). Absent when the dump was not read again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headline: Option<String>,
+}
+
+/// Where a single suspect's memory accumulates, with linked structures read as one.
+///
+/// The walk is MAT's (from the suspect, step to the largest child while it keeps at least
+/// 70% of its parent's retained size), over *members* instead of dominator-tree children:
+/// a chain of objects of one class, each holding the next through one field (a cons
+/// list, a linked queue, a hash bucket's chain, a program's own nodes), is read as one
+/// structure whose nodes are members side by side of what holds it, each with what it
+/// retains without the rest of the chain. So a million-node list is one step, not a
+/// million, and its nodes are counted as a collection's entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Structure {
+    /// Where the walk stops (the suspect itself when no member keeps 70%).
+    pub point: ObjectRef,
+    /// The walk from the suspect down to `point`, both included (at most 40 steps: the
+    /// first and last 20; `path_omitted` left out between).
+    pub path: Vec<ObjectRef>,
+    #[serde(default)]
+    pub path_omitted: u64,
+    /// The point's members (chains read as one), how many and what they retain together.
+    pub members: u64,
+    pub members_retained_bytes: u64,
+    /// The members grouped by class, largest retained first (at most `--detail`'s
+    /// children); each member's retained size is without the rest of its chain.
+    pub groups: Vec<MemberGroup>,
+    /// The chains among the members, most nodes first (at most 5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chains: Vec<LinkedChain>,
+}
+
+/// A chain of objects of one class, each holding the next through one field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkedChain {
+    /// The first node (as the dominator tree has it: the one the holder references).
+    pub first: ObjectRef,
+    pub class_name: String,
+    /// The field each node holds the next by (absent when the dump was not read again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Nodes in the chain, the first included.
+    pub nodes: u64,
+}
+
+/// The running frame whose local variable holds a suspect's memory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeldByFrame {
+    /// The thread's name (absent when it has none) and object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_name: Option<String>,
+    pub thread: String,
+    /// The frame named: the innermost of the frames holding the most of the memory.
+    pub frame: FrameName,
+    /// Its position on the stack, 0 for the innermost frame.
+    pub depth: u32,
+    /// The local variable (an object the frame holds) through which the memory is held.
+    pub local: ObjectRef,
+    /// How the local holds what the suspect's memory is in: `local` (it is the object),
+    /// `references` (it references it directly), `reaches` (the memory is shared by the
+    /// stack's frames: of the locals, this one reaches the most of it).
+    pub how: String,
+    /// With `reaches`: what the objects the local reaches retain (through the thread's
+    /// own objects, not through single-instance services).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach_bytes: Option<u64>,
+    /// With `reaches`, when the local is the first node of a chain: the chain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<LinkedChain>,
+    /// With `reaches`: the objects the local's chain's nodes (or its array's elements)
+    /// reference one each, when most of them reference one of one class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<Elements>,
+    /// The other frames holding the same local, innermost first (the stack holds the
+    /// memory when there are any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<FrameName>,
+}
+
+/// The objects a structure's nodes (or an array's slots) reference one each.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Elements {
+    pub class_name: String,
+    pub objects: u64,
+    /// The field each node references its element by (absent for an array).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// A stack frame, named as a developer reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FrameName {
+    /// `pkg.Class.method`.
+    pub method: String,
+    /// `Class.method (File.java:123)`: the simple class name, the method, the source.
+    pub short: String,
+    /// The source file and line, when the dump has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
 }
 
 /// What each object of a suspect's biggest accumulated group holds (see

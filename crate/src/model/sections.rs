@@ -22,7 +22,9 @@ pub enum HeapShape {
     Spread,
 }
 
-/// One leak or many: how many different places the leak suspects accumulate in.
+/// Where memory accumulates: how many different places the leak suspects accumulate in,
+/// a running program's working set, or no verdict for a dump cut short (the variants keep
+/// their names: scripts read them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LeakVerdict {
@@ -32,6 +34,12 @@ pub enum LeakVerdict {
     OneLeak,
     /// The suspects accumulate in two or more places.
     SeveralLeaks,
+    /// Every suspect is a running thread's working set (its frames' local variables hold
+    /// it): the program needed more heap than it had; nothing leaked.
+    WorkingSet,
+    /// The dump ends early: its roots and references past the cut are unknown, so no
+    /// verdict is given (`verdict_text` says what the part read shows).
+    Incomplete,
 }
 
 /// The OOM triage: the first thing the report says, with the numbers behind it.
@@ -50,15 +58,31 @@ pub struct OomTriage {
     pub top_level_dominators: u64,
     /// Leak suspects (MAT's, above 10% of the used heap).
     pub suspects: u64,
-    /// Different places they accumulate in: distinct accumulation points (a suspect without
-    /// one counts as a place of its own).
+    /// Different places they accumulate in: the suspects' distinct accumulation points (a
+    /// single suspect's as its `structure` reads it, linked structures as one; a group
+    /// suspect without a common holder has none).
     pub accumulation_points: u64,
     /// The suspects' retained sizes together, in basis points of the used heap.
     pub suspects_bp: u32,
+    /// When the dump ends early: the objects no GC root of the part read reaches (kept,
+    /// each entry point a root of its own, since what held them may be past the cut).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<CutUnknown>,
     /// The shape as a sentence.
     pub shape_text: String,
     /// The verdict as a sentence.
     pub verdict_text: String,
+}
+
+/// What a dump's cut leaves unknown (see [`OomTriage::cut`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CutUnknown {
+    /// Byte offset where the dump ends (in the decompressed HPROF data).
+    pub offset: u64,
+    /// Objects no GC root in the part read reaches, and their shallow bytes.
+    pub unrooted_objects: u64,
+    pub unrooted_bytes: u64,
 }
 
 /// What kind of object a heap object is.
@@ -172,8 +196,27 @@ pub struct ComponentWaste {
 pub struct RootStep {
     pub object: ObjectRef,
     /// How the next step (the one nearer the GC root) references this object: its field
-    /// names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root.
+    /// names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root. For a run
+    /// (`run`), how the next step references the run's `last`.
     pub held_by: Vec<String>,
+    /// When the step stands for a run of the path: objects of one class in a row, each
+    /// holding the next through one field (a linked structure read as one), from
+    /// `object` to `run.last`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<PathRun>,
+}
+
+/// A run of a reference path read as one step: `nodes` objects of one class in a row,
+/// each holding the next through `field` (a linked list's nodes on the way to an object).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathRun {
+    /// Objects in the run, both ends included.
+    pub nodes: u64,
+    /// The field each holds the next by.
+    pub field: String,
+    /// The run's other end (the step's `object` is the first in the path's order).
+    pub last: ObjectRef,
 }
 
 /// Why a single suspect is alive: a shortest reference path from the suspect up to a GC
@@ -202,10 +245,17 @@ pub struct SubtreeNode {
     /// The objects it immediately dominates that are not listed, and what they retain.
     pub omitted_children: u64,
     pub omitted_retained_bytes: u64,
+    /// The longest chain among its children, when its children were chosen (a linked
+    /// structure's nodes are listed side by side as children of what holds it, see
+    /// [`Structure`](super::report::Structure)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<super::report::LinkedChain>,
 }
 
-/// Several levels of the dominator tree under a single suspect's accumulation point (or
-/// the suspect, without one), biggest first, depth first.
+/// Several levels of the dominator tree under where a single suspect's memory accumulates
+/// (its [`Structure`](super::report::Structure)'s point), biggest first, depth first, with
+/// linked structures read as one: a chain's nodes are children side by side of what holds
+/// it, each with what it retains without the rest of the chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DominatorSubtree {

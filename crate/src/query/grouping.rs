@@ -10,7 +10,7 @@ use crate::alloc::{try_filled, try_push};
 use crate::analysis::Analysis;
 use crate::analysis::{loader_label, object_ref};
 use crate::error::Result;
-use crate::model::format::package_of;
+use crate::model::names::package_of;
 use crate::model::ObjectRef;
 
 /// What the histogram's classes are grouped by.

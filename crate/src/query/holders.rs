@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::holders::classes_up::{Columns, Row, WHOLE_HEAP};
 use crate::holders::referrer_index::ReferrerIndex;
 use crate::holders::{self, ways};
-use crate::model::{ObjectRef, Reading};
+use crate::model::{ObjectRef, PathRun, Reading};
 use crate::readback::object::root_kinds;
 
 /// Independent paths listed per stretch unless asked otherwise.
@@ -39,8 +39,14 @@ pub struct TraceStep {
     pub gc_root: Vec<String>,
     /// Every path from the GC roots to the object goes through this step (the object
     /// itself is not marked). The lowest marked step is the object's dominator; none
-    /// marked: the whole heap dump holds it, nothing in particular.
+    /// marked: the whole heap dump holds it, nothing in particular. A run's objects are
+    /// all marked or all not.
     pub dominates: bool,
+    /// When the step stands for a run of the trace: objects of one class in a row, each
+    /// holding the next through one field (a linked structure read as one), from
+    /// `object` to `run.last` (whose `via` is this step's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<PathRun>,
 }
 
 /// One step of another way through a stretch.
@@ -75,8 +81,8 @@ pub struct Paths {
     pub object: ObjectRef,
     /// A shortest path from a GC root, root first, the object last.
     pub trace: Vec<TraceStep>,
-    /// Steps left out of a trace longer than 1,000 steps, between its first 100 and its
-    /// last 900 (0: none).
+    /// Steps left out of a trace longer than 1,000 steps (a run counting as one), between
+    /// its first 100 and its last 900 (0: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub elided_steps: u64,
     pub stretches: Vec<Stretch>,
@@ -90,12 +96,26 @@ fn is_zero(n: &u64) -> bool {
 /// each stretch, at most `max` independent paths (`max` 0: the stretches only, each with
 /// `has_more`).
 pub fn paths(a: &mut Analysis, index: &ReferrerIndex, obj: u32, max: usize) -> Result<Paths> {
+    paths_along(a, index, shortest_trace(a, index, obj)?, max)
+}
+
+/// A shortest path from a GC root to `obj` in the tree in use (root first), avoiding the
+/// references the tree's view avoids when another path exists.
+pub fn shortest_trace(a: &Analysis, index: &ReferrerIndex, obj: u32) -> Result<Vec<u32>> {
     let tree = a.reading;
-    let (trace, marks, found) = {
+    let view = holders::view(a, tree);
+    ways::trace(index, &view.avoid, obj)?
+        .ok_or_else(|| Error::query(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name())))
+}
+
+/// [`paths`] along a given `trace` (a path from a GC root to its last object, root first:
+/// the shortest one, or the leak trace's): its steps named, those dominating the object
+/// marked in the tree in use, and at most `max` independent paths through each stretch.
+pub fn paths_along(a: &mut Analysis, index: &ReferrerIndex, trace: Vec<u32>, max: usize) -> Result<Paths> {
+    let obj = *trace.last().ok_or_else(|| Error::query("an empty path".to_string()))?;
+    let tree = a.reading;
+    let (marks, found) = {
         let view = holders::view(a, tree);
-        let trace = ways::trace(index, &view.avoid, obj)?.ok_or_else(|| {
-            Error::query(format!("no GC root reaches 0x{:x} in the {} tree", a.address(obj), tree.name()))
-        })?;
         let marks = ways::marks(view.idom, &trace);
         let mut found = Vec::new();
         let all = ways::stretches(&marks);
@@ -108,25 +128,34 @@ pub fn paths(a: &mut Analysis, index: &ReferrerIndex, obj: u32, max: usize) -> R
             };
             found.push((s, w));
         }
-        (trace, marks, found)
+        (marks, found)
     };
-    let shown: Vec<usize> = if trace.len() > MAX_TRACE_STEPS {
-        (0..TRACE_HEAD).chain(trace.len() - TRACE_TAIL..trace.len()).collect()
+    // A linked structure on the way is one step (as many marks as one: runs split where
+    // the marks change): (first, last, field) of each step.
+    let runs = super::paths::runs(a, &trace, Some(&marks))?;
+    let folded = super::paths::folded_steps(&runs, trace.len());
+    let shown: Vec<usize> = if folded.len() > MAX_TRACE_STEPS {
+        (0..TRACE_HEAD).chain(folded.len() - TRACE_TAIL..folded.len()).collect()
     } else {
-        (0..trace.len()).collect()
+        (0..folded.len()).collect()
     };
     let mut steps = Vec::with_capacity(shown.len());
-    for i in shown {
-        let x = trace[i];
-        let via = match trace.get(i + 1) {
-            Some(&next) => via(a, x, next)?,
+    for &k in &shown {
+        let (first, last, field) = &folded[k];
+        let via = match trace.get(last + 1) {
+            Some(&next) => via(a, trace[*last], next)?,
             None => Vec::new(),
         };
         steps.push(TraceStep {
-            object: object_ref(a, x),
+            object: object_ref(a, trace[*first]),
             via,
-            gc_root: if i == 0 { root_kinds(a, x) } else { Vec::new() },
-            dominates: marks[i],
+            gc_root: if *first == 0 { root_kinds(a, trace[0]) } else { Vec::new() },
+            dominates: marks[*first],
+            run: field.as_ref().map(|f| PathRun {
+                nodes: (last - first + 1) as u64,
+                field: f.clone(),
+                last: object_ref(a, trace[*last]),
+            }),
         });
     }
     let mut budget = MAX_NAMED_STEPS;
@@ -143,7 +172,7 @@ pub fn paths(a: &mut Analysis, index: &ReferrerIndex, obj: u32, max: usize) -> R
             has_more: w.has_more,
         });
     }
-    let elided_steps = (trace.len() - steps.len()) as u64;
+    let elided_steps = (folded.len() - steps.len()) as u64;
     Ok(Paths { object: object_ref(a, obj), trace: steps, elided_steps, stretches })
 }
 
@@ -277,19 +306,13 @@ fn class_row(a: &Analysis, top: &Row) -> ClassRow {
     }
 }
 
-fn schema_text(schema: schemars::Schema) -> String {
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
-}
-
 /// The JSON Schema of `heapscope paths --format json`, committed at `schema/paths.schema.json`.
 pub fn paths_json_schema() -> String {
-    schema_text(schemars::schema_for!(Paths))
+    crate::model::json::schema_text::<Paths>()
 }
 
 /// The JSON Schema of `heapscope classes-up --format json`, committed at
 /// `schema/classes-up.schema.json`.
 pub fn classes_up_json_schema() -> String {
-    schema_text(schemars::schema_for!(ClassesUp))
+    crate::model::json::schema_text::<ClassesUp>()
 }

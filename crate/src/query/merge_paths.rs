@@ -4,30 +4,23 @@
 //! soft and phantom references, the finalizer links), the paths merged by prefix from the
 //! root side, each node counting the objects whose path goes through it.
 //!
-//! One breadth-first search from all roots gives every object one shortest path (its
-//! chain of first-reaching parents); two paths share a prefix exactly when they meet at
-//! an object, so the merged tree is the part of the search tree above the objects. It is
-//! found by marking the objects' ancestors (each once), then the counts are added up from
-//! the deepest node to the roots in search order. Cost: the search (linear in the heap,
-//! a bit per object and 4 bytes per object it meets while it runs, see
-//! [`super::levels`]), then linear in the marked part. At most
+//! The merged tree is the union of the objects' shortest paths
+//! ([`PathUnion`](crate::search::union), which says how it is found and what it costs),
+//! each node counting the objects below it. At most
 //! [`MAX_OBJECTS`] objects are taken (`capped`), at most `limit` nodes listed, the most
 //! counted first (`truncated`), and the field names of the first [`MAX_VIA`] nodes read
 //! back from the dump.
 
-use std::collections::HashMap;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::levels::{Levels, Refs, ROOT};
 use super::paths::via;
-use crate::alloc::try_filled;
 use crate::analysis::object_ref;
 use crate::analysis::Analysis;
 use crate::error::Result;
 use crate::model::ObjectRef;
 use crate::readback::object::root_kinds;
+use crate::search::union::PathUnion;
 
 /// Objects whose paths are merged at most.
 pub const MAX_OBJECTS: usize = 100_000;
@@ -83,71 +76,13 @@ pub fn instances_of(a: &Analysis, class: u32) -> Vec<u32> {
 
 /// Merges the shortest paths to `objects` (kept objects), listing at most `limit` nodes.
 pub fn merge_paths(a: &mut Analysis, objects: &[u32], limit: usize) -> Result<MergedPaths> {
-    let n = a.object_count();
     let considered = &objects[..objects.len().min(MAX_OBJECTS)];
-    // Breadth first until every object is found, then their BFS parents and their
-    // ancestors' (with their search positions), without an array per object.
-    let mut want = try_filled(n.div_ceil(64), 0u64, "merging paths")?;
-    let mut left = 0usize;
-    for &t in considered {
-        let (w, b) = (t as usize / 64, 1u64 << (t % 64));
-        if t < n as u32 && want[w] & b == 0 {
-            want[w] |= b;
-            left += 1;
-        }
-    }
-    let mut found = Vec::new();
-    let g = Refs { a, excludes: true };
-    let levels = Levels::search(&g, |v, pos| {
-        if want[v as usize / 64] & (1 << (v % 64)) != 0 {
-            found.push((v, pos));
-            left -= 1;
-        }
-        left == 0
-    })?;
-    drop(want);
-    let parent = levels.parents(&g, &found);
-    drop(levels);
-    // Mark the objects and their ancestors (each object once).
-    let mut count: HashMap<u32, u64> = HashMap::new();
-    let mut unreached = 0u64;
-    for &t in considered {
-        if !parent.contains_key(&t) {
-            unreached += 1;
-            continue;
-        }
-        *count.entry(t).or_insert(0) += 1;
-        let mut x = t;
-        while parent[&x].0 != ROOT {
-            let p = parent[&x].0;
-            if count.contains_key(&p) {
-                break;
-            }
-            count.insert(p, 0);
-            x = p;
-        }
-    }
-    // Add the counts up, deepest first: search order reversed puts every node before
-    // its parent.
-    let mut order: Vec<u32> = count.keys().copied().collect();
-    order.sort_unstable_by_key(|v| parent[v].1);
+    let PathUnion { nodes: union, mut children, mut roots, unreached } = PathUnion::of(a, considered, true, |_| 0)?;
+    let count = |v: &u32| union[v].members;
     let targets: std::collections::HashSet<u32> =
-        considered.iter().copied().filter(|t| parent.contains_key(t)).collect();
-    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
-    let mut roots = Vec::new();
-    for &v in order.iter().rev() {
-        let c = count[&v];
-        let p = parent[&v].0;
-        if p == ROOT {
-            roots.push(v);
-        } else {
-            *count.get_mut(&p).expect("ancestors are marked") += c;
-            children.entry(p).or_default().push(v);
-        }
-    }
-    order.clear();
+        considered.iter().copied().filter(|t| union.contains_key(t)).collect();
     let by_count =
-        |list: &mut Vec<u32>| list.sort_by(|x, y| count[y].cmp(&count[x]).then(a.address(*x).cmp(&a.address(*y))));
+        |list: &mut Vec<u32>| list.sort_by(|x, y| count(y).cmp(&count(x)).then(a.address(*x).cmp(&a.address(*y))));
     by_count(&mut roots);
     // Depth first, most counted first, without recursion.
     let mut nodes: Vec<MergedNode> = Vec::new();
@@ -171,7 +106,7 @@ pub fn merge_paths(a: &mut Analysis, objects: &[u32], limit: usize) -> Result<Me
             depth,
             via: Vec::new(),
             gc_root: if up.is_none() { root_kinds(a, v) } else { Vec::new() },
-            count: count[&v],
+            count: count(&v),
             children: kids.len() as u64,
             target: targets.contains(&v),
         });

@@ -3,7 +3,7 @@
 //! [`crate::holders`]). The session ([`crate::session`]) names them all as one `Query`
 //! enum and dispatches them.
 //!
-//! The modules, one concern each: [`tree`] (the dominator tree a page at a time),
+//! The modules, one concern each: [`chains`] (linked structures read as one), [`tree`] (the dominator tree a page at a time),
 //! [`grouped`] (the dominator tree grouped by class at every level),
 //! [`paths`] (a path from a GC
 //! root), [`referrers`] (incoming references), [`grouping`] (histogram groups and a
@@ -12,10 +12,10 @@
 //! many objects, merged by prefix). Every answer is bounded: a page of children, the first
 //! elements of an array.
 
+pub mod chains;
 pub mod grouped;
 pub mod grouping;
 pub mod holders;
-pub(crate) mod levels;
 pub mod merge_paths;
 pub mod paths;
 pub mod referrers;

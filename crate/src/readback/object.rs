@@ -141,7 +141,7 @@ fn string_text(a: &mut Analysis, value: u64, f: &Fields) -> Result<Option<String
     let Some(source) = a.source.as_deref_mut() else { return Ok(None) };
     let size = basic_type::primitive_size(elem_type).unwrap_or(1) as u64;
     let bytes = primitive_bytes(source, elem_type, len, data_at, plan.end().div_ceil(size) as usize)?;
-    Ok(render(&plan, &bytes, Display::Plain))
+    Ok(render(&plan, &bytes, Display::Readable))
 }
 
 /// Fields and values of `obj`, read back from the dump.

@@ -23,9 +23,11 @@
 //! Both show at most `max_chars` characters and mark the cut when the String declares
 //! more; both show an empty String as "" (MAT: `count` 0, or an empty array).
 //!
-//! Two displays ([`Display`]): MAT's (characters 32–126 as they are, every other UTF-16
-//! unit as `\uXXXX`, "..." after the cut) for the values beside references and the
-//! duplicate-string values, the plain characters ("…" after the cut) for the inspector.
+//! Three displays ([`Display`]): MAT's (characters 32–126 as they are, every other UTF-16
+//! unit as `\uXXXX`, "..." after the cut) for the duplicate-string values MAT groups by;
+//! the readable characters (printable Unicode as it is, only what would not show as a
+//! character escaped, "…" after the cut) for the inspector and the values beside
+//! references; the plain characters for texts written out whole (system properties).
 
 use crate::index::Index;
 use crate::records::basic_type;
@@ -43,6 +45,18 @@ pub enum Display {
     Mat,
     /// The characters themselves (a lone surrogate as U+FFFD); "…" after the cut.
     Plain,
+    /// The characters themselves where they can be seen: control characters, the
+    /// invisible ones that reorder text (bidi controls, line and paragraph separators) and
+    /// lone surrogates as `\uXXXX`; "…" after the cut. Printable Unicode stays as it is.
+    Readable,
+}
+
+/// Whether `c` is written as `\uXXXX` by [`Display::Readable`]: it would not show as a
+/// character (a control), or would change how the text around it shows (bidi controls,
+/// line and paragraph separators).
+pub fn hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Whose reading of a String's array (see the module's documentation).
@@ -318,11 +332,20 @@ fn write(units: impl Iterator<Item = u16>, cut: bool, display: Display) -> Strin
             }
         }
         Display::Plain => out.extend(char::decode_utf16(units).map(|r| r.unwrap_or('\u{fffd}'))),
+        Display::Readable => {
+            for r in char::decode_utf16(units) {
+                match r {
+                    Ok(c) if !hidden_char(c) => out.push(c),
+                    Ok(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    Err(e) => out.push_str(&format!("\\u{:04x}", e.unpaired_surrogate())),
+                }
+            }
+        }
     }
     if cut {
         out.push_str(match display {
             Display::Mat => "...",
-            Display::Plain => "…",
+            Display::Plain | Display::Readable => "…",
         });
     }
     out
@@ -351,14 +374,14 @@ pub fn text(
 }
 
 /// The characters of a `char[]` or `byte[]` (its first bytes `bytes`) as the inspector
-/// shows an array: plainly, a `byte[]` one byte per character, at most `max_chars`, then
-/// "…" when the array holds more.
+/// shows an array: readably ([`Display::Readable`]), a `byte[]` one byte per character,
+/// at most `max_chars`, then "…" when the array holds more.
 pub fn array_text(ty: u8, len: u32, bytes: &[u8], max_chars: usize) -> String {
     let units = if ty == basic_type::CHAR { Units::Char } else { Units::Latin1 };
     let chars = len as u64 / units.width();
     let shown = chars.min(max_chars as u64).min(bytes.len() as u64 / units.width());
     let bytes = &bytes[..(shown * units.width()) as usize];
-    write(units_of(units, bytes), chars > max_chars as u64, Display::Plain)
+    write(units_of(units, bytes), chars > max_chars as u64, Display::Readable)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! markup.
 
 use crate::model::document::{Align, Block, Document, Inline};
-use crate::model::format::{binary_units, format_bp, format_bytes};
+use crate::model::format::{binary_size, format_bp, thousands};
 use crate::model::*;
 
 use super::RenderOptions;
@@ -53,8 +53,8 @@ impl Builder {
                 .map(|o| {
                     vec![
                         object_label(o),
-                        format_bytes(o.shallow_bytes),
-                        format_bytes(o.retained_bytes),
+                        thousands(o.shallow_bytes),
+                        thousands(o.retained_bytes),
                         format_bp(o.retained_bp),
                     ]
                 })
@@ -73,12 +73,7 @@ impl Builder {
             rows: rows
                 .iter()
                 .map(|c| {
-                    vec![
-                        c.name.clone(),
-                        format_bytes(c.objects),
-                        format_bytes(c.retained_bytes),
-                        format_bp(c.retained_bp),
-                    ]
+                    vec![c.name.clone(), thousands(c.objects), thousands(c.retained_bytes), format_bp(c.retained_bp)]
                 })
                 .collect(),
         });
@@ -91,7 +86,7 @@ fn consumer_bars(rows: &[Consumer]) -> Block {
         &rows
             .iter()
             .take(20)
-            .map(|c| (c.name.clone(), c.retained_bp, format!("{} objects", format_bytes(c.objects))))
+            .map(|c| (c.name.clone(), c.retained_bp, format!("{} objects", thousands(c.objects))))
             .collect::<Vec<_>>(),
     )
 }
@@ -123,9 +118,45 @@ fn reachability_section(b: &mut Builder, r: &Report) {
         rows: r
             .reachability
             .iter()
-            .map(|row| vec![name(row.strength).to_string(), format_bytes(row.objects), format_bytes(row.shallow_bytes)])
+            .map(|row| vec![name(row.strength).to_string(), thousands(row.objects), thousands(row.shallow_bytes)])
             .collect(),
     });
+}
+
+/// A chain of objects (depth, object, sizes), `omitted` left out after the first half.
+pub(super) fn chain_table(chain: &[ObjectRef], omitted: u64) -> Block {
+    use Align::*;
+    let head = if omitted > 0 { chain.len() / 2 } else { chain.len() };
+    let mut rows = Vec::with_capacity(chain.len() + 1);
+    for (d, c) in chain.iter().enumerate() {
+        if d == head && omitted > 0 {
+            rows.push(vec![
+                "…".into(),
+                format!("{} more", thousands(omitted)),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+        }
+        let depth = if d < head { d as u64 } else { d as u64 + omitted };
+        rows.push(vec![
+            depth.to_string(),
+            object_label(c),
+            thousands(c.shallow_bytes),
+            thousands(c.retained_bytes),
+            format_bp(c.retained_bp),
+        ]);
+    }
+    Block::Table {
+        columns: columns(&[
+            ("Depth", Right),
+            ("Object", Left),
+            ("Shallow Heap", Right),
+            ("Retained Heap", Right),
+            ("% of Heap", Right),
+        ]),
+        rows,
+    }
 }
 
 /// The document for a report, at the default detail, without graphs.
@@ -149,6 +180,39 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
         if r.dump.compressed_oops { ", compressed oops" } else { "" },
         r.dump.object_alignment
     ));
+    if let Some(l) = &r.dump.layout {
+        let mut text = format!("Object layout: {}.", l.description);
+        if let Some(d) = &l.mat_difference {
+            text.push_str(&format!(" {d}."));
+        }
+        if l.classes_sized_by_rule > 0 {
+            let names: Vec<String> = l
+                .sized_by_rule
+                .iter()
+                .take(5)
+                .map(|c| {
+                    format!(
+                        "{} ({} {})",
+                        c.class_name,
+                        thousands(c.objects),
+                        if c.objects == 1 { "object" } else { "objects" }
+                    )
+                })
+                .collect();
+            let more = l.classes_sized_by_rule.saturating_sub(names.len() as u64);
+            text.push_str(&format!(
+                " {} sized by the layout's rules, the addresses could not decide: {}{}.",
+                if l.classes_sized_by_rule == 1 {
+                    "One class was".to_string()
+                } else {
+                    format!("{} classes were", thousands(l.classes_sized_by_rule))
+                },
+                names.join(", "),
+                if more > 0 { format!(" and {} more", thousands(more)) } else { String::new() }
+            ));
+        }
+        b.paragraph(text);
+    }
     if r.dump.snapshots > 1 {
         b.blocks.push(Block::Note(vec![
             Inline::Strong(format!("Heap dump snapshot {} of {}.", r.dump.snapshot, r.dump.snapshots)),
@@ -160,7 +224,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             Inline::Strong("Incomplete dump.".into()),
             Inline::Text(format!(
                 " Reading stopped at byte {}: {}. Everything below covers the records before that point.",
-                format_bytes(inc.offset),
+                thousands(inc.offset),
                 inc.message
             )),
         ]));
@@ -174,44 +238,48 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     let mut summary = vec![
         (
             "Used heap".to_string(),
-            format!("{} bytes ({})", format_bytes(o.used_heap_bytes), binary_units(o.used_heap_bytes)),
+            format!("{} bytes ({})", thousands(o.used_heap_bytes), binary_size(o.used_heap_bytes)),
         ),
-        ("Objects".into(), format_bytes(o.objects)),
-        ("Classes".into(), format_bytes(o.classes)),
-        ("Class loaders".into(), format_bytes(o.class_loaders)),
-        ("GC roots".into(), format_bytes(o.gc_roots)),
-        ("Top-level dominators".into(), format_bytes(o.top_level_dominators)),
+        ("Objects".into(), thousands(o.objects)),
+        ("Classes".into(), thousands(o.classes)),
+        ("Class loaders".into(), thousands(o.class_loaders)),
+        ("GC roots".into(), thousands(o.gc_roots)),
+        ("Top-level dominators".into(), thousands(o.top_level_dominators)),
         (
             "Wasted".into(),
             format!(
                 "{} bytes ({} of the used heap; see Wasted Memory)",
-                format_bytes(r.waste.total_wasted_bytes),
+                thousands(r.waste.total_wasted_bytes),
                 format_bp(crate::model::format::basis_points(r.waste.total_wasted_bytes, o.used_heap_bytes))
             ),
         ),
         (
             format!("Unreachable objects ({})", if o.unreachable.discarded { "discarded" } else { "kept" }),
-            format!(
-                "{} objects, {} bytes",
-                format_bytes(o.unreachable.objects),
-                format_bytes(o.unreachable.shallow_bytes)
-            ),
+            format!("{} objects, {} bytes", thousands(o.unreachable.objects), thousands(o.unreachable.shallow_bytes)),
         ),
         (
             "Dump file".into(),
-            format!("{} bytes{}", format_bytes(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" }),
+            format!("{} bytes{}", thousands(r.source.file_bytes), if r.source.gzip { " (gzip)" } else { "" }),
         ),
-        ("HPROF data".into(), format!("{} bytes", format_bytes(r.source.hprof_bytes))),
+        ("HPROF data".into(), format!("{} bytes", thousands(r.source.hprof_bytes))),
     ];
     // Android dumps name their heaps: one line for all of them.
     if !o.heaps.is_empty() {
-        let heaps: Vec<String> = o
+        let mut heaps: Vec<String> = o
             .heaps
             .iter()
-            .map(|h| {
-                format!("{}: {} objects, {} bytes", h.name, format_bytes(h.objects), format_bytes(h.shallow_bytes))
-            })
+            .map(|h| format!("{}: {} objects, {} bytes", h.name, thousands(h.objects), thousands(h.shallow_bytes)))
             .collect();
+        // So that they add up to the objects above: MAT's pseudo object 0x0 is in no heap.
+        let in_heaps: u64 = o.heaps.iter().map(|h| h.objects).sum();
+        if let Some(rest) = o.objects.checked_sub(in_heaps).filter(|&n| n > 0) {
+            heaps.push(format!(
+                "in no heap: {} object{} (Eclipse MAT's stand-in for the bootstrap class loader at 0x0{})",
+                thousands(rest),
+                if rest == 1 { "" } else { "s" },
+                if rest == 1 { "" } else { " among them" }
+            ));
+        }
         summary.insert(2, ("Heaps".into(), heaps.join("; ")));
     }
     b.blocks.push(Block::Table {
@@ -228,7 +296,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             .map(|t| {
                 let name =
                     if t.name == t.mat_name { t.name.clone() } else { format!("{} (MAT: {})", t.name, t.mat_name) };
-                vec![name, format_bytes(t.objects)]
+                vec![name, thousands(t.objects)]
             })
             .collect(),
     });
@@ -239,8 +307,8 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
         b.heading(3, "Unreachable Objects");
         b.paragraph(format!(
             "{} objects ({} bytes) are not reachable from any GC root{}.",
-            format_bytes(o.unreachable.objects),
-            format_bytes(o.unreachable.shallow_bytes),
+            thousands(o.unreachable.objects),
+            thousands(o.unreachable.shallow_bytes),
             if o.unreachable.discarded {
                 " and were left out of every number above and below, as in Eclipse MAT"
             } else {
@@ -254,7 +322,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
                 .classes
                 .iter()
                 .take(opts.detail.rows)
-                .map(|c| vec![c.class_name.clone(), format_bytes(c.objects), format_bytes(c.shallow_bytes)])
+                .map(|c| vec![c.class_name.clone(), thousands(c.objects), thousands(c.shallow_bytes)])
                 .collect(),
         });
     }
@@ -285,9 +353,9 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
                 vec![
                     (i + 1).to_string(),
                     h.class_name.clone(),
-                    format_bytes(h.instances),
-                    format_bytes(h.shallow_bytes),
-                    format_bytes(h.retained_bytes_min),
+                    thousands(h.instances),
+                    thousands(h.shallow_bytes),
+                    thousands(h.retained_bytes_min),
                 ]
             })
             .collect(),
@@ -300,7 +368,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             .take(histogram_rows.min(20))
             .map(|h| {
                 let bp = crate::model::format::basis_points(h.retained_bytes_min, o.used_heap_bytes);
-                (h.class_name.clone(), bp, format!("{} instances", format_bytes(h.instances)))
+                (h.class_name.clone(), bp, format!("{} instances", thousands(h.instances)))
             })
             .collect();
         b.blocks.push(super::graphs::bars(&rows));
@@ -311,10 +379,22 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     }
 
     b.heading(2, "Leak Suspects");
+    if let Some(cut) = r.oom_triage.as_ref().and_then(|t| t.cut.as_ref()) {
+        b.blocks.push(Block::Note(vec![
+            Inline::Strong("Provisional.".into()),
+            Inline::Text(format!(
+                " The dump ends at byte {}: these suspects are what the part read shows. {} objects ({} bytes) have \
+                 no GC root in it and are kept; the roots and references past the cut may hold more, or less.",
+                thousands(cut.offset),
+                thousands(cut.unrooted_objects),
+                thousands(cut.unrooted_bytes)
+            )),
+        ]));
+    }
     if r.leak_suspects.suspects.is_empty() {
         b.paragraph(format!(
             "No object or group of objects retains more than {} bytes (10% of the used heap).",
-            format_bytes(r.leak_suspects.threshold_bytes)
+            thousands(r.leak_suspects.threshold_bytes)
         ));
     }
     for (i, s) in r.leak_suspects.suspects.iter().enumerate() {
@@ -323,56 +403,34 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
             b.blocks.push(Block::Paragraph(vec![Inline::Strong(headline)]));
         }
         b.paragraph(s.description.clone());
-        let point = match (&s.kind, &s.accumulation_point) {
-            (_, Some(ap)) => format!(
-                " {} — retains {} bytes ({}).",
-                object_label(ap),
-                format_bytes(ap.retained_bytes),
-                format_bp(ap.retained_bp)
-            ),
-            (SuspectKind::SingleObject, None) => {
-                " none — no single object below the suspect holds 70% of its memory within 1,000 steps.".into()
-            }
-            (SuspectKind::GroupOfObjects, None) => " none — the members are not held by one common object.".into(),
-        };
-        b.blocks.push(Block::Paragraph(vec![Inline::Strong("Accumulation point:".into()), Inline::Text(point)]));
-        super::suspects::blocks(&mut b.blocks, s);
-        if !s.chain.is_empty() {
-            b.paragraph(match s.kind {
-                SuspectKind::SingleObject => "Dominator chain from the suspect to the accumulation point:",
-                SuspectKind::GroupOfObjects => "Reference path shared by most members, from its GC root:",
-            });
-            let head = if s.chain_omitted > 0 { 20 } else { s.chain.len() };
-            let mut rows = Vec::with_capacity(s.chain.len() + 1);
-            for (d, c) in s.chain.iter().enumerate() {
-                if d == head && s.chain_omitted > 0 {
-                    rows.push(vec![
-                        "…".into(),
-                        format!("{} more", format_bytes(s.chain_omitted)),
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                    ]);
+        match &s.structure {
+            Some(st) => super::suspects::structure(&mut b.blocks, s, st),
+            None => {
+                let point = match (&s.kind, &s.accumulation_point) {
+                    (_, Some(ap)) => format!(
+                        " {} — retains {} bytes ({}).",
+                        object_label(ap),
+                        thousands(ap.retained_bytes),
+                        format_bp(ap.retained_bp)
+                    ),
+                    (SuspectKind::SingleObject, None) => {
+                        " none — no single object below the suspect holds 70% of its memory within 1,000 steps.".into()
+                    }
+                    (SuspectKind::GroupOfObjects, None) => {
+                        " none — the members are not held by one common object.".into()
+                    }
+                };
+                b.blocks
+                    .push(Block::Paragraph(vec![Inline::Strong("Accumulation point:".into()), Inline::Text(point)]));
+                super::suspects::blocks(&mut b.blocks, s);
+                if !s.chain.is_empty() {
+                    b.paragraph(match s.kind {
+                        SuspectKind::SingleObject => "Dominator chain from the suspect to the accumulation point:",
+                        SuspectKind::GroupOfObjects => "Reference path shared by most members, from its GC root:",
+                    });
+                    b.blocks.push(chain_table(&s.chain, s.chain_omitted));
                 }
-                let depth = if d < head { d as u64 } else { d as u64 + s.chain_omitted };
-                rows.push(vec![
-                    depth.to_string(),
-                    object_label(c),
-                    format_bytes(c.shallow_bytes),
-                    format_bytes(c.retained_bytes),
-                    format_bp(c.retained_bp),
-                ]);
             }
-            b.blocks.push(Block::Table {
-                columns: columns(&[
-                    ("Depth", Right),
-                    ("Object", Left),
-                    ("Shallow Heap", Right),
-                    ("Retained Heap", Right),
-                    ("% of Heap", Right),
-                ]),
-                rows,
-            });
         }
         super::sections::suspect(&mut b.blocks, s, opts);
     }
@@ -381,7 +439,7 @@ pub fn document_with(r: &Report, o: &RenderOptions) -> Document {
     b.heading(2, "Top Consumers");
     b.paragraph(format!(
         "Top-level dominators retaining more than {} bytes (1% of the used heap).",
-        format_bytes(t.threshold_bytes)
+        thousands(t.threshold_bytes)
     ));
     b.heading(3, "Biggest Objects");
     if t.objects.is_empty() {

@@ -1,20 +1,17 @@
 //! Escaping untrusted text for an output format (shared by the renderers).
 
 use crate::model::document::Inline;
+use crate::text::clean;
 
-/// Text escaped for an output format: `special` writes the format's escape for a
-/// character and says whether it did; line breaks and tabs become spaces (a name cannot
-/// break a table row) and other control characters U+FFFD.
+/// Text escaped for an output format: first made printable by the one cleaner of dump
+/// text ([`crate::text::clean`]: a line break, a tab or another control character shows
+/// as its escape, `\n`, so a name cannot break a table row), then `special` writes the
+/// format's escape for a character and says whether it did.
 pub fn escape_with(s: &str, special: impl Fn(char, &mut String) -> bool) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    for ch in s.chars() {
-        if special(ch, &mut out) {
-            continue;
-        }
-        match ch {
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
+    for ch in clean(s).chars() {
+        if !special(ch, &mut out) {
+            out.push(ch);
         }
     }
     out

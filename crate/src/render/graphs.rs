@@ -3,7 +3,7 @@
 //! come from the dump and are escaped by the renderer like every other text.
 
 use crate::model::document::Block;
-use crate::model::format::{format_bp, format_bytes};
+use crate::model::format::{format_bp, thousands};
 use crate::model::*;
 
 /// Width of a full bar, in characters.
@@ -83,13 +83,17 @@ pub fn root_path(p: &RootPath) -> Block {
     for (depth, k) in (0..listed).rev().enumerate() {
         let step = &p.steps[k];
         let indent = "   ".repeat(depth.min(40));
+        let name = match &step.run {
+            Some(r) => format!("{} × {} linked by {}", thousands(r.nodes), label(&step.object), r.field),
+            None => label(&step.object),
+        };
         if depth == 0 {
-            out.push_str(&format!("{}  [GC root: {types}]\n", label(&step.object)));
+            out.push_str(&format!("{name}  [GC root: {types}]\n"));
         } else {
-            out.push_str(&format!("{indent}└─ {}: {}\n", step.held_by.join(", "), label(&step.object)));
+            out.push_str(&format!("{indent}└─ {}: {name}\n", step.held_by.join(", ")));
         }
         if gap_after == Some(k) {
-            out.push_str(&format!("{}   … {} more\n", "   ".repeat(depth.min(40)), format_bytes(p.omitted)));
+            out.push_str(&format!("{}   … {} more\n", "   ".repeat(depth.min(40)), thousands(p.omitted)));
         }
     }
     Block::Code(out)
@@ -116,14 +120,14 @@ pub fn subtree(s: &DominatorSubtree) -> Block {
         line.push_str(&format!(
             "{}  {} ({})",
             label(&n.object),
-            format_bytes(n.object.retained_bytes),
+            thousands(n.object.retained_bytes),
             format_bp(n.object.retained_bp)
         ));
         if n.omitted_children > 0 {
             line.push_str(&format!(
                 "  + {} more retaining {}",
-                format_bytes(n.omitted_children),
-                format_bytes(n.omitted_retained_bytes)
+                thousands(n.omitted_children),
+                thousands(n.omitted_retained_bytes)
             ));
         }
         out.push_str(&line);

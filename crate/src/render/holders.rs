@@ -5,25 +5,21 @@
 
 use std::fmt::Write;
 
-use crate::model::format::format_bytes;
+use crate::model::format::thousands;
 use crate::model::ObjectRef;
 use crate::query::holders::{ClassRow, ClassesUp, Paths, WayStep};
-
-/// `s` with control characters escaped.
-fn clean(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
-}
+use crate::text::clean;
 
 fn object(o: &ObjectRef) -> String {
     let name = match &o.class_of_object {
         Some(c) => format!("class {}", clean(c)),
-        None => clean(&o.class_name),
+        None => clean(&o.class_name).into_owned(),
     };
     format!(
         "{name} @ {} (shallow {} B, retained {} B)",
         o.address,
-        format_bytes(o.shallow_bytes),
-        format_bytes(o.retained_bytes)
+        thousands(o.shallow_bytes),
+        thousands(o.retained_bytes)
     )
 }
 
@@ -48,10 +44,25 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
         if i == last {
             let _ = writeln!(out, "╰→ {}", object(&s.object));
         } else {
-            let _ = writeln!(out, "├─ {mark}{}", object(&s.object));
+            match &s.run {
+                // A linked structure on the way, as one step.
+                Some(r) => {
+                    let _ = writeln!(
+                        out,
+                        "├─ {mark}{} × {} linked by {}",
+                        thousands(r.nodes),
+                        clean(&s.object.class_name),
+                        clean(&r.field)
+                    );
+                    let _ = writeln!(out, "│    from {} to {}", object(&s.object), object(&r.last));
+                }
+                None => {
+                    let _ = writeln!(out, "├─ {mark}{}", object(&s.object));
+                }
+            }
             let _ = writeln!(out, "│    ↓ {}", if s.via.is_empty() { "?".to_string() } else { via(&s.via) });
             if i + 1 == crate::query::holders::TRACE_HEAD && p.elided_steps > 0 {
-                let _ = writeln!(out, "│  … {} more steps …", format_bytes(p.elided_steps));
+                let _ = writeln!(out, "│  … {} more steps …", thousands(p.elided_steps));
             }
         }
     }
@@ -62,7 +73,8 @@ pub fn render_paths(p: &Paths, tree: &str) -> String {
     let nothing = if garbage {
         "uncollected garbage (nothing holds it)"
     } else {
-        "the whole heap dump (nothing in particular holds it)"
+        // The inspector's and the page's phrase for an object without an immediate dominator.
+        "none: it is a top-level dominator (no single object is on every path from the GC roots to it)"
     };
     let _ = writeln!(out, "\nDominator: {}", dominator.map_or(nothing.to_string(), |s| object(&s.object)));
     for s in &p.stretches {
@@ -115,8 +127,8 @@ pub fn render_classes_up(c: &ClassesUp, tree: &str, per_level: usize) -> String 
             let _ = writeln!(
                 out,
                 "{:>16} {:>12}  {indent}… {} more rows",
-                format_bytes(rest.iter().map(|r| r.weight_bytes).sum()),
-                format_bytes(rest.iter().map(|r| r.objects).sum()),
+                thousands(rest.iter().map(|r| r.weight_bytes).sum()),
+                thousands(rest.iter().map(|r| r.objects).sum()),
                 rest.len()
             );
             continue;
@@ -126,8 +138,8 @@ pub fn render_classes_up(c: &ClassesUp, tree: &str, per_level: usize) -> String 
         let _ = writeln!(
             out,
             "{:>16} {:>12}  {indent}{up}{}",
-            format_bytes(r.weight_bytes),
-            format_bytes(r.objects),
+            thousands(r.weight_bytes),
+            thousands(r.objects),
             clean(&r.class_name)
         );
         stack.push((rows, k + 1, depth));

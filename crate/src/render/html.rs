@@ -122,6 +122,6 @@ mod tests {
     fn escapes_markup_from_the_dump() {
         assert_eq!(escape("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
         assert_eq!(escape("\" onload='x' &"), "&quot; onload=&#39;x&#39; &amp;");
-        assert_eq!(escape("a\u{0}b\nc"), "a\u{fffd}b c");
+        assert_eq!(escape("a\u{0}b\nc"), "a\\u{0}b\\nc");
     }
 }

@@ -11,13 +11,10 @@
 use std::fmt::Write;
 
 use crate::model::document::{Align, Block, Document, Inline};
-use crate::model::format::format_bytes;
+use crate::model::format::thousands;
 use crate::model::leaks::{LeakInstance, LeakKind, LeakStep, Leaks, ObjectKind, ReferenceKind};
-
-/// `s` with control characters escaped.
-pub fn clean(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
-}
+use crate::model::names::simple_name;
+use crate::text::clean;
 
 /// What Shark calls a GC root kind in its traces.
 fn root_description(kind: &str) -> &'static str {
@@ -55,7 +52,13 @@ pub fn trace_lines(instance: &LeakInstance) -> Vec<String> {
     let Some(first) = trace.first() else { return out };
     out.push("┬───".into());
     let root = first.root_type.as_deref().unwrap_or("?");
-    out.push(format!("│ GC Root: {} ({})", root_description(root), clean(root)));
+    // Shark's description, and heapscope's name of the kind where it says something else.
+    let description = root_description(root);
+    if description.eq_ignore_ascii_case(root) {
+        out.push(format!("│ GC Root: {description}"));
+    } else {
+        out.push(format!("│ GC Root: {description} ({})", clean(root)));
+    }
     out.push("│".into());
     let last = trace.len() - 1;
     for (i, step) in trace.iter().enumerate() {
@@ -68,8 +71,8 @@ pub fn trace_lines(instance: &LeakInstance) -> Vec<String> {
         if i == last {
             out.push(format!(
                 "{more}Retaining {} bytes in {} objects",
-                format_bytes(instance.retained_bytes),
-                format_bytes(instance.retained_objects)
+                thousands(instance.retained_bytes),
+                thousands(instance.retained_objects)
             ));
         }
         if let Some(r) = &step.reference {
@@ -86,7 +89,7 @@ pub fn trace_lines(instance: &LeakInstance) -> Vec<String> {
                 out.push(format!("│{}{}", " ".repeat(prefix.chars().count()), "~".repeat(name.chars().count())));
             }
             if let Some(n) = step.elided_after {
-                out.push(format!("│  … {} more steps …", format_bytes(n)));
+                out.push(format!("│  … {} more steps …", thousands(n)));
             }
         }
     }
@@ -136,8 +139,8 @@ pub fn text(leaks: &Leaks) -> String {
                 i + 1,
                 of_kind.len(),
                 plural(leak.count as usize, "leaking object"),
-                format_bytes(leak.retained_bytes),
-                format_bytes(leak.retained_objects)
+                thousands(leak.retained_bytes),
+                thousands(leak.retained_objects)
             );
             let _ = writeln!(out, "{}", clean(&leak.description));
             if let Some(lib) = &leak.library_leak {
@@ -169,7 +172,7 @@ pub fn text(leaks: &Leaks) -> String {
                         "  {} {}{key}, {} bytes retained",
                         clean(&other.class_name),
                         other.object,
-                        format_bytes(other.retained_bytes)
+                        thousands(other.retained_bytes)
                     );
                 }
                 let shown = leak.instances.len() as u64;
@@ -186,11 +189,6 @@ pub fn text(leaks: &Leaks) -> String {
         }
     }
     out
-}
-
-/// A class's simple name (after the last dot), as a trace shows it.
-fn simple_name(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
 }
 
 /// Characters of a signature shown in the table.
@@ -226,8 +224,8 @@ pub fn blocks(l: &Leaks) -> Vec<Block> {
                         (i + 1).to_string(),
                         if x.kind == LeakKind::Application { "application".into() } else { "library".into() },
                         x.description.clone(),
-                        format_bytes(x.count),
-                        format_bytes(x.retained_bytes),
+                        thousands(x.count),
+                        thousands(x.retained_bytes),
                         x.signature.chars().take(SHORT_SIGNATURE).collect(),
                     ]
                 })
@@ -239,10 +237,10 @@ pub fn blocks(l: &Leaks) -> Vec<Block> {
         let mut about = format!(
             "{} leak: {} leaking object{}, {} bytes retained in {} objects. Signature {}.",
             if x.kind == LeakKind::Application { "Application" } else { "Library" },
-            format_bytes(x.count),
+            thousands(x.count),
             if x.count == 1 { "" } else { "s" },
-            format_bytes(x.retained_bytes),
-            format_bytes(x.retained_objects),
+            thousands(x.retained_bytes),
+            thousands(x.retained_objects),
             x.signature
         );
         if let Some(lib) = &x.library_leak {
@@ -267,7 +265,7 @@ pub fn blocks(l: &Leaks) -> Vec<Block> {
                     .iter()
                     .skip(1)
                     .map(|o| {
-                        format!("also {} {}, {} bytes retained", o.class_name, o.object, format_bytes(o.retained_bytes))
+                        format!("also {} {}, {} bytes retained", o.class_name, o.object, thousands(o.retained_bytes))
                     })
                     .collect(),
             ));
@@ -307,7 +305,7 @@ pub fn summary(leaks: &Leaks) -> String {
         "leaks: {} application leak{} ({} bytes retained), {} library leak{}, {} leaking object{} (heapscope leaks DUMP for the traces)",
         app.len(),
         if app.len() == 1 { "" } else { "s" },
-        format_bytes(bytes),
+        thousands(bytes),
         lib,
         if lib == 1 { "" } else { "s" },
         objects,

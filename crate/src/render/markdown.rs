@@ -41,8 +41,8 @@ pub fn render_with(r: &Report, options: &RenderOptions) -> String {
     render_document(&document_with(r, options))
 }
 
-/// Preformatted text as a fenced block: its lines as they are (control characters as
-/// U+FFFD, so nothing can end a line early), inside a fence longer than any run of
+/// Preformatted text as a fenced block: its lines as they are (control characters
+/// escaped, so nothing can end a line early), inside a fence longer than any run of
 /// backticks in it, so that nothing in it can close the block.
 fn write_code(out: &mut String, text: &str) {
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
@@ -113,6 +113,7 @@ mod tests {
         assert_eq!(escape("[x](javascript:y)"), "\\[x\\](javascript:y)");
         assert_eq!(escape("a|b"), "a\\|b");
         assert_eq!(escape("java.util.HashMap$Node[]"), "java.util.HashMap\\$Node\\[\\]");
-        assert_eq!(escape("x\ny"), "x y");
+        // A line break from the dump shows as its escape (the backslash escaped in turn).
+        assert_eq!(escape("x\ny"), "x\\\\ny");
     }
 }

@@ -7,7 +7,7 @@
 use super::document::{columns, object_label};
 use super::{graphs, RenderOptions};
 use crate::model::document::{Align, Block, Inline};
-use crate::model::format::{format_bp, format_bytes};
+use crate::model::format::{format_bp, thousands};
 use crate::model::*;
 
 fn heading(blocks: &mut Vec<Block>, level: u8, s: impl Into<String>) {
@@ -24,7 +24,7 @@ pub fn triage(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
     use Align::*;
     heading(blocks, 2, "OOM Triage");
     labelled(blocks, "Shape:", t.shape_text.clone());
-    labelled(blocks, "One leak or many:", t.verdict_text.clone());
+    labelled(blocks, "Where memory accumulates:", t.verdict_text.clone());
     blocks.push(Block::Table {
         columns: columns(&[("", Left), ("", Right)]),
         rows: vec![
@@ -32,11 +32,11 @@ pub fn triage(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
             vec!["Five largest top-level dominators".into(), format_bp(t.top5_bp)],
             vec![
                 "Top-level dominators holding half the used heap".into(),
-                format!("{} of {}", format_bytes(t.dominators_for_half), format_bytes(t.top_level_dominators)),
+                format!("{} of {}", thousands(t.dominators_for_half), thousands(t.top_level_dominators)),
             ],
             vec![
                 "Leak suspects (places they accumulate in)".into(),
-                format!("{} ({})", format_bytes(t.suspects), format_bytes(t.accumulation_points)),
+                format!("{} ({})", thousands(t.suspects), thousands(t.accumulation_points)),
             ],
             vec!["Retained by the suspects".into(), format_bp(t.suspects_bp)],
         ],
@@ -70,9 +70,9 @@ fn group_table(blocks: &mut Vec<Block>, what: &str, rows: &[GroupCount]) {
             .map(|g| {
                 vec![
                     g.name.clone(),
-                    format_bytes(g.classes),
-                    format_bytes(g.objects),
-                    format_bytes(g.shallow_bytes),
+                    thousands(g.classes),
+                    thousands(g.objects),
+                    thousands(g.shallow_bytes),
                     format_bp(g.shallow_bp),
                 ]
             })
@@ -93,8 +93,8 @@ pub fn composition(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
             .map(|k| {
                 vec![
                     kind_name(k.kind).into(),
-                    format_bytes(k.objects),
-                    format_bytes(k.shallow_bytes),
+                    thousands(k.objects),
+                    thousands(k.shallow_bytes),
                     format_bp(k.shallow_bp),
                 ]
             })
@@ -105,7 +105,7 @@ pub fn composition(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
             &c.kinds.iter().map(|k| (kind_name(k.kind).to_string(), k.shallow_bp, String::new())).collect::<Vec<_>>(),
         ));
     }
-    let shown = |n: usize, total: u64| format!("{} of {}", n.min(o.detail.rows), format_bytes(total));
+    let shown = |n: usize, total: u64| format!("{} of {}", n.min(o.detail.rows), thousands(total));
     blocks.push(Block::Paragraph(vec![Inline::Text(format!(
         "By package (the {} with the most shallow heap):",
         shown(c.packages.len(), c.package_count)
@@ -160,9 +160,9 @@ pub fn top_components(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
         heading(blocks, 3, format!("{} ({})", c.name, format_bp(c.retained_bp)));
         blocks.push(Block::Paragraph(vec![Inline::Text(format!(
             "{} top-level dominators retain {} bytes ({} objects).",
-            format_bytes(c.top_level_dominators),
-            format_bytes(c.retained_bytes),
-            format_bytes(c.objects)
+            thousands(c.top_level_dominators),
+            thousands(c.retained_bytes),
+            thousands(c.objects)
         ))]));
         blocks.push(Block::Table {
             columns: columns(&[("Class", Left), ("Objects", Right), ("Shallow Heap", Right)]),
@@ -170,7 +170,7 @@ pub fn top_components(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
                 .classes
                 .iter()
                 .take(o.detail.rows)
-                .map(|k| vec![k.class_name.clone(), format_bytes(k.objects), format_bytes(k.shallow_bytes)])
+                .map(|k| vec![k.class_name.clone(), thousands(k.objects), thousands(k.shallow_bytes)])
                 .collect(),
         });
         match &c.waste {
@@ -180,14 +180,14 @@ pub fn top_components(blocks: &mut Vec<Block>, r: &Report, o: &RenderOptions) {
                 format!(
                     "{} bytes ({} of the component): {} duplicate strings ({} bytes), {} duplicate arrays ({} bytes), \
                      {} empty collections ({} bytes of backing arrays).",
-                    format_bytes(w.wasted_bytes),
+                    thousands(w.wasted_bytes),
                     format_bp(w.wasted_bp),
-                    format_bytes(w.duplicate_strings),
-                    format_bytes(w.duplicate_string_bytes),
-                    format_bytes(w.duplicate_arrays),
-                    format_bytes(w.duplicate_array_bytes),
-                    format_bytes(w.empty_collections),
-                    format_bytes(w.empty_collection_bytes)
+                    thousands(w.duplicate_strings),
+                    thousands(w.duplicate_string_bytes),
+                    thousands(w.duplicate_arrays),
+                    thousands(w.duplicate_array_bytes),
+                    thousands(w.empty_collections),
+                    thousands(w.empty_collection_bytes)
                 ),
             ),
             None => labelled(blocks, "Waste:", "not known (the waste report was not made)."),
@@ -207,23 +207,29 @@ pub fn suspect(blocks: &mut Vec<Block>, s: &Suspect, o: &RenderOptions) {
             let head = if p.omitted > 0 { p.steps.len() / 2 } else { p.steps.len() };
             for (k, step) in p.steps.iter().enumerate() {
                 if k == head && p.omitted > 0 {
-                    rows.push(vec![
-                        "…".into(),
-                        format!("{} more", format_bytes(p.omitted)),
-                        String::new(),
-                        String::new(),
-                    ]);
+                    rows.push(vec!["…".into(), format!("{} more", thousands(p.omitted)), String::new(), String::new()]);
                 }
                 let by = if k + 1 == p.steps.len() {
                     format!("GC root: {}", p.root_types.join(", "))
                 } else {
                     step.held_by.join(", ")
                 };
+                let object = match &step.run {
+                    Some(r) => format!(
+                        "{} × {} linked by {} ({} … {})",
+                        thousands(r.nodes),
+                        step.object.class_name,
+                        r.field,
+                        step.object.address,
+                        r.last.address
+                    ),
+                    None => object_label(&step.object),
+                };
                 rows.push(vec![
-                    object_label(&step.object),
+                    object,
                     by,
-                    format_bytes(step.object.shallow_bytes),
-                    format_bytes(step.object.retained_bytes),
+                    thousands(step.object.shallow_bytes),
+                    thousands(step.object.retained_bytes),
                 ]);
             }
             blocks.push(Block::Paragraph(vec![Inline::Text(
@@ -245,7 +251,7 @@ pub fn suspect(blocks: &mut Vec<Block>, s: &Suspect, o: &RenderOptions) {
         blocks.push(Block::Paragraph(vec![Inline::Text(format!(
             "Dominator subtree of {} ({} objects{}):",
             object_label(&root.object),
-            format_bytes(t.nodes.len() as u64),
+            thousands(t.nodes.len() as u64),
             if t.truncated { ", within --detail's caps" } else { "" }
         ))]));
         if o.graphs {
@@ -266,13 +272,22 @@ pub fn suspect(blocks: &mut Vec<Block>, s: &Suspect, o: &RenderOptions) {
                         vec![
                             n.depth.to_string(),
                             object_label(&n.object),
-                            format_bytes(n.object.retained_bytes),
+                            thousands(n.object.retained_bytes),
                             format_bp(n.object.retained_bp),
                             if n.omitted_children > 0 {
                                 format!(
-                                    "{} retaining {}",
-                                    format_bytes(n.omitted_children),
-                                    format_bytes(n.omitted_retained_bytes)
+                                    "{} retaining {}{}",
+                                    thousands(n.omitted_children),
+                                    thousands(n.omitted_retained_bytes),
+                                    n.chain
+                                        .as_ref()
+                                        .map(|c| format!(
+                                            " (of {} nodes of {} linked by {})",
+                                            thousands(c.nodes),
+                                            c.class_name,
+                                            c.field.as_deref().unwrap_or("a field")
+                                        ))
+                                        .unwrap_or_default()
                                 )
                             } else {
                                 String::new()

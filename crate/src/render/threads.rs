@@ -2,9 +2,10 @@
 
 use std::fmt::Write;
 
-use crate::model::format::format_bytes;
+use crate::model::format::thousands;
 use crate::model::threads::ThreadInfo;
 use crate::model::ObjectRef;
+use crate::text::clean;
 
 /// The thread overview as blocks of the report document (Markdown and HTML): a table of
 /// all threads, then each thread's stack with the objects its frames hold.
@@ -39,18 +40,14 @@ pub fn document_blocks(threads: &[ThreadInfo]) -> Vec<crate::model::document::Bl
                     yes_no(t.daemon),
                     t.priority.map(|p| p.to_string()).unwrap_or_default(),
                     if t.has_stack { t.frames.len().to_string() } else { "no stack recorded".into() },
-                    format_bytes(t.shallow_bytes),
-                    format_bytes(t.retained_bytes),
+                    thousands(t.shallow_bytes),
+                    thousands(t.retained_bytes),
                 ]
             })
             .collect(),
     });
     let local_row = |o: &ObjectRef| {
-        vec![
-            format!("↳ {} @ {}", o.class_name, o.address),
-            format_bytes(o.shallow_bytes),
-            format_bytes(o.retained_bytes),
-        ]
+        vec![format!("↳ {} @ {}", o.class_name, o.address), thousands(o.shallow_bytes), thousands(o.retained_bytes)]
     };
     for t in threads {
         if t.frames.is_empty() && t.other_locals.is_empty() {
@@ -60,7 +57,18 @@ pub fn document_blocks(threads: &[ThreadInfo]) -> Vec<crate::model::document::Bl
         let mut rows = Vec::new();
         for f in &t.frames {
             rows.push(vec![f.frame.clone(), String::new(), String::new()]);
-            rows.extend(f.locals.iter().map(local_row));
+            // A local held in several slots of one frame is listed once, with how many.
+            for (i, l) in f.locals.iter().enumerate() {
+                if f.locals[..i].iter().any(|x| x.address == l.address) {
+                    continue;
+                }
+                let mut row = local_row(l);
+                let n = f.locals.iter().filter(|x| x.address == l.address).count();
+                if n > 1 {
+                    row[0].push_str(&format!(" ({n} slots)"));
+                }
+                rows.push(row);
+            }
         }
         if !t.other_locals.is_empty() {
             rows.push(vec![
@@ -84,8 +92,8 @@ fn local_line(out: &mut String, o: &ObjectRef) {
         "        {} @ {}  shallow {}  retained {}",
         o.class_name,
         o.address,
-        format_bytes(o.shallow_bytes),
-        format_bytes(o.retained_bytes)
+        thousands(o.shallow_bytes),
+        thousands(o.retained_bytes)
     );
 }
 
@@ -98,8 +106,8 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
     }
     for t in threads {
         let mut facts = vec![
-            format!("retained {} bytes", format_bytes(t.retained_bytes)),
-            format!("shallow {}", format_bytes(t.shallow_bytes)),
+            format!("retained {} bytes", thousands(t.retained_bytes)),
+            format!("shallow {}", thousands(t.shallow_bytes)),
         ];
         if let Some(d) = t.daemon {
             facts.push(if d { "daemon".into() } else { "not daemon".into() });
@@ -108,17 +116,17 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
             facts.push(format!("priority {p}"));
         }
         if let Some(l) = &t.context_class_loader {
-            facts.push(format!("context loader {l}"));
+            facts.push(format!("context loader {}", clean(l)));
         }
-        let name = t.name.as_deref().map(|n| format!("\"{}\"", printable(n))).unwrap_or_else(|| "(no name)".into());
-        let _ = writeln!(out, "{name}  {} @ {}  {}", printable(&t.class_name), t.address, facts.join(", "));
+        let name = t.name.as_deref().map(|n| format!("\"{}\"", clean(n))).unwrap_or_else(|| "(no name)".into());
+        let _ = writeln!(out, "{name}  {} @ {}  {}", clean(&t.class_name), t.address, facts.join(", "));
         if !t.has_stack {
             out.push_str("    no stack recorded\n");
         } else if t.frames.is_empty() {
             out.push_str("    (the stack recorded has no frames)\n");
         }
         for f in &t.frames {
-            let _ = writeln!(out, "    {}", printable(&f.frame));
+            let _ = writeln!(out, "    {}", clean(&f.frame));
             for o in &f.locals {
                 local_line(&mut out, &printable_ref(o));
             }
@@ -138,11 +146,6 @@ pub fn render_text(threads: &[ThreadInfo]) -> String {
     out
 }
 
-/// `s` with control characters escaped (a name from the dump cannot move the cursor).
-fn printable(s: &str) -> String {
-    crate::error::one_line(s)
-}
-
 fn printable_ref(o: &ObjectRef) -> ObjectRef {
-    ObjectRef { class_name: printable(&o.class_name), ..o.clone() }
+    ObjectRef { class_name: clean(&o.class_name).into_owned(), ..o.clone() }
 }

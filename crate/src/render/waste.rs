@@ -2,7 +2,7 @@
 //! through the shared document model, which escapes every text from the dump).
 
 use crate::model::document::{Align, Block, Inline};
-use crate::model::format::{format_bp, format_bytes};
+use crate::model::format::{format_bp, thousands};
 use crate::model::{ObjectRef, Report};
 
 /// Rows listed per table.
@@ -36,11 +36,11 @@ pub fn blocks(r: &Report) -> Vec<Block> {
         Inline::Strong("Wasted:".into()),
         Inline::Text(format!(
             " {} bytes could be saved: duplicate strings {}, duplicate arrays {}, empty collections {}, duplicate boxed numbers {}.",
-            format_bytes(w.total_wasted_bytes),
-            format_bytes(w.duplicate_strings.wasted_bytes),
-            format_bytes(w.duplicate_arrays.wasted_bytes),
-            format_bytes(w.empty_collections.iter().map(|c| c.wasted_bytes).sum()),
-            format_bytes(w.boxed.iter().map(|c| c.wasted_bytes).sum()),
+            thousands(w.total_wasted_bytes),
+            thousands(w.duplicate_strings.wasted_bytes),
+            thousands(w.duplicate_arrays.wasted_bytes),
+            thousands(w.empty_collections.iter().map(|c| c.wasted_bytes).sum()),
+            thousands(w.boxed.iter().map(|c| c.wasted_bytes).sum()),
         )),
     ]));
 
@@ -48,25 +48,25 @@ pub fn blocks(r: &Report) -> Vec<Block> {
     b.push(Block::Heading(3, "Duplicate Strings".into()));
     b.push(text(format!(
         "{} strings, {} distinct values, {} of them held by more than one string, wasting {} bytes.",
-        format_bytes(s.strings),
-        format_bytes(s.distinct_values),
-        format_bytes(s.duplicated_values),
-        format_bytes(s.wasted_bytes)
+        thousands(s.strings),
+        thousands(s.distinct_values),
+        thousands(s.duplicated_values),
+        thousands(s.wasted_bytes)
     )));
     table(&mut b, &[("Value", Left), ("Strings", Right), ("Wasted", Right), ("First", Left)], &s.groups, |g| {
-        vec![g.value.chars().take(120).collect(), format_bytes(g.count), format_bytes(g.wasted_bytes), first(&g.sample)]
+        vec![g.value.chars().take(120).collect(), thousands(g.count), thousands(g.wasted_bytes), first(&g.sample)]
     });
 
     let d = &w.duplicate_arrays;
     b.push(Block::Heading(3, "Duplicate Arrays".into()));
     b.push(text(format!(
         "{} primitive arrays (not String values), {} distinct contents, {} of them held by more than one array, wasting {} bytes. All-zero arrays: {} ({} bytes).",
-        format_bytes(d.arrays),
-        format_bytes(d.distinct_contents),
-        format_bytes(d.duplicated_contents),
-        format_bytes(d.wasted_bytes),
-        format_bytes(d.all_zero_arrays),
-        format_bytes(d.all_zero_bytes)
+        thousands(d.arrays),
+        thousands(d.distinct_contents),
+        thousands(d.duplicated_contents),
+        thousands(d.wasted_bytes),
+        thousands(d.all_zero_arrays),
+        thousands(d.all_zero_bytes)
     )));
     table(
         &mut b,
@@ -83,9 +83,9 @@ pub fn blocks(r: &Report) -> Vec<Block> {
             let contents = if g.all_zero { format!("all zero ({})", g.preview) } else { g.preview.clone() };
             vec![
                 g.class_name.clone(),
-                format_bytes(g.length),
-                format_bytes(g.count),
-                format_bytes(g.wasted_bytes),
+                thousands(g.length),
+                thousands(g.count),
+                thousands(g.wasted_bytes),
                 contents,
                 first(&g.sample),
             ]
@@ -111,12 +111,12 @@ pub fn blocks(r: &Report) -> Vec<Block> {
         let fill = if c.non_empty == 0 { String::new() } else { format_bp(c.fill_ratio_bp) };
         vec![
             c.class_name.clone(),
-            format_bytes(c.total),
-            format_bytes(c.empty),
-            format_bytes(c.wasted_bytes),
-            format_bytes(c.non_empty),
+            thousands(c.total),
+            thousands(c.empty),
+            thousands(c.wasted_bytes),
+            thousands(c.non_empty),
             fill,
-            format_bytes(c.unused_slot_bytes),
+            thousands(c.unused_slot_bytes),
         ]
     });
 
@@ -138,16 +138,16 @@ pub fn blocks(r: &Report) -> Vec<Block> {
             .top_values
             .iter()
             .take(3)
-            .map(|v| format!("{} ×{}", v.value, format_bytes(v.count)))
+            .map(|v| format!("{} ×{}", v.value, thousands(v.count)))
             .collect::<Vec<_>>()
             .join(", ");
         vec![
             c.class_name.clone(),
-            format_bytes(c.count),
-            format_bytes(c.shallow_bytes),
-            format_bytes(c.distinct_values),
-            format_bytes(c.duplicates),
-            format_bytes(c.wasted_bytes),
+            thousands(c.count),
+            thousands(c.shallow_bytes),
+            thousands(c.distinct_values),
+            thousands(c.duplicates),
+            thousands(c.wasted_bytes),
             top,
         ]
     });
@@ -159,10 +159,10 @@ pub fn blocks(r: &Report) -> Vec<Block> {
     } else {
         b.push(text(format!(
             "{} objects ({} bytes) with a recorded allocation stack, at {} sites; {} objects without one.",
-            format_bytes(a.objects),
-            format_bytes(a.shallow_bytes),
-            format_bytes(a.distinct_sites),
-            format_bytes(a.objects_without_site)
+            thousands(a.objects),
+            thousands(a.shallow_bytes),
+            thousands(a.distinct_sites),
+            thousands(a.objects_without_site)
         )));
         table(
             &mut b,
@@ -172,13 +172,13 @@ pub fn blocks(r: &Report) -> Vec<Block> {
                 let classes = s
                     .classes
                     .iter()
-                    .map(|c| format!("{} ({})", c.class_name, format_bytes(c.shallow_bytes)))
+                    .map(|c| format!("{} ({})", c.class_name, thousands(c.shallow_bytes)))
                     .collect::<Vec<_>>()
                     .join(", ");
                 vec![
                     s.frames.first().cloned().unwrap_or_else(|| "(no frames)".into()),
-                    format_bytes(s.objects),
-                    format_bytes(s.shallow_bytes),
+                    thousands(s.objects),
+                    thousands(s.shallow_bytes),
                     classes,
                 ]
             },

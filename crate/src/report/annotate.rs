@@ -22,19 +22,14 @@ use crate::error::Result;
 use crate::model::format::parse_address;
 use crate::model::{Detail, GrowthPoint, PathKey, Report, SuspectKind};
 use crate::query::{self, paths};
-use crate::readback::object::object_details;
+use crate::search::levels::shortest_path;
+use crate::values::elements::element_count;
 
 /// Top-level dominators whose accumulation point a report keeps.
 pub const GROWTH_POINTS: usize = 10;
 
 /// Steps of a reference path kept in a report.
 pub const MAX_PATH: usize = 32;
-
-/// Fields that hold a collection's element count, by collection class.
-const SIZE_FIELDS: [&str; 5] = ["size", "elementCount", "count", "baseCount", "mSize"];
-/// Words in a class's simple name that make it a collection.
-pub const COLLECTION_WORDS: [&str; 9] =
-    ["Map", "List", "Set", "Queue", "Deque", "Vector", "Stack", "Hashtable", "Collection"];
 
 fn label(a: &Analysis, obj: u32) -> String {
     match a.class_represented_by(obj) {
@@ -63,44 +58,6 @@ fn path_key(a: &mut Analysis, path: &[u32]) -> Result<Vec<PathKey>> {
     Ok(out)
 }
 
-/// Elements of `obj` when it is an array or a collection.
-pub fn elements(a: &mut Analysis, obj: u32) -> Result<Option<u64>> {
-    // Decide by class name first: reading a record back can mean decompressing up to a
-    // gzip checkpoint's distance.
-    let class = a.class_name(a.class_of(obj)).to_string();
-    let simple = class.rsplit('.').next().unwrap_or(&class);
-    let is_array = class.ends_with("[]");
-    if !is_array && !COLLECTION_WORDS.iter().any(|w| simple.contains(w)) {
-        return Ok(None);
-    }
-    let details = object_details(a, obj)?;
-    if is_array {
-        return Ok(details.array_length);
-    }
-    for name in SIZE_FIELDS {
-        if let Some(f) = details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int") {
-            return Ok(f.value.parse::<i64>().ok().map(|v| v.max(0) as u64));
-        }
-    }
-    // HashSet and its kin keep their elements in a map.
-    let backing = details
-        .fields
-        .iter()
-        .find(|f| !f.is_static && f.name == "map")
-        .and_then(|f| f.reference.as_ref())
-        .map(|r| r.address.clone());
-    if let Some(map) = backing.and_then(|m| parse_address(&m)).and_then(|m| query::find(a, m)) {
-        let map_details = object_details(a, map)?;
-        for name in SIZE_FIELDS {
-            if let Some(f) = map_details.fields.iter().find(|f| !f.is_static && f.name == name && f.type_name == "int")
-            {
-                return Ok(f.value.parse::<i64>().ok().map(|v| v.max(0) as u64));
-            }
-        }
-    }
-    Ok(None)
-}
-
 /// Adds the reference paths and element counts to a report built from `a`, and what else
 /// needs the dump read again: each single suspect's root path (within `detail`'s cap), the
 /// system properties.
@@ -108,7 +65,7 @@ pub fn annotate(report: &mut Report, a: &mut Analysis, detail: &Detail) -> Resul
     for s in &mut report.leak_suspects.suspects {
         if s.kind == SuspectKind::SingleObject {
             if let Some(obj) = parse_address(&s.object.address).and_then(|x| query::find(a, x)) {
-                let path = paths::shortest_path(a, obj)?;
+                let path = shortest_path(a, obj)?;
                 s.reference_path = Some(path_key(a, &path)?);
                 s.root_path = super::why_alive::root_path(a, &path, detail)?;
             }
@@ -116,7 +73,7 @@ pub fn annotate(report: &mut Report, a: &mut Analysis, detail: &Detail) -> Resul
         if let Some(ap) =
             s.accumulation_point.as_ref().and_then(|p| parse_address(&p.address)).and_then(|x| query::find(a, x))
         {
-            s.accumulation_point_elements = elements(a, ap)?;
+            s.accumulation_point_elements = element_count(a, ap)?;
         }
     }
     report.system_properties = crate::values::properties::system_properties(a)?;
@@ -124,7 +81,7 @@ pub fn annotate(report: &mut Report, a: &mut Analysis, detail: &Detail) -> Resul
     for top in report.top_dominators.iter().take(GROWTH_POINTS) {
         let Some(obj) = parse_address(&top.address).and_then(|x| query::find(a, x)) else { continue };
         if let (Some(ap), _) = single_accumulation_point(a, obj) {
-            let elements = elements(a, ap)?;
+            let elements = element_count(a, ap)?;
             report.growth_points.push(GrowthPoint {
                 address: top.address.clone(),
                 accumulation_point: object_ref(a, ap),
@@ -151,5 +108,7 @@ pub fn annotated_report_with(
     let mut report = super::build_with(a, sections, info, options);
     annotate(&mut report, a, &options.detail)?;
     super::findings::annotate(&mut report, a)?;
+    // The triage tells the suspects' story as the dump read again tells it.
+    report.oom_triage = Some(super::triage::triage(a, &report));
     Ok(report)
 }

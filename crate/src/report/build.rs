@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use super::suspects::{self, SuspectKind as Kind};
 use crate::analysis::{loader_label, object_ref, strength_name, Analysis};
 use crate::heaps;
-use crate::model::format::{basis_points, format_bp, format_bytes, package_of};
+use crate::model::format::{basis_points, format_bp, thousands};
 use crate::model::leaks::Leaks;
+use crate::model::names::package_of;
 use crate::model::threads::ThreadInfo;
 use crate::model::waste::{AllocationSites, Waste};
 use crate::model::*;
@@ -153,6 +154,7 @@ pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, option
             classes: unreachable_classes,
         },
         top_level_dominators: top.len() as u64,
+        obfuscated_classes: histogram.iter().filter(|r| crate::mapping::looks_obfuscated(&r.class_name)).count() as u64,
         heaps: heaps
             .as_ref()
             .map(|h| {
@@ -188,6 +190,7 @@ pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, option
             object_alignment: layout.object_alignment,
             snapshots: a.snapshots,
             snapshot: a.snapshot,
+            layout: Some(super::layout::object_layout(a)),
         },
         complete: a.incomplete.is_none(),
         incomplete: a
@@ -257,17 +260,17 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
                     "The class \"{}\", loaded by \"{}\", occupies {} ({}) bytes.",
                     a.class_name(rep),
                     loader_label(a, rep),
-                    format_bytes(s.retained),
+                    thousands(s.retained),
                     format_bp(bp)
                 ),
                 (Kind::Single { .. }, None) => format!(
                     "One instance of \"{class_name}\" loaded by \"{loader}\" occupies {} ({}) bytes.",
-                    format_bytes(s.retained),
+                    thousands(s.retained),
                     format_bp(bp)
                 ),
                 (Kind::Group { .. }, _) => format!(
                     "{instances} instances of \"{class_name}\", loaded by \"{loader}\", occupy {} ({}) bytes.",
-                    format_bytes(s.retained),
+                    thousands(s.retained),
                     format_bp(bp)
                 ),
             };
@@ -282,7 +285,7 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
                     " {verb} one instance of \"{}\", loaded by \"{}\", which occupies {} ({}) bytes.",
                     a.class_name(a.class_of(ap)),
                     loader_label(a, a.class_of(ap)),
-                    format_bytes(r),
+                    thousands(r),
                     format_bp(basis_points(r, used))
                 ));
             }
@@ -291,6 +294,11 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
             let (represented_class, represented_loader) = match &s.kind {
                 Kind::Single { .. } => super::findings::represented(a, object),
                 Kind::Group { .. } => (None, None),
+            };
+            // heapscope's reading (linked structures as one) for a single suspect.
+            let structure = match &s.kind {
+                Kind::Single { object } => Some(super::structure::structure(a, *object, detail.children)),
+                Kind::Group { .. } => None,
             };
             let biggest_members = match &s.kind {
                 Kind::Group { members, .. } => super::findings::biggest_members(a, threads, members, detail.children),
@@ -320,12 +328,10 @@ fn leak_suspects(a: &Analysis, threads: &[ThreadInfo], detail: &Detail) -> LeakS
                 represented_class,
                 represented_loader,
                 root_path: None,
-                dominator_subtree: match &s.kind {
-                    Kind::Single { object } => {
-                        Some(super::why_alive::subtree(a, s.accumulation_point.unwrap_or(*object), detail))
-                    }
-                    Kind::Group { .. } => None,
-                },
+                dominator_subtree: structure.as_ref().map(|(point, _)| super::why_alive::subtree(a, *point, detail)),
+                structure: structure.map(|(_, s)| s),
+                frame: None,
+                headline: None,
             }
         })
         .collect();
@@ -398,9 +404,9 @@ mod tests {
 
     #[test]
     fn formatting() {
-        assert_eq!(format_bytes(0), "0");
-        assert_eq!(format_bytes(999), "999");
-        assert_eq!(format_bytes(30_084_408), "30,084,408");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(30_084_408), "30,084,408");
         assert_eq!(format_bp(9798), "97.98%");
         assert_eq!(format_bp(5), "0.05%");
         assert_eq!(basis_points(1, 3), 3333);

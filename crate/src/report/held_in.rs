@@ -37,13 +37,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::annotate::COLLECTION_WORDS;
 use crate::analysis::Analysis;
 use crate::error::Result;
+use crate::model::names::{is_collection_class, simple_name};
 use crate::model::threads::ThreadInfo;
 use crate::model::EachHolds;
-use crate::query::paths;
+use crate::query::{chains, paths};
 use crate::records::basic_type;
+use crate::values::elements::element_count;
 
 /// Steps named at most; a longer name is left out (None).
 pub const MAX_STEPS: usize = 40;
@@ -58,32 +59,12 @@ pub struct Named {
     pub end: usize,
 }
 
-/// The simple name of a class: after its package (`corpus.S02StaticMapLeak$Inner` →
-/// `S02StaticMapLeak$Inner`).
-pub fn simple(name: &str) -> &str {
-    let base = name.find('[').map_or(name, |i| &name[..i]);
-    match base.rfind('.') {
-        Some(i) => &name[i + 1..],
-        None => name,
-    }
-}
-
-/// Whether an object of class `name` is a collection (by its innermost simple name:
-/// `HashMap`, `CopyOnWriteArrayList`; not `ThreadLocal$ThreadLocalMap$Entry`).
-fn is_collection_class(name: &str) -> bool {
-    if name.ends_with("[]") {
-        return false;
-    }
-    let inner = simple(name).rsplit('$').next().unwrap_or(name);
-    COLLECTION_WORDS.iter().any(|w| inner.contains(w))
-}
-
 fn is_array(a: &Analysis, obj: u32) -> bool {
     a.class_represented_by(obj).is_none() && a.class_name(a.class_of(obj)).ends_with("[]")
 }
 
 /// An instance (not a class object, not an array) of a collection class.
-fn is_collection(a: &Analysis, obj: u32) -> bool {
+pub(crate) fn is_collection(a: &Analysis, obj: u32) -> bool {
     a.class_represented_by(obj).is_none() && is_collection_class(a.class_name(a.class_of(obj)))
 }
 
@@ -91,12 +72,12 @@ fn is_collection(a: &Analysis, obj: u32) -> bool {
 /// simple name of its class (of the class it stands for, for a class object).
 fn plain_head(a: &Analysis, threads: &[ThreadInfo], obj: u32) -> String {
     if let Some(c) = a.class_represented_by(obj) {
-        return simple(a.class_name(c)).to_string();
+        return simple_name(a.class_name(c)).to_string();
     }
     let address = format!("0x{:x}", a.address(obj));
     match threads.iter().find(|t| t.address == address).and_then(|t| t.name.as_deref()) {
-        Some(name) => format!("{}(\"{}\")", simple(a.class_name(a.class_of(obj))), name),
-        None => simple(a.class_name(a.class_of(obj))).to_string(),
+        Some(name) => format!("{}(\"{}\")", simple_name(a.class_name(a.class_of(obj))), name),
+        None => simple_name(a.class_name(a.class_of(obj))).to_string(),
     }
 }
 
@@ -143,10 +124,17 @@ pub fn name_chain(a: &mut Analysis, threads: &[ThreadInfo], chain: &[u32]) -> Re
     if chain.is_empty() {
         return Ok(None);
     }
-    let (start, mut text) = match static_head(a, chain) {
+    let (start, text) = match static_head(a, chain) {
         Some(head) => head,
         None => (0, plain_head(a, threads, chain[0])),
     };
+    name_steps(a, chain, start, text)
+}
+
+/// The chain named from `chain[start]`, already named `text`, by the fields of the steps
+/// that follow (see the module's documentation). None for a name of more than
+/// [`MAX_STEPS`] steps.
+pub fn name_steps(a: &mut Analysis, chain: &[u32], start: usize, mut text: String) -> Result<Option<Named>> {
     let mut end = chain.len() - 1;
     while end > start && is_collection(a, chain[end - 1]) && (is_array(a, chain[end]) || is_collection(a, chain[end])) {
         end -= 1;
@@ -177,45 +165,63 @@ pub fn name_chain(a: &mut Analysis, threads: &[ThreadInfo], chain: &[u32]) -> Re
 /// length, a collection's size).
 pub fn entries(a: &mut Analysis, chain: &[u32], ap: u32, named: Option<&Named>) -> Result<Option<u64>> {
     if let Some(n) = named.filter(|n| n.end + 1 < chain.len() && chain.last() == Some(&ap)) {
-        if let Some(e) = super::annotate::elements(a, chain[n.end])? {
+        if let Some(e) = element_count(a, chain[n.end])? {
             return Ok(Some(e));
         }
     }
-    super::annotate::elements(a, ap)
+    element_count(a, ap)
 }
 
-/// The class (index) of the accumulation point's biggest group, as
-/// [`super::findings::accumulated`] orders them.
+/// The class (index) of the point's biggest group of members (see
+/// [`crate::query::chains`]), as [`super::structure::members`] orders them.
 fn biggest_group(a: &Analysis, ap: u32) -> Option<u32> {
     let mut retained: BTreeMap<u32, u64> = BTreeMap::new();
-    for k in a.dominated(ap) {
-        *retained.entry(a.class_of(k)).or_default() += a.retained(k);
-    }
+    chains::for_each_member(a, ap, |m| *retained.entry(a.class_of(m.object)).or_default() += m.retained);
     retained
         .into_iter()
         .min_by(|(cx, x), (cy, y)| y.cmp(x).then_with(|| a.class_name(*cx).cmp(a.class_name(*cy))).then(cx.cmp(cy)))
         .map(|(c, _)| c)
 }
 
-/// What each object of the accumulation point's biggest group holds, when they all hold
-/// exactly one object of one other class by the same field (see the module's
-/// documentation).
+/// The first member of `v` of class `class` (see [`crate::query::chains`]).
+fn member_of_class(a: &Analysis, v: u32, class: u32) -> Option<u32> {
+    let mut found = None;
+    chains::for_each_member(a, v, |m| {
+        if found.is_none() && a.class_of(m.object) == class {
+            found = Some(m.object);
+        }
+    });
+    found
+}
+
+/// What each member of the point's biggest group holds, when they all hold exactly one
+/// object of one other class by the same field (see the module's documentation); a
+/// linked structure's nodes are members, each holding what it holds besides the next.
 pub fn each_holds(a: &mut Analysis, ap: u32) -> Result<Option<EachHolds>> {
     let Some(group) = biggest_group(a, ap) else { return Ok(None) };
-    // Candidate classes: those of which every member so far dominates exactly one object,
+    // Candidate classes: those of which every member so far holds exactly one object,
     // with the retained sum of those objects.
     let mut candidates: Option<BTreeMap<u32, u64>> = None;
     let mut counts: BTreeMap<u32, (u32, u64)> = BTreeMap::new();
-    for m in a.dominated(ap).filter(|&k| a.class_of(k) == group) {
+    let mut sample: Vec<u32> = Vec::with_capacity(FIELD_READS);
+    let mut none = false;
+    chains::for_each_member(a, ap, |gm| {
+        let m = gm.object;
+        if none || a.class_of(m) != group {
+            return;
+        }
+        if sample.len() < FIELD_READS {
+            sample.push(m);
+        }
         counts.clear();
-        for k in a.dominated(m) {
-            let c = a.class_of(k);
+        chains::for_each_member(a, m, |k| {
+            let c = a.class_of(k.object);
             if c != group {
                 let e = counts.entry(c).or_default();
                 e.0 += 1;
-                e.1 += a.retained(k);
+                e.1 += k.retained;
             }
-        }
+        });
         let once = counts.iter().filter(|(_, (n, _))| *n == 1).map(|(&c, &(_, r))| (c, r));
         candidates = Some(match candidates.take() {
             None => once.collect(),
@@ -228,18 +234,15 @@ pub fn each_holds(a: &mut Analysis, ap: u32) -> Result<Option<EachHolds>> {
                 left
             }
         });
-        if candidates.as_ref().is_some_and(|c| c.is_empty()) {
-            return Ok(None);
-        }
-    }
-    let Some(candidates) = candidates else { return Ok(None) };
+        none = candidates.as_ref().is_some_and(|c| c.is_empty());
+    });
+    let Some(candidates) = candidates.filter(|c| !c.is_empty()) else { return Ok(None) };
     let mut order: Vec<(u32, u64)> = candidates.into_iter().collect();
     order.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| a.class_name(x.0).cmp(a.class_name(y.0))));
-    let sample: Vec<u32> = a.dominated(ap).filter(|&k| a.class_of(k) == group).take(FIELD_READS).collect();
     'class: for (class, retained_bytes) in order {
         let mut field: Option<String> = None;
         for &m in &sample {
-            let Some(held) = a.dominated(m).find(|&k| a.class_of(k) == class) else { continue 'class };
+            let Some(held) = member_of_class(a, m, class) else { continue 'class };
             let names = paths::via(a, m, held)?;
             let mut plain = names.into_iter().filter(|f| !f.starts_with('<') && !f.starts_with('['));
             let (Some(f), None) = (plain.next(), plain.next()) else { continue 'class };
@@ -254,25 +257,4 @@ pub fn each_holds(a: &mut Analysis, ap: u32) -> Result<Option<EachHolds>> {
         }
     }
     Ok(None)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{is_collection_class, simple};
-
-    #[test]
-    fn collection_classes_by_their_innermost_name() {
-        for c in
-            ["java.util.HashMap", "java.util.concurrent.CopyOnWriteArrayList", "java.util.Vector", "a.MyListHolder"]
-        {
-            assert!(is_collection_class(c), "{c}");
-        }
-        for c in ["java.lang.ThreadLocal$ThreadLocalMap$Entry", "java.util.HashMap$Node", "java.util.HashMap[]", "Map$"]
-        {
-            assert!(!is_collection_class(c), "{c}");
-        }
-        assert_eq!(simple("corpus.S02StaticMapLeak$Inner"), "S02StaticMapLeak$Inner");
-        assert_eq!(simple("java.util.HashMap$Node[]"), "HashMap$Node[]");
-        assert_eq!(simple("byte[]"), "byte[]");
-    }
 }

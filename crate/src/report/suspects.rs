@@ -18,6 +18,7 @@
 //! least 70% of the parent's retained size.
 
 use crate::analysis::Analysis;
+use crate::search::union::PathUnion;
 
 /// Share of the used heap above which something is a suspect, in percent.
 pub const THRESHOLD_PERCENT: u64 = 10;
@@ -148,119 +149,38 @@ pub fn single_accumulation_point(a: &Analysis, v: u32) -> (Option<u32>, Vec<u32>
 pub fn group_accumulation_point(a: &Analysis, members: &[u32]) -> (Option<u32>, Vec<u32>) {
     let mut sample: Vec<u32> = members.to_vec();
     sample.truncate(MAX_GROUP_PATHS);
-    let tree = shortest_paths(a, &sample, true);
-    let tree = match tree {
-        Some(t) => t,
-        None => match shortest_paths(a, &sample, false) {
-            Some(t) => t,
-            None => return (None, Vec::new()),
-        },
-    };
-    tree.descend(a, members.len().min(MAX_GROUP_PATHS))
+    // The members' shortest paths, without the references MAT's path queries exclude
+    // (`Reference.referent`, …) when those reach any member; tallied by retained size.
+    let paths = |excludes| PathUnion::of(a, &sample, excludes, |m| a.retained(m)).ok().filter(|u| !u.nodes.is_empty());
+    match paths(true).or_else(|| paths(false)) {
+        Some(union) => descend(&union, members.len().min(MAX_GROUP_PATHS)),
+        None => (None, Vec::new()),
+    }
 }
 
-/// The union of the members' shortest paths from GC roots, with per-node tallies.
-struct PathTree {
-    /// Nodes on some member's path: node → (count, retained sum, first member position,
-    /// BFS parent).
-    nodes: std::collections::HashMap<u32, Tally>,
-    /// Children of each node within the union, and the roots of the union.
-    children: std::collections::HashMap<u32, Vec<u32>>,
-    roots: Vec<u32>,
-}
-
-#[derive(Clone, Copy)]
-struct Tally {
-    count: u64,
-    retained: u64,
-    first: usize,
-    parent: u32,
-}
-
-fn shortest_paths(a: &Analysis, members: &[u32], excludes: bool) -> Option<PathTree> {
-    use crate::query::levels::{Levels, Refs, ROOT as FROM_ROOT};
-    use std::collections::{HashMap, HashSet};
-    // Breadth first until every member is found; then the members' BFS parents and
-    // their ancestors' (with their discovery positions), without an array per object.
-    let want: HashSet<u32> = members.iter().copied().collect();
-    let mut left = want.len();
-    let mut found = Vec::new();
-    let g = Refs { a, excludes };
-    let levels = Levels::search(&g, |v, pos| {
-        if want.contains(&v) {
-            found.push((v, pos));
-            left -= 1;
-        }
-        left == 0
+/// Largest group first; ties keep the order in which the members' paths appear.
+fn best(union: &PathUnion, candidates: &[u32]) -> Option<u32> {
+    candidates.iter().copied().min_by(|&x, &y| {
+        let (tx, ty) = (&union.nodes[&x], &union.nodes[&y]);
+        ty.members.cmp(&tx.members).then(tx.first.cmp(&ty.first))
     })
-    .ok()?;
-    let parent = levels.parents(&g, &found);
-    drop(levels);
-    // The union of the members' paths, each node once; then tallies bottom-up in
-    // reverse discovery order (a node is discovered after its BFS parent).
-    let mut nodes: HashMap<u32, Tally> = HashMap::new();
-    for &m in members {
-        let mut x = m;
-        while let (Some(&(p, _)), false) = (parent.get(&x), nodes.contains_key(&x)) {
-            nodes.insert(x, Tally { count: 0, retained: 0, first: usize::MAX, parent: p });
-            if p == FROM_ROOT {
-                break;
-            }
-            x = p;
-        }
-    }
-    if nodes.is_empty() {
-        return None;
-    }
-    for (pos, &m) in members.iter().enumerate() {
-        if let Some(t) = nodes.get_mut(&m) {
-            t.count += 1;
-            t.retained += a.retained(m);
-            t.first = t.first.min(pos);
-        }
-    }
-    let mut order: Vec<u32> = nodes.keys().copied().collect();
-    order.sort_unstable_by_key(|&x| std::cmp::Reverse(parent[&x].1));
-    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
-    let mut roots = Vec::new();
-    for x in order {
-        let t = nodes[&x];
-        if t.parent == FROM_ROOT {
-            roots.push(x);
-            continue;
-        }
-        children.entry(t.parent).or_default().push(x);
-        let p = nodes.get_mut(&t.parent).expect("parents of union nodes are in the union");
-        p.count += t.count;
-        p.retained += t.retained;
-        p.first = p.first.min(t.first);
-    }
-    Some(PathTree { nodes, children, roots })
 }
 
-impl PathTree {
-    /// Largest group first; ties keep the order in which the members' paths appear.
-    fn best(&self, candidates: &[u32]) -> Option<u32> {
-        candidates.iter().copied().min_by(|&x, &y| {
-            let (tx, ty) = (&self.nodes[&x], &self.nodes[&y]);
-            ty.count.cmp(&tx.count).then(tx.first.cmp(&ty.first))
-        })
-    }
-
-    fn descend(&self, _a: &Analysis, members: usize) -> (Option<u32>, Vec<u32>) {
-        let Some(mut pk) = self.best(&self.roots) else { return (None, Vec::new()) };
-        let thr = (0.8 * members as f64) as u64;
-        let mut common = Vec::new();
-        while self.nodes[&pk].count > thr {
-            common.push(pk);
-            let kids = self.children.get(&pk).map(|v| v.as_slice()).unwrap_or(&[]);
-            let Some(k) = self.best(kids) else { return (Some(pk), common) };
-            let ratio = self.nodes[&k].retained as f64 / self.nodes[&pk].retained as f64;
-            if ratio < BIG_DROP_RATIO {
-                return (Some(pk), common);
-            }
-            pk = k;
+/// The common path: down from the biggest root while the node holds more than 80% of the
+/// members and its biggest child keeps at least 70% of its retained size.
+fn descend(union: &PathUnion, members: usize) -> (Option<u32>, Vec<u32>) {
+    let Some(mut pk) = best(union, &union.roots) else { return (None, Vec::new()) };
+    let thr = (0.8 * members as f64) as u64;
+    let mut common = Vec::new();
+    while union.nodes[&pk].members > thr {
+        common.push(pk);
+        let kids = union.children.get(&pk).map(|v| v.as_slice()).unwrap_or(&[]);
+        let Some(k) = best(union, kids) else { return (Some(pk), common) };
+        let ratio = union.nodes[&k].weight as f64 / union.nodes[&pk].weight as f64;
+        if ratio < BIG_DROP_RATIO {
+            return (Some(pk), common);
         }
-        (None, common)
+        pk = k;
     }
+    (None, common)
 }

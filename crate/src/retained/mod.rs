@@ -25,6 +25,7 @@
 //! bytes per object on the 1 GB benchmark dump instead of 4), and every pass here reads
 //! them packed.
 
+use crate::bits::BitSet;
 use crate::dominators::{UNREACHABLE, VIRTUAL_ROOT};
 use crate::error::{Error, Result};
 use crate::graph::columns::SizeColumn;
@@ -291,10 +292,10 @@ pub fn compute_with<I: IdomRead + ?Sized, E: WalkExtra>(
 
     // 2. The direct blocks, each node's place being where its list ends in its block's
     // entries (the fill goes backwards); where each block's entries start.
-    let mut direct = crate::alloc::try_filled(nb.div_ceil(64), 0u64, "the dominator tree")?;
+    let mut direct = BitSet::new(nb, "the dominator tree")?;
     for b in 0..nb {
         if blocks[b] <= u8::MAX as u32 {
-            direct[b / 64] |= 1 << (b % 64);
+            direct.insert(b as u32);
             let mut at = 0u8;
             for slot in &mut place[b * BLOCK..n.min((b + 1) * BLOCK)] {
                 at += *slot;
@@ -302,7 +303,7 @@ pub fn compute_with<I: IdomRead + ?Sized, E: WalkExtra>(
             }
         }
     }
-    let is_direct = |b: usize| direct[b / 64] >> (b % 64) & 1 != 0;
+    let is_direct = |b: usize| direct.contains(b as u32);
     let mut at = 0u64;
     for slot in blocks.iter_mut() {
         let len = *slot as u64;

@@ -134,7 +134,15 @@ impl Session {
     /// classes it renamed. The features that name classes or frames (threads, waste,
     /// allocation sites) are computed again with the original names and retraced frames.
     pub fn apply_mapping(&mut self, mapping: &Mapping) -> Result<u64> {
-        let applied = mapping::apply(&mut self.analysis, mapping, self.mapping.take().map(|(_, a)| a));
+        let previous = self.mapping.take().map(|(_, a)| a);
+        // The previous mapping's warning on its fit goes with it.
+        if let Some(w) = previous.as_ref().and_then(|p| p.warning.as_ref()) {
+            self.analysis.warnings.retain(|x| x != w);
+        }
+        let applied = mapping::apply(&mut self.analysis, mapping, previous);
+        if let Some(w) = &applied.warning {
+            self.analysis.warnings.push(w.clone());
+        }
         let renamed = applied.renamed;
         self.mapping = Some((mapping.clone(), applied));
         // Leaks are found by the classes' and fields' original names.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::query::{Answer, Query};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Reading, Report};
+use crate::model::{Reading, Report, Sizes};
 
 /// Options for opening a dump in the page's worker (all optional).
 #[derive(Debug, Default, Clone, Serialize, Deserialize, JsonSchema)]
@@ -33,6 +33,10 @@ pub struct OpenOptions {
     /// default the last.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot: Option<u32>,
+    /// Which shallow sizes: `jvm` (the default: what the JVM that wrote the dump uses) or
+    /// `mat` (Eclipse MAT's model), as the CLI's `--sizes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<Sizes>,
 }
 
 /// A progress report, sent a few times a second while a dump is analyzed.
@@ -142,8 +146,5 @@ pub struct ProtocolTypes {
 
 /// The JSON Schema of the protocol, as committed at `schema/protocol.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(ProtocolTypes);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<ProtocolTypes>()
 }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::Session;
 use crate::analysis::object_ref;
 use crate::error::Result;
+use crate::leaks::route::LeakTracePath;
 use crate::model::format::parse_address;
 use crate::model::{ObjectRef, Reading};
 use crate::query::grouped::{self, DominatorGroups};
@@ -35,19 +36,26 @@ use crate::waste::members::{self, ArrayGroupMembers, GroupMembers};
 #[serde(tag = "query", rename_all = "snake_case")]
 pub enum Query {
     /// A page of the children of `parent` in the dominator tree (none: the top-level
-    /// dominators), largest retained first.
+    /// dominators), largest retained first; linked structures read as one unless
+    /// `folded` is false (a chain's nodes side by side under what holds it, see
+    /// `TreeNode.chain`).
     Children {
         #[serde(default)]
         parent: Option<String>,
         #[serde(default)]
         offset: u32,
         limit: u32,
+        #[serde(default = "yes", skip_serializing_if = "is_yes")]
+        folded: bool,
     },
-    /// The children of `parent` grouped by class, largest group first.
+    /// The children of `parent` grouped by class, largest group first (linked structures
+    /// read as one unless `folded` is false).
     ChildrenByClass {
         #[serde(default)]
         parent: Option<String>,
         limit: u32,
+        #[serde(default = "yes", skip_serializing_if = "is_yes")]
+        folded: bool,
     },
     /// The dominator tree grouped by class (MAT's "group by class"): the groups below
     /// `path` (class object addresses of the groups opened, from the top level down;
@@ -76,6 +84,15 @@ pub enum Query {
         tree: Option<Reading>,
         #[serde(default)]
         max: u32,
+    },
+    /// The path LeakCanary's leak trace takes to `object` (strong references only, known
+    /// library-leak references, stack locals and the roots held only that way last), beside
+    /// the shortest one of `paths`, and why the leak trace does not take that one.
+    LeakTracePath {
+        object: String,
+        /// The dominator tree asked about (absent: the one in use; another is an error).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tree: Option<Reading>,
     },
     /// The independent paths from `from` (none: the GC roots) to `to`, at most `max`:
     /// "held how else?" for one stretch of a leak trace.
@@ -164,6 +181,14 @@ pub enum Query {
     },
 }
 
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
+}
+
 /// The answer to a [`Query`], under the same name. (One answer exists at a time, on its
 /// way to JSON: the size difference between variants costs nothing.)
 #[allow(clippy::large_enum_variant)]
@@ -175,6 +200,7 @@ pub enum Answer {
     DominatorGroups(DominatorGroups),
     Referrers(Referrers),
     Paths(Paths),
+    LeakTracePath(LeakTracePath),
     HeldHowElse(Stretch),
     ClassesUp(ClassesUp),
     HistogramGroups(Vec<HistogramGroup>),
@@ -198,10 +224,7 @@ pub struct QueryTypes {
 
 /// The JSON Schema of the queries and answers, as committed at `schema/query.schema.json`.
 pub fn json_schema() -> String {
-    let schema = schemars::schema_for!(QueryTypes);
-    let mut s = serde_json::to_string_pretty(&schema).expect("schema serializes");
-    s.push('\n');
-    s
+    crate::model::json::schema_text::<QueryTypes>()
 }
 
 impl Session {
@@ -211,15 +234,18 @@ impl Session {
     pub fn answer(&mut self, q: &Query) -> Result<Answer> {
         let page = |n: u32| n.min(MAX_PAGE) as usize;
         Ok(match q {
-            Query::Children { parent, offset, limit } => {
+            Query::Children { parent, offset, limit, folded } => {
                 let a = &self.analysis;
                 let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
-                Answer::Children(tree::children(a, parent, *offset as usize, page(*limit))?)
+                Answer::Children(tree::children_in(a, parent, *offset as usize, page(*limit), *folded)?)
             }
-            Query::ChildrenByClass { parent, limit } => {
+            Query::ChildrenByClass { parent, limit, folded } => {
                 let a = &self.analysis;
                 let parent = parent.as_deref().map(|p| object(a, p)).transpose()?;
-                Answer::ChildrenByClass(tree::children_by_class(a, parent, page(*limit)))
+                Answer::ChildrenByClass(match folded {
+                    true => tree::members_by_class(a, parent, page(*limit))?,
+                    false => tree::children_by_class(a, parent, page(*limit)),
+                })
             }
             Query::DominatorGroups { path, limit } => {
                 let a = &self.analysis;
@@ -240,6 +266,23 @@ impl Session {
                 self.holders_index(*tree)?;
                 let index = self.holders.get(self.analysis.reading).expect("built above");
                 Answer::Paths(holders::paths(&mut self.analysis, index, obj, page(*max))?)
+            }
+            Query::LeakTracePath { object: o, tree } => {
+                let obj = object(&self.analysis, o)?;
+                self.holders_index(*tree)?;
+                let index = self.holders.get(self.analysis.reading).expect("built above");
+                let shortest = holders::shortest_trace(&self.analysis, index, obj)?;
+                let (path, why) = crate::leaks::route::leak_trace_path(&mut self.analysis, obj, &shortest)?;
+                let same = path.as_deref() == Some(shortest.as_slice());
+                let steps = path.as_ref().map_or(0, |p| p.len() as u64);
+                let path = path.map(|p| holders::paths_along(&mut self.analysis, index, p, 0)).transpose()?;
+                Answer::LeakTracePath(LeakTracePath {
+                    path,
+                    steps,
+                    shortest_steps: shortest.len() as u64,
+                    same,
+                    why_not_shortest: if same { Vec::new() } else { why },
+                })
             }
             Query::HeldHowElse { from, to, tree, max } => {
                 let from = from.as_deref().map(|f| object(&self.analysis, f)).transpose()?;

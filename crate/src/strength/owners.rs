@@ -20,6 +20,7 @@
 //! collected in pass 2 ([`ViewChildren`]): the `View[]` arrays' elements in slot order
 //! (only those arrays are kept), and per view group its array and child count.
 
+use crate::bits::BitSet;
 use crate::error::Result;
 use crate::graph::Pass2Sink;
 use crate::index::Index;
@@ -187,9 +188,9 @@ impl Pass2Sink for ViewChildren {
     }
 }
 
-/// Marks in `has_special` (a bit per object) the objects with virtual references.
-pub fn mark_sources(owners: &Owners, has_special: &mut [u64]) {
+/// Marks in `has_special` the objects with virtual references.
+pub fn mark_sources(owners: &Owners, has_special: &mut BitSet) {
     for &(s, _) in &owners.virtual_edges {
-        has_special[s as usize / 64] |= 1 << (s % 64);
+        has_special.insert(s);
     }
 }

@@ -7,7 +7,8 @@
 //! a node's firmest path is no weaker than that node), and every unreachable node is
 //! reached from the garbage entry points.
 
-use super::walk::{bit, Edges};
+use super::walk::Edges;
+use crate::bits::BitSet;
 use crate::dominators::Graph;
 use crate::rules::edges::{OWNER, STRENGTH_MASK};
 use crate::rules::strength::{STRONG, UNREACHABLE};
@@ -39,8 +40,8 @@ pub struct TreeGraph<'a, E: Edges, S: Index<usize, Output = u8> + ?Sized = [u8]>
     pub edges: E,
     /// Per node its strength byte (a slice, or the session's [`super::packed::Strengths`]).
     pub strengths: &'a S,
-    /// One bit per owned node (the walk's [`super::walk::Reach::owned`]).
-    pub owned: &'a [u64],
+    /// The owned nodes (the walk's [`super::walk::Reach::owned`]).
+    pub owned: &'a BitSet,
     pub garbage: &'a [u32],
 }
 
@@ -89,6 +90,6 @@ impl<E: Edges, S: Index<usize, Output = u8> + ?Sized> TreeGraph<'_, E, S> {
     /// Whether the edge to `t` with `flags` from a node of strength `sv` is in the tree.
     #[inline(always)]
     fn keeps(&self, sv: u8, t: u32, flags: u8) -> bool {
-        counts(flags & STRENGTH_MASK, sv, self.strengths[t as usize]) && (flags & OWNER != 0 || !bit(self.owned, t))
+        counts(flags & STRENGTH_MASK, sv, self.strengths[t as usize]) && (flags & OWNER != 0 || !self.owned.contains(t))
     }
 }

@@ -4,6 +4,7 @@ use std::collections::VecDeque;
 
 use super::owners::Owners;
 use crate::alloc::{try_filled, try_push};
+use crate::bits::BitSet;
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
 use crate::rules::edges::{OWNER, STRENGTH_MASK};
@@ -192,17 +193,11 @@ impl Edges for HeapEdges<'_> {
     }
 }
 
-/// The walk's result: per node its strength byte, and one bit per node an owner reference
+/// The walk's result: per node its strength byte, and the nodes an owner reference
 /// reached first (see [`super::owners`]; empty when no owner rule applies).
 pub struct Reach {
     pub strengths: Vec<u8>,
-    pub owned: Vec<u64>,
-}
-
-/// Whether bit `v` is set in `bits` (false past its end).
-#[inline]
-pub fn bit(bits: &[u64], v: u32) -> bool {
-    bits.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+    pub owned: BitSet,
 }
 
 /// What the walk's stacks and queues are called in an allocation error.
@@ -227,7 +222,7 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
     let n = g.node_count();
     let mut s = try_filled(n, UNREACHABLE, "the reachability strengths")?;
     let owners = g.has_owner_rules();
-    let mut owned = try_filled(if owners { n.div_ceil(64) } else { 0 }, 0u64, "the owner marks")?;
+    let mut owned = BitSet::new(if owners { n } else { 0 }, "the owner marks")?;
     let mut stacks: [Vec<u32>; UNREACHABLE as usize] = Default::default();
     let mut parked: [VecDeque<u32>; UNREACHABLE as usize] = Default::default();
     // The stacks can grow to the object count: their growth is fallible, the first
@@ -284,7 +279,7 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
                             }
                             return;
                         }
-                        owned[t as usize / 64] |= 1 << (t % 64);
+                        owned.insert(t);
                     }
                     s[t as usize] = at;
                     let pushed = if at == level {
@@ -305,7 +300,7 @@ pub fn strengths<E: Edges>(g: &E) -> Result<Reach> {
             if level < s[t as usize] {
                 s[t as usize] = level;
                 if owners {
-                    owned[t as usize / 64] &= !(1 << (t % 64));
+                    owned.remove(t);
                 }
                 try_push(&mut stack, t, WHAT)?;
             }

@@ -10,6 +10,7 @@
 //! entries at [`entries::MAX_WALK`]. Nothing is computed during the analysis and nothing
 //! is kept per object.
 
+pub mod elements;
 pub mod entries;
 pub mod properties;
 pub mod text;

@@ -1,5 +1,5 @@
-//! The text an object shows beside its reference, as Eclipse MAT's name resolvers give
-//! it: a String's value, a boxed number's value, a class's name, a thread's or an enum's
+//! The text an object shows beside its reference, chosen as Eclipse MAT's name resolvers
+//! choose it (written readably: printable Unicode as characters): a String's value, a boxed number's value, a class's name, a thread's or an enum's
 //! name, a collection's size, a map node's key.
 //!
 //! Texts are resolved in rounds: each round resolves what the objects read so far allow
@@ -33,16 +33,17 @@ use Step::{Done, Need, NeedData};
 /// Nesting followed at most (a node's key's name's characters).
 const MAX_NESTING: u8 = 4;
 
-/// How texts are written: MAT's display (beside references) or plain characters, and
-/// where they are cut.
+/// How texts are written (readable characters beside references, plain ones for texts
+/// written out whole) and where they are cut.
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     pub display: Display,
     pub max_chars: usize,
 }
 
-/// Beside a reference: as MAT shows it, at most [`MAX_CHARS`] characters.
-pub const BESIDE: Style = Style { display: Display::Mat, max_chars: MAX_CHARS };
+/// Beside a reference: the characters as the program holds them, only those that would not
+/// show escaped ([`Display::Readable`]), at most [`MAX_CHARS`] characters.
+pub const BESIDE: Style = Style { display: Display::Readable, max_chars: MAX_CHARS };
 
 /// The texts of the objects `ids` (addresses), read with `reader`: None for an object
 /// without one, or when the reader's budget ran out first.

@@ -71,7 +71,7 @@ impl JsProgress {
         callback.call1(&JsValue::NULL, &info).map_err(|e| Error {
             kind: ErrorKind::Cancelled,
             offset: None,
-            message: crate::error::one_line(format!("stopped by the page: {}", super::blob_source::js_text(&e))),
+            message: crate::text::one_line(format!("stopped by the page: {}", super::blob_source::js_text(&e))),
         })?;
         Ok(())
     }

@@ -95,7 +95,8 @@ pub struct Session {
 impl Session {
     /// Analyzes `file` (a `File` or any `Blob`, gzip-compressed or not), calling
     /// `on_progress({phase, bytesDone, bytesTotal, objects})` a few times a second.
-    /// `options`: `{chunkSize?, keepUnreachable?, memoryLimit?}` or undefined. Throws a
+    /// `options`: `{chunkSize?, keepUnreachable?, memoryLimit?, mapping?, snapshot?,
+    /// sizes?}` or undefined. Throws a
     /// `{kind, offset, message, text}` object on failure (kind "memory" when the dump needs
     /// more memory than the tab has, before allocating it). Works only in a Web Worker.
     pub fn open(file: Blob, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<Session, JsValue> {
@@ -122,6 +123,7 @@ impl Session {
             peak_bytes_per_object: Some(WASM_PEAK_BYTES_PER_OBJECT),
             memory_fixed_bytes: wasm_fixed_bytes(read_ahead),
             snapshot: options.snapshot,
+            sizes: options.sizes.unwrap_or_default(),
             ..Options::default()
         };
         // Parsed first: a bad mapping should not cost an analysis.

@@ -17,6 +17,7 @@
 //! reference graph.
 
 use super::hash::{hash_bytes, mix, TRUNCATED};
+use crate::bits::BitSet;
 use crate::error::{Error, Result};
 use crate::index::ids::IdMap;
 use crate::index::Index;
@@ -391,14 +392,13 @@ impl Collector {
         let kept_arrays = hashes.into_kept()?;
         long_arrays.sort_unstable_by_key(|p| p.0);
         // Arrays that several strings share (two bits per array: seen, seen again).
-        let words = kept_arrays.len().div_ceil(64);
-        let mut seen = crate::alloc::try_filled(words, 0u64, "the waste report's array marks")?;
-        let mut again = crate::alloc::try_filled(words, 0u64, "the waste report's array marks")?;
+        let mut seen = BitSet::new(kept_arrays.len(), "the waste report's array marks")?;
+        let mut again = BitSet::new(kept_arrays.len(), "the waste report's array marks")?;
         for e in &strings {
             if let Some(at) = kept_arrays.position((e.key >> 2) as u32) {
-                let (w, b) = (at / 64, 1u64 << (at % 64));
-                again[w] |= seen[w] & b;
-                seen[w] |= b;
+                if !seen.insert_new(at as u32) {
+                    again.insert(at as u32);
+                }
             }
         }
         let mut shared = Vec::new();
@@ -425,7 +425,7 @@ impl Collector {
                 (Some((_, _, long)), _) => long,
                 (None, _) => hash,
             };
-            let is_shared = again[at / 64] & (1 << (at % 64)) != 0;
+            let is_shared = again.contains(at as u32);
             if is_shared {
                 if let Err(x) = push(&mut shared, (e.string, array)) {
                     failed = Err(x);
@@ -453,7 +453,7 @@ impl Collector {
         // Arrays that no String reads (windows' arrays are read too).
         let mut w = 0usize;
         let arrays = kept_arrays.into_entries(|at, obj| {
-            if seen[at / 64] & (1 << (at % 64)) != 0 {
+            if seen.contains(at as u32) {
                 return false;
             }
             while w < pending.len() && pending[w].array < obj {

@@ -9,40 +9,40 @@
 //! about 0.13 bytes per object. When that cannot be allocated there are no marks and the
 //! components go without their waste.
 
-use crate::alloc::try_filled;
+use crate::bits::BitSet;
 
 /// One bit per object (empty: no marks were made).
 #[derive(Debug, Clone, Default)]
 pub struct Marks {
-    bits: Vec<u64>,
+    bits: BitSet,
 }
 
 impl Marks {
     /// No object marked, for `objects` objects (empty when the bits cannot be allocated).
     pub fn new(objects: usize) -> Marks {
-        Marks { bits: try_filled(objects.div_ceil(64), 0u64, "the waste marks").unwrap_or_default() }
+        Marks { bits: BitSet::new(objects, "the waste marks").unwrap_or_default() }
     }
 
     /// Whether marks were made at all.
     pub fn available(&self) -> bool {
-        !self.bits.is_empty()
+        self.bits.capacity() > 0
     }
 
     #[inline]
     pub fn set(&mut self, v: u32) {
-        if let Some(w) = self.bits.get_mut(v as usize / 64) {
-            *w |= 1 << (v % 64);
+        if (v as usize) < self.bits.capacity() {
+            self.bits.insert(v);
         }
     }
 
-    /// The bits (bit `v % 64` of word `v / 64`), handed over.
-    pub fn into_bits(self) -> Vec<u64> {
+    /// The bits, handed over.
+    pub fn into_bits(self) -> BitSet {
         self.bits
     }
 
     #[inline]
     pub fn has(&self, v: u32) -> bool {
-        self.bits.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+        self.bits.contains(v)
     }
 }
 

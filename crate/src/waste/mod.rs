@@ -31,6 +31,7 @@ pub mod sort;
 pub mod strings;
 
 use crate::analysis::{object_ref, Analysis};
+use crate::bits::BitSet;
 use crate::error::Result;
 use crate::graph::{Heap, NO_CLASS};
 use crate::mapping::Mapping;
@@ -47,7 +48,7 @@ pub const TOP_STRING_GROUPS: usize = 100;
 /// Which objects the report counts: kept objects (with a class), known before the
 /// dominator tree from the reachability walk. One bit per object.
 pub struct Kept {
-    bits: Vec<u64>,
+    bits: BitSet,
 }
 
 impl Kept {
@@ -59,27 +60,20 @@ impl Kept {
         strengths: &(impl std::ops::Index<usize, Output = u8> + ?Sized),
         all: bool,
     ) -> Result<Kept> {
-        let n = heap.object_count();
-        let mut bits = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the waste report's kept objects")?;
-        for (w, word) in bits.iter_mut().enumerate() {
-            let base = w * 64;
-            for b in 0..64.min(n - base) {
-                let v = base + b;
-                let keep = heap.class_of(v as u32) != NO_CLASS && (all || strengths[v] != UNREACHABLE);
-                *word |= (keep as u64) << b;
-            }
-        }
+        let bits = BitSet::from_fn(heap.object_count(), "the waste report's kept objects", |v| {
+            heap.class_of(v) != NO_CLASS && (all || strengths[v as usize] != UNREACHABLE)
+        })?;
         Ok(Kept { bits })
     }
 
     #[inline]
     pub fn has(&self, v: u32) -> bool {
-        self.bits.get(v as usize / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+        self.bits.contains(v)
     }
 
     /// Kept objects.
     pub fn count(&self) -> u64 {
-        self.bits.iter().map(|w| w.count_ones() as u64).sum()
+        self.bits.count() as u64
     }
 }
 

@@ -135,7 +135,7 @@ impl Collect for WasteSink {
         Ok(())
     }
 
-    fn take_marks(&mut self) -> Vec<u64> {
+    fn take_marks(&mut self) -> crate::bits::BitSet {
         std::mem::take(&mut self.found.marks).into_bits()
     }
 }

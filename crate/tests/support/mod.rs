@@ -7,6 +7,7 @@ pub mod dump;
 pub mod hprof_builder;
 pub mod listener_leak;
 pub mod mat_strings;
+pub mod placed;
 
 use heapscope::source::{auto_decompress, ByteSource, FileSource, GzipSource, MemorySource};
 

@@ -85,7 +85,7 @@ export class HprofWriter {
    * CLASS_DUMP in the heap segment, and a sticky-class GC root.
    * statics: [{name, type, value}]; fields: [{name, type}] (instance fields).
    */
-  defineClass(id, name, { superId = 0, loaderId = 0, statics = [], fields = [] } = {}) {
+  defineClass(id, name, { superId = 0, loaderId = 0, statics = [], fields = [], sticky = true } = {}) {
     const nameId = this.string(name);
     const staticNames = statics.map((s) => this.string(s.name));
     const fieldNames = fields.map((f) => this.string(f.name));
@@ -96,7 +96,7 @@ export class HprofWriter {
     statics.forEach((st, i) => s.id(staticNames[i]).u1(st.type).value(st.type, st.value));
     s.u2(fields.length);
     fields.forEach((f, i) => s.id(fieldNames[i]).u1(f.type));
-    s.u1(0x05).id(id); // ROOT STICKY CLASS
+    if (sticky) s.u1(0x05).id(id); // ROOT STICKY CLASS
     return this;
   }
   /** INSTANCE DUMP: `values` in dump order ([{type, value}], own class's fields first). */
@@ -116,8 +116,19 @@ export class HprofWriter {
     this.segment.u1(0x23).id(id).u4(0).u4(bytes.length).u1(TYPE.BYTE).push(Buffer.from(bytes));
     return this;
   }
+  /** A char[] of UTF-16 code units (big-endian, as HPROF writes them). */
+  charArray(id, units) {
+    this.segment.u1(0x23).id(id).u4(0).u4(units.length).u1(TYPE.CHAR);
+    for (const u of units) this.segment.u2(u);
+    return this;
+  }
   rootUnknown(id) {
     this.segment.u1(0xff).id(id);
+    return this;
+  }
+  /** ROOT JNI GLOBAL: native code's global reference to `id`. */
+  rootJniGlobal(id, jniRef = 0) {
+    this.segment.u1(0x01).id(id).id(jniRef);
     return this;
   }
   /** Writes the heap segment and the end record; returns the file's bytes. */

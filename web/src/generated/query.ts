@@ -2,8 +2,8 @@
 // The Rust types are the source of truth: change them, run `heapscope schema --queries`
 // into the schema file, then `node scripts/gen-types.mjs`. A test fails when this is stale.
 
-import type { ObjectRef, Reading, StrengthName } from './report';
-export type { ObjectRef, Reading, StrengthName };
+import type { ObjectRef, PathRun, Reading, StrengthName } from './report';
+export type { ObjectRef, PathRun, Reading, StrengthName };
 
 /** Every query and answer type, for the JSON Schema the page's types are generated from. */
 export interface QueryTypes {
@@ -30,6 +30,9 @@ export type Answer = {
 } | {
   answer: Paths;
   query: "paths";
+} | {
+  answer: LeakTracePath;
+  query: "leak_trace_path";
 } | {
   answer: Stretch;
   query: "held_how_else";
@@ -82,6 +85,15 @@ export interface ArrayGroupMembers {
   offset: number;
   /** Every member of the group (the report's `count`). */
   total: number;
+}
+
+/** Where a node listed beside the rest of its chain is (see `TreeNode::chain`). */
+export interface ChainPlace {
+  /** The chain's first node and how many nodes it has. */
+  first: string;
+  nodes: number;
+  /** What the node retains in the dominator tree, the rest of the chain included. */
+  retained_bytes: number;
 }
 
 /** A page of a node's children in the dominator tree, largest retained first. */
@@ -264,6 +276,28 @@ export interface Instances {
   total: number;
 }
 
+/** The leak trace's path to an object, beside the shortest one. */
+export interface LeakTracePath {
+  /**
+   * The path LeakCanary's search takes from a GC root to the object (strong references
+   * only; library-leak references, stack locals and the roots held only that way last),
+   * named and marked as the `paths` query's trace, its stretches without paths. None: no
+   * strong path reaches the object (only weak, soft, phantom or finalizer references).
+   */
+  path?: Paths | null;
+  /** Whether the two are the same path. */
+  same: boolean;
+  /** Steps of the shortest path (the `paths` query's trace), the object included. */
+  shortest_steps: number;
+  /** Steps of the leak trace's path, the object included (0: none). */
+  steps: number;
+  /**
+   * Why the leak trace does not take the shortest path, one clause per reason along it
+   * ("it starts at a JNI Global root holding …"); empty when they are the same path.
+   */
+  why_not_shortest: string[];
+}
+
 /** One node of the merged paths: an object on the shortest paths of `count` of the objects. */
 export interface MergedNode {
   /** Nodes directly below it in the merged tree (all, listed or not). */
@@ -354,15 +388,24 @@ export interface PathStep {
   /** GC root kinds, for the first step. */
   gc_root: string[];
   object: ObjectRef;
-  /** How this object references the next step: field names, `[index]`, `<class>`… */
+  /**
+   * When the step stands for a run of the path: objects of one class in a row, each
+   * holding the next through one field (a linked structure read as one), from
+   * `object` to `run.last`.
+   */
+  run?: PathRun | null;
+  /**
+   * How this object (a run's `last`) references the next step: field names,
+   * `[index]`, `<class>`…
+   */
   via: string[];
 }
 
 /** The leak trace of an object and the other ways of each of its unmarked stretches. */
 export interface Paths {
   /**
-   * Steps left out of a trace longer than 1,000 steps, between its first 100 and its
-   * last 900 (0: none).
+   * Steps left out of a trace longer than 1,000 steps (a run counting as one), between
+   * its first 100 and its last 900 (0: none).
    */
   elided_steps?: number;
   object: ObjectRef;
@@ -373,11 +416,13 @@ export interface Paths {
 
 /** A question about the analyzed dump. Objects are named by address (`"0x1f00"`). */
 export type Query = {
+  folded?: boolean;
   limit: number;
   offset?: number;
   parent?: string | null;
   query: "children";
 } | {
+  folded?: boolean;
   limit: number;
   parent?: string | null;
   query: "children_by_class";
@@ -395,6 +440,11 @@ export type Query = {
   max?: number;
   object: string;
   query: "paths";
+  /** The dominator tree asked about (absent: the one in use; another is an error). */
+  tree?: Reading | null;
+} | {
+  object: string;
+  query: "leak_trace_path";
   /** The dominator tree asked about (absent: the one in use; another is an error). */
   tree?: Reading | null;
 } | {
@@ -493,20 +543,36 @@ export interface TraceStep {
   /**
    * Every path from the GC roots to the object goes through this step (the object
    * itself is not marked). The lowest marked step is the object's dominator; none
-   * marked: the whole heap dump holds it, nothing in particular.
+   * marked: the whole heap dump holds it, nothing in particular. A run's objects are
+   * all marked or all not.
    */
   dominates: boolean;
   /** GC root kinds, on the first step. */
   gc_root: string[];
   object: ObjectRef;
+  /**
+   * When the step stands for a run of the trace: objects of one class in a row, each
+   * holding the next through one field (a linked structure read as one), from
+   * `object` to `run.last` (whose `via` is this step's).
+   */
+  run?: PathRun | null;
   /** How this object references the next step: field names, `[index]`, `<class>`… */
   via: string[];
 }
 
 /** One node of the dominator tree. */
 export interface TreeNode {
-  /** Number of objects it immediately dominates (its children). */
+  /** Listed as a node of a chain (a linked structure read as one): the chain. */
+  chain?: ChainPlace | null;
+  /**
+   * Number of objects it immediately dominates (its children; its members when linked
+   * structures are read as one).
+   */
   children: number;
+  /**
+   * The object; listed as a chain's node, its retained size is without the rest of
+   * the chain (`chain.retained_bytes` has the whole).
+   */
   object: ObjectRef;
   /** How firmly it is held (the same in both trees; the page colours by it). */
   strength: StrengthName;

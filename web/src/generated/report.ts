@@ -118,6 +118,14 @@ export interface AndroidBuild {
   sdk_int?: number | null;
 }
 
+/** Where the elements of one kind of array start. */
+export interface ArrayBase {
+  /** Offset of element 0 from the array's start: header, length, padding. */
+  bytes: number;
+  /** `boolean`, `char`, …, `long`, or `object` for arrays of references. */
+  element: string;
+}
+
 /** One content held by several primitive arrays. */
 export interface ArrayGroup {
   /** Every element is zero (and there is at least one). */
@@ -287,9 +295,20 @@ export interface Consumer {
   retained_bytes: number;
 }
 
+/** What a dump's cut leaves unknown (see `OomTriage::cut`). */
+export interface CutUnknown {
+  /** Byte offset where the dump ends (in the decompressed HPROF data). */
+  offset: number;
+  unrooted_bytes: number;
+  /** Objects no GC root in the part read reaches, and their shallow bytes. */
+  unrooted_objects: number;
+}
+
 /**
- * Several levels of the dominator tree under a single suspect's accumulation point (or
- * the suspect, without one), biggest first, depth first.
+ * Several levels of the dominator tree under where a single suspect's memory accumulates
+ * (its `Structure`(super::report::Structure)'s point), biggest first, depth first, with
+ * linked structures read as one: a chain's nodes are children side by side of what holds
+ * it, each with what it retains without the rest of the chain.
  */
 export interface DominatorSubtree {
   /**
@@ -307,6 +326,12 @@ export interface DumpInfo {
   /** The header's format string, e.g. "JAVA PROFILE 1.0.2". */
   format: string;
   id_size: number;
+  /**
+   * How the JVM laid the objects out and which shallow sizes the report is in (the
+   * JVM's, or Eclipse MAT's with `--sizes mat`). Absent in reports written before
+   * heapscope read the layout.
+   */
+  layout?: ObjectLayout | null;
   object_alignment: number;
   /** "HotSpot" (1.0.1, 1.0.2) or "Android" (1.0.3, ART). */
   platform: string;
@@ -383,8 +408,27 @@ export interface EachHolds {
   retained_bytes: number;
 }
 
+/** The objects a structure's nodes (or an array's slots) reference one each. */
+export interface Elements {
+  class_name: string;
+  /** The field each node references its element by (absent for an array). */
+  field?: string | null;
+  objects: number;
+}
+
 /** How a leaking object was found. */
 export type FoundBy = "watched" | "lifecycle";
+
+/** A stack frame, named as a developer reads it. */
+export interface FrameName {
+  /** The source file and line, when the dump has them. */
+  file?: string | null;
+  line?: number | null;
+  /** `pkg.Class.method`. */
+  method: string;
+  /** `Class.method (File.java:123)`: the simple class name, the method, the source. */
+  short: string;
+}
 
 /** Objects of the classes of one package or one class loader. */
 export interface GroupCount {
@@ -438,6 +482,42 @@ export interface HeapCount {
 
 /** The shape of the heap: how many of the largest top-level dominators hold half of it. */
 export type HeapShape = "dominant" | "few" | "spread";
+
+/** The running frame whose local variable holds a suspect's memory. */
+export interface HeldByFrame {
+  /**
+   * The other frames holding the same local, innermost first (the stack holds the
+   * memory when there are any).
+   */
+  also_in?: FrameName[];
+  /** With `reaches`, when the local is the first node of a chain: the chain. */
+  chain?: LinkedChain | null;
+  /** Its position on the stack, 0 for the innermost frame. */
+  depth: number;
+  /**
+   * With `reaches`: the objects the local's chain's nodes (or its array's elements)
+   * reference one each, when most of them reference one of one class.
+   */
+  elements?: Elements | null;
+  /** The frame named: the innermost of the frames holding the most of the memory. */
+  frame: FrameName;
+  /**
+   * How the local holds what the suspect's memory is in: `local` (it is the object),
+   * `references` (it references it directly), `reaches` (the memory is shared by the
+   * stack's frames: of the locals, this one reaches the most of it).
+   */
+  how: string;
+  /** The local variable (an object the frame holds) through which the memory is held. */
+  local: ObjectRef;
+  /**
+   * With `reaches`: what the objects the local reaches retain (through the thread's
+   * own objects, not through single-instance services).
+   */
+  reach_bytes?: number | null;
+  thread: string;
+  /** The thread's name (absent when it has none) and object. */
+  thread_name?: string | null;
+}
 
 export interface HistogramRow {
   /** Address of the class object (several classes may share a name). */
@@ -552,8 +632,12 @@ export interface LeakSuspects {
   threshold_bytes: number;
 }
 
-/** One leak or many: how many different places the leak suspects accumulate in. */
-export type LeakVerdict = "no_suspect" | "one_leak" | "several_leaks";
+/**
+ * Where memory accumulates: how many different places the leak suspects accumulate in,
+ * a running program's working set, or no verdict for a dump cut short (the variants keep
+ * their names: scripts read them).
+ */
+export type LeakVerdict = "no_suspect" | "one_leak" | "several_leaks" | "working_set" | "incomplete";
 
 /** Whether an object of a trace is leaking, as Shark's inspectors decide. */
 export type Leaking = "YES" | "NO" | "UNKNOWN";
@@ -585,6 +669,17 @@ export interface LibraryLeak {
   versions: string;
 }
 
+/** A chain of objects of one class, each holding the next through one field. */
+export interface LinkedChain {
+  class_name: string;
+  /** The field each node holds the next by (absent when the dump was not read again). */
+  field?: string | null;
+  /** The first node (as the dominator tree has it: the one the holder references). */
+  first: ObjectRef;
+  /** Nodes in the chain, the first included. */
+  nodes: number;
+}
+
 /** A member of a group suspect. */
 export interface Member {
   /** A thread's name. */
@@ -605,6 +700,54 @@ export interface MemberGroup {
 /** What an object of a trace is. */
 export type ObjectKind = "instance" | "object_array" | "primitive_array" | "class";
 
+/** How the JVM laid the dump's objects out, and which sizes the report uses. */
+export interface ObjectLayout {
+  /** Objects start and end on multiples of this. */
+  alignment_bytes: number;
+  /** Where an array's elements start, per element type present in the dump. */
+  array_bases: ArrayBase[];
+  /**
+   * With the JVM's sizes: classes with objects whose size the addresses could not
+   * decide (sized by the layout's rules). Their count.
+   */
+  classes_sized_by_rule?: number;
+  /**
+   * The layout in words, e.g. "compact object headers (8 bytes), 4-byte references,
+   * 8-byte alignment; sizes from the dump's addresses".
+   */
+  description: string;
+  /**
+   * True when the header, references and array bases were read from the distances
+   * between the dump's objects; false when assumed by the layout's rules (the dump's
+   * identifiers are not addresses, or it is an Android dump).
+   */
+  from_addresses: boolean;
+  /**
+   * Bytes of an object's header: 8 (compact object headers, or a 32-bit JVM, or
+   * Android), 12 (compressed class pointers), 16 (none).
+   */
+  header_bytes: number;
+  /**
+   * Where the two differ, in words: "Eclipse MAT would report 18.4 MiB (+10.8%): it
+   * assumes a 12-byte object header and omits fields the JVM injects".
+   */
+  mat_difference?: string | null;
+  /**
+   * With the JVM's sizes: the used heap in Eclipse MAT's model, for the same kept
+   * objects (exact when no array was discarded as unreachable; otherwise the discarded
+   * arrays' difference is estimated from their class's average).
+   */
+  mat_used_heap_bytes?: number | null;
+  /** Bytes of a reference inside an object: 4 (compressed oops) or 8. */
+  reference_bytes: number;
+  /** The largest of them by shallow bytes (at most 20), with their kept objects. */
+  sized_by_rule?: ClassCount[];
+  /** The sizes every number of the report is in. */
+  sizes: Sizes;
+  /** `hotspot` or `art` (Android). */
+  vm: string;
+}
+
 /** An object, described for people. */
 export interface ObjectRef {
   address: string;
@@ -620,10 +763,16 @@ export interface ObjectRef {
 /** The OOM triage: the first thing the report says, with the numbers behind it. */
 export interface OomTriage {
   /**
-   * Different places they accumulate in: distinct accumulation points (a suspect without
-   * one counts as a place of its own).
+   * Different places they accumulate in: the suspects' distinct accumulation points (a
+   * single suspect's as its `structure` reads it, linked structures as one; a group
+   * suspect without a common holder has none).
    */
   accumulation_points: number;
+  /**
+   * When the dump ends early: the objects no GC root of the part read reaches (kept,
+   * each entry point a root of its own, since what held them may be past the cut).
+   */
+  cut?: CutUnknown | null;
   /**
    * How many of the largest top-level dominators it takes to hold half the used heap
    * (all of them when they never do).
@@ -659,6 +808,12 @@ export interface Overview {
    */
   heaps?: HeapCount[];
   /**
+   * Classes whose names look like an obfuscator's (R8, ProGuard: a simple name of one or
+   * two lower-case letters, `a`, `a.b`, `Outer$c`): a mapping file would give them their
+   * names back. After a mapping, the classes it did not rename. Absent when none.
+   */
+  obfuscated_classes?: number;
+  /**
    * Objects kept for analysis (class objects and the bootstrap loader's pseudo object
    * at 0x0 included).
    */
@@ -680,6 +835,19 @@ export interface PathKey {
    * this object references the next step; empty on the last step.
    */
   via: string[];
+}
+
+/**
+ * A run of a reference path read as one step: `nodes` objects of one class in a row,
+ * each holding the next through `field` (a linked list's nodes on the way to an object).
+ */
+export interface PathRun {
+  /** The field each holds the next by. */
+  field: string;
+  /** The run's other end (the step's `object` is the first in the path's order). */
+  last: ObjectRef;
+  /** Objects in the run, both ends included. */
+  nodes: number;
 }
 
 /** Objects held at one strength. */
@@ -727,10 +895,17 @@ export interface RootPath {
 export interface RootStep {
   /**
    * How the next step (the one nearer the GC root) references this object: its field
-   * names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root.
+   * names, `[index]`, `<class>`, `<local variable>`…; empty on the GC root. For a run
+   * (`run`), how the next step references the run's `last`.
    */
   held_by: string[];
   object: ObjectRef;
+  /**
+   * When the step stands for a run of the path: objects of one class in a row, each
+   * holding the next through one field (a linked structure read as one), from
+   * `object` to `run.last`.
+   */
+  run?: PathRun | null;
 }
 
 export interface RootTypeCount {
@@ -743,6 +918,9 @@ export interface RootTypeCount {
   name: string;
   objects: number;
 }
+
+/** Which shallow sizes: the JVM's (default) or Eclipse MAT's. */
+export type Sizes = "jvm" | "mat";
 
 /** Where the report came from. */
 export interface Source {
@@ -780,8 +958,46 @@ export interface StringGroup {
   wasted_bytes: number;
 }
 
+/**
+ * Where a single suspect's memory accumulates, with linked structures read as one.
+ *
+ * The walk is MAT's (from the suspect, step to the largest child while it keeps at least
+ * 70% of its parent's retained size), over *members* instead of dominator-tree children:
+ * a chain of objects of one class, each holding the next through one field (a cons
+ * list, a linked queue, a hash bucket's chain, a program's own nodes), is read as one
+ * structure whose nodes are members side by side of what holds it, each with what it
+ * retains without the rest of the chain. So a million-node list is one step, not a
+ * million, and its nodes are counted as a collection's entries.
+ */
+export interface Structure {
+  /** The chains among the members, most nodes first (at most 5). */
+  chains?: LinkedChain[];
+  /**
+   * The members grouped by class, largest retained first (at most `--detail`'s
+   * children); each member's retained size is without the rest of its chain.
+   */
+  groups: MemberGroup[];
+  /** The point's members (chains read as one), how many and what they retain together. */
+  members: number;
+  members_retained_bytes: number;
+  /**
+   * The walk from the suspect down to `point`, both included (at most 40 steps: the
+   * first and last 20; `path_omitted` left out between).
+   */
+  path: ObjectRef[];
+  path_omitted?: number;
+  /** Where the walk stops (the suspect itself when no member keeps 70%). */
+  point: ObjectRef;
+}
+
 /** One object of a dominator subtree. */
 export interface SubtreeNode {
+  /**
+   * The longest chain among its children, when its children were chosen (a linked
+   * structure's nodes are listed side by side as children of what holds it, see
+   * `Structure`(super::report::Structure)).
+   */
+  chain?: LinkedChain | null;
   /** 0 for the subtree's root; a node's children follow it with one more. */
   depth: number;
   object: ObjectRef;
@@ -831,6 +1047,19 @@ export interface Suspect {
    */
   each_holds?: EachHolds | null;
   /**
+   * When a running thread's stack holds the memory: the frame and the local variable
+   * (see `HeldByFrame`).
+   */
+  frame?: HeldByFrame | null;
+  /**
+   * The suspect in one sentence, in the application's terms, as every rendering says
+   * it first: where the memory is held (`held_in`), what it holds, how much each and
+   * together, and that part's share of the used heap (`com.acme.ui.EventBus.INSTANCE.
+   * listeners holds 150 × Screen$1, about 1.0 KiB each (150.4 KiB, 95.20% of the heap);
+   * each holds a com.acme.ui.Screen by this$0`). Absent when the dump was not read again.
+   */
+  headline?: string | null;
+  /**
    * Where the memory is held, named as a developer names it: from the static field
    * nearest the accumulation point (`com.acme.ui.EventBus.INSTANCE.listeners`: the
    * class's static `INSTANCE`, its field `listeners`), else from the chain's first
@@ -867,6 +1096,12 @@ export interface Suspect {
    * root. Absent when the dump was not read again.
    */
   root_path?: RootPath | null;
+  /**
+   * Where the memory accumulates with linked structures read as one (heapscope's
+   * reading; `accumulation_point`, `chain` and `accumulated` are Eclipse MAT's): see
+   * `Structure`. Absent for a group suspect.
+   */
+  structure?: Structure | null;
 }
 
 export type SuspectKind = "single_object" | "group_of_objects";

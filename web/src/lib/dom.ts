@@ -10,7 +10,7 @@ export type Child = Node | string | number | null | undefined | false;
 const SAFE_ATTRIBUTES = new Set([
   'id', 'class', 'title', 'role', 'type', 'name', 'value', 'for', 'tabindex', 'hidden',
   'disabled', 'max', 'min', 'step', 'placeholder', 'autocomplete', 'spellcheck', 'dir', 'lang',
-  'scope', 'colspan', 'rowspan', 'multiple', 'accept',
+  'scope', 'colspan', 'rowspan', 'multiple', 'accept', 'open',
 ]);
 
 export interface Attributes {

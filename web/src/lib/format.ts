@@ -76,23 +76,3 @@ export function formatMiB(bytes: number): string {
   if (bytes >= 2 ** 10) return `${(bytes / 2 ** 10).toFixed(1)} KiB`;
   return `${bytes} B`;
 }
-
-/** Class names longer than this are shown with their package abbreviated. */
-export const SHORT_CLASS_NAME = 40;
-
-/**
- * A long class name shortened in the middle, its package segments cut to their first
- * letter: "java.util.concurrent.ConcurrentHashMap$Node" → "j.u.c.ConcurrentHashMap$Node"
- * (the full name goes in a title). Short names, and names whose package is not made of
- * identifiers, are returned unchanged.
- */
-export function shortClassName(name: string): string {
-  if (name.length <= SHORT_CLASS_NAME) return name;
-  const prefix = name.startsWith('class ') ? 'class ' : '';
-  const body = name.slice(prefix.length);
-  const cut = body.lastIndexOf('.', body.indexOf('[') >= 0 ? body.indexOf('[') : body.length);
-  if (cut <= 0) return name;
-  const segments = body.slice(0, cut).split('.');
-  if (!segments.every((s) => /^[A-Za-z_$][\w$]*$/.test(s))) return name;
-  return `${prefix}${segments.map((s) => s[0]).join('.')}${body.slice(cut)}`;
-}

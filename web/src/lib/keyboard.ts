@@ -80,3 +80,30 @@ export function parentRow<N>(row: HTMLTableRowElement, nodes: Map<HTMLTableRowEl
   }
   return null;
 }
+
+/**
+ * A group of controls that is one tab stop (the ARIA toolbar pattern): the last one focused
+ * (at first the first) is in the tab order, the arrows move between them, Home and End to
+ * the first and the last; Space still toggles a checkbox. So a row of checkboxes (the
+ * strength legend) costs one Tab press, not one per checkbox, on the way to what follows.
+ */
+export function rovingGroup(container: HTMLElement, controls: HTMLElement[]): void {
+  if (!controls.length) return;
+  let current = controls[0];
+  for (const c of controls) c.tabIndex = c === current ? 0 : -1;
+  container.addEventListener('focusin', (e) => {
+    const c = controls.find((x) => x === e.target);
+    if (!c || c === current) return;
+    current.tabIndex = -1;
+    current = c;
+    c.tabIndex = 0;
+  });
+  container.addEventListener('keydown', (e) => {
+    const i = controls.indexOf(e.target as HTMLElement);
+    if (i < 0) return;
+    const moves: Record<string, number> = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: controls.length - 1 };
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    controls[Math.max(0, Math.min(controls.length - 1, moves[e.key]))].focus();
+  });
+}

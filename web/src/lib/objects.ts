@@ -2,7 +2,6 @@
 // comes from the dump and is set as text only.
 import type { ObjectRef } from '../generated/report';
 import { h } from './dom';
-import { shortClassName } from './format';
 import { formatFragment, type ViewId } from './state';
 
 /** "java.util.HashMap" or, for a class object, "class corpus.Leak". */
@@ -28,7 +27,7 @@ export function objectLink(o: ObjectRef, view: ViewId = 'inspector', text?: stri
       'data-no-value': view === 'inspector' && !o.class_of_object ? null : '',
       title: `${objectLabel(o)} (open in the ${view === 'path' ? 'path view' : view === 'merge' ? 'merged paths view' : 'inspector'})`,
     },
-    text ?? shortClassName(objectTitle(o)),
+    text ?? className(objectTitle(o), false),
     text === undefined ? h('span', { class: 'addr' }, ` @ ${o.address}`) : null,
   );
 }
@@ -43,8 +42,14 @@ export function classHue(name: string): number {
   return (x >>> 0) % 360;
 }
 
-/** A class name as text, shortened in the middle when long, the full name on hover. */
-export function className(name: string): HTMLElement {
-  const short = shortClassName(name);
-  return h('span', { class: 'cls', title: short === name ? null : name }, short);
+/**
+ * A class name as the program wrote it, whole. Where its column is too narrow for it, CSS
+ * cuts it from the left with an ellipsis (`.cls`: the end of a name says the most:
+ * `…security.fortress.Services`), the full name on hover: one rule in every table, never
+ * package initials (which read like an obfuscator's names).
+ */
+export function className(name: string, hover = true): HTMLElement {
+  // Three boxes: one that can shrink to nothing when a table is laid out, one that cuts,
+  // the name itself (styles.css `.cls`).
+  return h('span', { class: 'cls', title: hover ? name : null }, h('span', null, h('span', null, name)));
 }

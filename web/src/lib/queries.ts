@@ -3,7 +3,7 @@
 // core does not know, a missing argument or a misread answer is a type error here. The
 // worker does the work. Answers that cannot change (an object's fields, its path) are cached.
 import type { ObjectRef, Reading as Tree } from '../generated/report';
-import type { Answer, ArrayGroupMembers, Children, ClassGroup, DominatorGroups, ClassesUp, GroupMembers, HistogramGroup, HistogramGrouping, Instances, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch } from '../generated/query';
+import type { Answer, ArrayGroupMembers, Children, ClassGroup, DominatorGroups, ClassesUp, GroupMembers, HistogramGroup, HistogramGrouping, Instances, LeakTracePath, ObjectDetails, PathStep, Paths, Query, Referrers, Stretch } from '../generated/query';
 import type { AnalysisClient } from '../import/worker-client';
 
 /** The name of a query ("children", "object", …). */
@@ -58,6 +58,12 @@ export class Queries {
    * search yet: each stretch's ways are asked with `heldHowElse`). */
   paths(address: string): Promise<Paths> {
     return this.ask({ query: 'paths', object: address, tree: this.tree, max: 0 }, true);
+  }
+
+  /** The path LeakCanary's leak trace takes to `address` (strong references only, library
+   * leaks and JNI globals last), beside the shortest one, and why they differ. */
+  leakTracePath(address: string): Promise<LeakTracePath> {
+    return this.ask({ query: 'leak_trace_path', object: address, tree: this.tree }, true);
   }
 
   /** At most `max` independent paths from `from` (null: the GC roots) to `to`. */

@@ -158,6 +158,13 @@ export class StateStore {
     this.emit();
   }
 
+  /** Forgets everything (a new dump starts clean): the default state, without a history
+   * entry and without telling the listeners (the new dump's views are drawn from it). */
+  reset(): void {
+    this.current = { ...DEFAULT_STATE };
+    this.win.history.replaceState(null, '', `${this.win.location.pathname}${this.win.location.search}`);
+  }
+
   subscribe(listener: Listener): void {
     this.listeners.push(listener);
   }

@@ -79,6 +79,8 @@ export class ValueDecorator {
     span.className = 'val';
     span.textContent = ` ${shown}`;
     span.title = text === '' ? 'an empty string' : text;
+    // One line; a click shows the whole value in place (and hides it again).
+    span.addEventListener('click', () => span.classList.toggle('open'));
     a.dataset.value = text;
     a.after(span);
   }

@@ -8,7 +8,7 @@
 import type { ClassRow } from '../generated/query';
 import { h, replaceChildren } from '../lib/dom';
 import { formatCount } from '../lib/format';
-import { objectLink } from '../lib/objects';
+import { className, objectLink } from '../lib/objects';
 import { loading, needsDump, queryFailed, type DumpContext } from './common';
 
 /** Rows asked for per level. */
@@ -77,7 +77,7 @@ export class ClassesUpView {
     const expandable = row.class_address !== null && row.class_address !== undefined;
     const toggle = expandable ? h('button', { type: 'button', class: 'toggle', 'aria-label': `Show the classes above ${row.class_name}` }, '▸') : null;
     const name = expandable
-      ? h('a', { href: '#', class: 'obj', 'data-address': row.class_address ?? '', title: `The class object of ${row.class_name}` }, row.class_name)
+      ? h('a', { href: '#', class: 'obj', 'data-address': row.class_address ?? '', 'data-no-value': '', title: `The class object of ${row.class_name}` }, className(row.class_name, false))
       : h('span', { class: 'whole-heap' }, row.class_name);
     const instances = h('div', { class: 'instances' });
     const instancesButton = expandable && column.length === 1 ? h('button', { type: 'button', class: 'secondary small' }, 'objects') : null;

@@ -7,11 +7,17 @@ import type { StateStore } from '../lib/state';
 import type { AnalysisError } from '../protocol';
 import { isAnalysisError } from '../protocol';
 
+/** What an object without an immediate dominator is called, in the inspector, the path
+ * view and the command line's `paths`: one phrase everywhere. */
+export const TOP_LEVEL_DOMINATOR = 'none: it is a top-level dominator (no single object is on every path from the GC roots to it)';
+
 export interface DumpContext {
   report: Report;
   /** The report exactly as the core wrote it (exported byte for byte). */
   reportJson: string;
   fileName: string;
+  /** The mapping file the names were deobfuscated with (null: none). */
+  mappingName?: string | null;
   /** False for a report opened from its JSON: the views that read the dump cannot work. */
   hasDump: boolean;
   q: Queries;
@@ -22,6 +28,9 @@ export interface Column {
   label: string;
   num?: boolean;
   title?: string;
+  /** A column of class names or objects: it takes the room left, its names cut from the
+   * left where that is too little (styles.css `td.name`). */
+  name?: boolean;
 }
 
 /** A plain table; `rows` cells are text or nodes (never markup). Its rows take the arrow keys. */
@@ -29,7 +38,7 @@ export function table(id: string | null, caption: string | null, columns: Column
   const body = h(
     'tbody',
     null,
-    ...rows.map((cells, i) => h('tr', rowAttributes ? rowAttributes(i) : null, ...cells.map((cell, j) => h('td', { class: columns[j]?.num ? 'num' : null }, cell)))),
+    ...rows.map((cells, i) => h('tr', rowAttributes ? rowAttributes(i) : null, ...cells.map((cell, j) => h('td', { class: columns[j]?.num ? 'num' : columns[j]?.name ? 'name' : null }, cell)))),
   );
   navigableRows(body);
   return h(

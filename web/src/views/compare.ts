@@ -16,7 +16,8 @@ import { isJsonReport } from '../import/kind';
 import { baseName, shellQuote } from '../lib/cli';
 import { download } from '../lib/download';
 import { h, replaceChildren, setText, type Child } from '../lib/dom';
-import { formatBp, formatBytes, formatCount, formatMiB, shortClassName } from '../lib/format';
+import { formatBp, formatBytes, formatCount, formatMiB } from '../lib/format';
+import { className } from '../lib/objects';
 import { formatFragment, type PageState } from '../lib/state';
 import { drawRows, ROW } from '../lib/virtual-rows';
 import { announce } from '../lib/announce';
@@ -96,7 +97,8 @@ export function elements(c: Change): string {
   const point = heldIn(c) !== null ? 'entries' : ((c.current ?? c.baseline)?.accumulation_point ?? null);
   const b = c.baseline?.accumulation_point_elements ?? null;
   const n = c.current?.accumulation_point_elements ?? null;
-  if (point === null) return '';
+  // "entries" with no count says nothing.
+  if (point === null || (point === 'entries' && b === null && n === null)) return '';
   if (b !== null && n !== null) return `${point}: ${formatCount(b)} → ${formatCount(n)}`;
   if (n !== null) return `${point}: ${formatCount(n)}`;
   if (b !== null) return `${point}: ${formatCount(b)} before`;
@@ -326,19 +328,20 @@ export class CompareView {
     replaceChildren(
       this.result,
       h('p', { id: 'compare-sides' }, h('strong', null, 'Baseline: '), side(c.baseline), h('br'), h('strong', null, 'Current: '), side(c.current)),
-      h('div', { class: 'exports', role: 'group', 'aria-label': 'Export the comparison' }, ...exports, again, this.input),
-      this.release ? h('p', null, this.release) : null,
-      h('p', { class: 'fine' }, 'The exports are what ', cli, ' writes.'),
       ...c.warnings.map((w) => h('div', { class: 'panel warn compare-warning' }, h('p', null, h('strong', null, 'Note. '), w))),
-      h('h3', null, 'Totals'),
-      scroll(this.totals(c)),
+      // What grew, first: the answer before the exports and the tables behind it.
       h('h3', null, 'Growth leaders'),
       c.leaders.length
         ? h('p', { class: 'fine' }, 'The top-level objects and leak suspects that account for most of the growth in retained size.')
         : h('p', { class: 'fine', id: 'compare-no-leaders' }, 'No growth leaders: nothing grew in retained size.'),
-      c.leaders.length ? scroll(this.changes('compare-leaders', c.leaders, true)) : null,
+      c.leaders.length ? this.changes('compare-leaders', c.leaders, true) : null,
+      h('div', { class: 'exports', role: 'group', 'aria-label': 'Export the comparison' }, ...exports, again, this.input),
+      this.release ? h('p', null, this.release) : null,
+      h('p', { class: 'fine' }, 'The exports are what ', cli, ' writes.'),
+      h('h3', null, 'Totals'),
+      scroll(this.totals(c)),
       h('h3', null, 'Leak suspects, then and now'),
-      c.suspects.length ? scroll(this.changes('compare-suspects', c.suspects, false)) : h('p', { class: 'fine' }, 'Neither side has leak suspects.'),
+      c.suspects.length ? this.changes('compare-suspects', c.suspects, false) : h('p', { class: 'fine' }, 'Neither side has leak suspects.'),
       h('h3', null, 'Classes'),
       this.classTable(c, cli),
     );
@@ -371,20 +374,24 @@ export class CompareView {
   private changes(id: string, list: Change[], share: boolean): HTMLElement {
     const what = (c: Change): Child => {
       const held = heldIn(c);
-      const text =
-        c.kind === 'group_of_objects'
-          ? `${formatCount((c.current ?? c.baseline)?.instances ?? 0)} instances of ${c.class_name}`
-          : held !== null
-            ? `${held} (${c.class_name})`
-            : c.class_name;
+      // Named where the application holds it (the class beside it when that says more).
+      const text = c.kind === 'group_of_objects' ? `${formatCount((c.current ?? c.baseline)?.instances ?? 0)} instances of ${c.class_name}` : held ?? c.class_name;
+      const classLine = c.kind !== 'group_of_objects' && held !== null && held !== c.class_name ? c.class_name : null;
       const loader = c.loader ? ` (loader ${c.loader})` : '';
       const address = c.current?.address;
-      // A single object of the current dump opens in its inspector.
-      return address && this.hasDump
-        ? h('span', null, h('a', { href: formatFragment({ view: 'inspector', object: address }), class: 'obj', 'data-address': address, title: `${c.class_name} @ ${address} (open in the inspector)` }, text), loader)
-        : `${text}${loader}`;
+      // A single object of the current dump opens in its inspector (named by where it is
+      // held: no value beside it).
+      const name: Child = address && this.hasDump
+        ? h('a', { href: formatFragment({ view: 'inspector', object: address }), class: 'obj', 'data-address': address, 'data-no-value': '', title: `${text} — ${c.class_name} @ ${address} (open in the inspector)` }, className(text, false))
+        : className(text);
+      // The path from a GC root that matched the object on both sides, as the command line
+      // prints it (when it is more than the object itself).
+      const path = (c.reference_path?.length ?? 0) > 1
+        ? h('div', { class: 'fine mono ref-path', 'data-reference-path': '' }, c.reference_path!.map((p) => `${p.class_name}${p.via.length ? ` .${p.via.join('/')}` : ''}`).join(' → '))
+        : null;
+      return h('div', null, name, loader, classLine ? h('div', { class: 'fine' }, classLine) : null, path);
     };
-    const columns = [{ label: 'What' }, { label: 'Status' }, { label: 'Baseline retained', num: true }, { label: 'Current retained', num: true }, { label: 'Change', num: true }];
+    const columns = [{ label: 'What', name: true }, { label: 'Status' }, { label: 'Baseline retained', num: true }, { label: 'Current retained', num: true }, { label: 'Change', num: true }];
     if (share) columns.push({ label: 'Share of growth', num: true });
     columns.push({ label: 'Accumulation point or entries' });
     const t = table(
@@ -535,9 +542,9 @@ export class CompareView {
       COLUMNS.forEach((col, j) => {
         const v = col.value(r);
         const cell = row.children[j] as HTMLElement;
-        // Long names keep their simple name (packages cut to initials), so that classes of one
-        // package stay apart; the full name is the cell's title.
-        setText(cell, typeof v === 'number' ? (col.key.startsWith('delta.') ? signed(v) : formatCount(v)) : j < 2 ? shortClassName(v) : v);
+        // Names whole, cut from the left when the column is narrow (the whole in the title).
+        if (typeof v !== 'number' && j < 2) replaceChildren(cell, className(v, false));
+        else setText(cell, typeof v === 'number' ? (col.key.startsWith('delta.') ? signed(v) : formatCount(v)) : v);
         cell.dataset.value = String(v);
         cell.title = j < 2 ? String(v) : '';
       });

@@ -142,7 +142,15 @@ export class DominatorTreeView {
     const toggle = n.children > 0
       ? h('button', { type: 'button', class: 'toggle', tabindex: -1, 'aria-hidden': 'true' }, '▸')
       : null;
-    const name = h('td', { class: 'name' }, toggle ?? h('span', { class: 'toggle-space' }), strengthDot(n.strength), className(objectTitle(o)));
+    const name = h(
+      'td',
+      { class: 'name' },
+      toggle ?? h('span', { class: 'toggle-space' }),
+      strengthDot(n.strength),
+      className(objectTitle(o)),
+      // A linked structure's node, listed beside the rest of its chain.
+      n.chain ? h('span', { class: 'fine chain-node', title: `Retains ${formatCount(n.chain.retained_bytes)} bytes with the rest of its chain` }, ` · 1 of ${formatCount(n.chain.nodes)} linked`) : null,
+    );
     name.style.paddingLeft = `${0.4 + depth * 1.1}rem`;
     const row = h(
       'tr',

@@ -112,3 +112,15 @@ export function showNothingReadable(r: Report, file: { name: string; size: numbe
   );
   read.hidden = false;
 }
+
+/** What a view shows when drawing it failed (a bug in heapscope): the error, and that the
+ * rest of the page works. The message may quote the dump: it is set as text. */
+export function viewFailed(e: unknown): HTMLElement {
+  const message = e instanceof Error ? e.message : String(e);
+  return h(
+    'div',
+    { class: 'panel warn view-error', role: 'alert', 'data-view-error': '' },
+    h('p', null, h('strong', null, 'This view could not be drawn: '), h('span', { class: 'mono view-error-message' }, message), '.'),
+    h('p', { class: 'fine' }, 'A bug in heapscope, not in the dump. The other views and the exports work.'),
+  );
+}

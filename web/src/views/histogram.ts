@@ -6,8 +6,8 @@
 import type { HistogramRow } from '../generated/report';
 import type { HistogramGrouping, Instances } from '../generated/query';
 import { h, replaceChildren, setText } from '../lib/dom';
-import { formatCount, formatMiB, shortClassName } from '../lib/format';
-import { objectLink } from '../lib/objects';
+import { formatCount, formatMiB } from '../lib/format';
+import { className, objectLink } from '../lib/objects';
 import { drawRows, ROW } from '../lib/virtual-rows';
 import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
 
@@ -336,12 +336,13 @@ export class HistogramView {
       }
       row.setAttribute('aria-selected', String(!group && r.class_address === this.selected));
       const cells = row.children;
-      setText(cells[0], group ? r.class_name : shortClassName(r.class_name));
-      // The full names (shown shortened in the middle) for the title and for tests.
+      // Names whole, cut from the left when the column is narrow (the whole in the title).
+      replaceChildren(cells[0], className(r.class_name, false));
       (cells[0] as HTMLElement).dataset.full = r.class_name;
       (cells[1] as HTMLElement).dataset.full = group ? formatCount(r.classes ?? 0) : r.loader;
       (cells[0] as HTMLElement).title = group ? `${r.class_name}: select to list its classes` : `${r.class_name} (class object @ ${r.class_address})`;
-      setText(cells[1], group ? formatCount(r.classes ?? 0) : shortClassName(r.loader));
+      if (group) setText(cells[1], formatCount(r.classes ?? 0));
+      else replaceChildren(cells[1], className(r.loader, false));
       (cells[1] as HTMLElement).title = group ? '' : r.loader;
       setText(cells[2], formatCount(r.instances));
       setText(cells[3], formatCount(r.shallow_bytes));
@@ -431,7 +432,7 @@ export class HistogramView {
       table(
         null,
         null,
-        [{ label: 'Object' }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
+        [{ label: 'Object', name: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
         page.objects.map((o) => [objectLink(o), formatCount(o.shallow_bytes), formatCount(o.retained_bytes)]),
       ),
     );

@@ -6,11 +6,12 @@
 // and for each stretch of unmarked steps "held how else?" (held_how_else: the independent
 // paths through it, any of which can be drawn in place of the stretch).
 import type { ObjectRef } from '../generated/report';
-import type { ObjectDetails, Paths, Referrers, Stretch, TraceStep, WayStep } from '../generated/query';
+import type { LeakTracePath, ObjectDetails, Paths, Referrers, Stretch, TraceStep, WayStep } from '../generated/query';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBp, formatCount, formatOffset } from '../lib/format';
 import { objectLink, objectTitle } from '../lib/objects';
-import { loading, needsDump, queryFailed, table, type DumpContext } from './common';
+import { loading, needsDump, queryFailed, table, TOP_LEVEL_DOMINATOR, type DumpContext } from './common';
+import { reportLeaks } from './leaks';
 import { strengthLabel, strengthMark, strengthMeaning } from './strength';
 import { entriesSection } from './entries';
 import { heldByFrame, localFrame } from './path-frames';
@@ -106,27 +107,102 @@ export class InspectorView extends ObjectView<ObjectDetails> {
   }
 }
 
-export class PathView extends ObjectView<Paths> {
+/** What the path view shows: the shortest path and the leak trace's (or why there is none). */
+interface Routes {
+  shortest: Paths;
+  leak: LeakTracePath | null;
+  /** The leak-trace question failed: why. */
+  leakError: unknown;
+}
+
+export class PathView extends ObjectView<Routes> {
   constructor(ctx: DumpContext) {
     super(
       ctx,
       'path',
       'path from the GC roots',
-      (address) => ({ waiting: `Searching a path from the GC roots to ${address} (the first search builds the referrer index)…`, answer: ctx.q.paths(address) }),
-      (address, paths) => [new LeakTrace(ctx, address, paths).root],
+      (address) => ({
+        waiting: `Searching a path from the GC roots to ${address} (the first search builds the referrer index)…`,
+        answer: ctx.q.paths(address).then(async (shortest) => {
+          try {
+            return { shortest, leak: await ctx.q.leakTracePath(address), leakError: null };
+          } catch (e) {
+            return { shortest, leak: null, leakError: e };
+          }
+        }),
+      }),
+      (address, routes) => [routesView(ctx, address, routes)],
     );
   }
 }
 
-/** The trace's lowest marked step, or what holds the object when none is marked: the
- * whole heap dump (it is shared), or, in the strength-aware tree, nothing (garbage, traced
- * from its entry point). */
+/** Whether `address` is an object of a leak trace of the report (then its path view opens
+ * on the leak trace's path, the one the Leaks view drew). */
+function onLeakTrace(ctx: DumpContext, address: string): boolean {
+  return (reportLeaks(ctx.report)?.leaks ?? []).some((l) => l.instances.some((i) => i.object === address || i.trace.some((s) => s.object === address)));
+}
+
+type Route = 'shortest' | 'leak';
+
+/** The path view: the chosen path drawn as a leak trace and, when LeakCanary's leak trace
+ * takes another path than the shortest, a choice between the two and why they differ. */
+function routesView(ctx: DumpContext, address: string, r: Routes): HTMLElement {
+  const drawn = h('div', { id: 'path-drawn' });
+  const draw = (route: Route): void => {
+    const p = route === 'leak' && r.leak?.path ? r.leak.path : r.shortest;
+    drawn.dataset.route = route;
+    replaceChildren(drawn, new LeakTrace(ctx, address, p, route).root);
+  };
+  const l = r.leak;
+  let note: HTMLElement;
+  let start: Route = 'shortest';
+  if (!l) {
+    note = h('div', { class: 'fine route-note', id: 'route-note', 'data-route': 'unknown' }, "The leak trace's path could not be found: ", queryFailed(r.leakError));
+  } else if (!l.path) {
+    note = h('p', { class: 'fine route-note', id: 'route-note', 'data-route': 'none' }, "No strong path reaches it: only weak, soft, phantom or finalizer references hold it, so LeakCanary's leak trace would not reach it (it is not leaking).");
+  } else if (l.same) {
+    note = h('p', { class: 'fine route-note', id: 'route-note', 'data-route': 'same' }, "This is also the path LeakCanary's leak trace takes (strong references only, known library leaks and JNI globals last).");
+  } else {
+    start = onLeakTrace(ctx, address) ? 'leak' : 'shortest';
+    const why = l.why_not_shortest.length
+      ? `The leak trace does not take the shortest path because ${l.why_not_shortest.join('; ')}.`
+      : `Both are shortest for their searches (${formatCount(l.steps)} and ${formatCount(l.shortest_steps)} steps): the leak trace follows strong references down from the GC roots and met this one first.`;
+    const option = (route: Route, label: string): HTMLElement => {
+      const input = h('input', { type: 'radio', name: 'path-route', id: `path-route-${route}`, value: route }) as HTMLInputElement;
+      input.checked = route === start;
+      input.addEventListener('change', () => input.checked && draw(route));
+      return h('label', { for: `path-route-${route}` }, input, ` ${label}`);
+    };
+    note = h(
+      'div',
+      { class: 'route-note', id: 'route-note', 'data-route': 'differs', 'data-steps': String(l.steps), 'data-shortest-steps': String(l.shortest_steps) },
+      h(
+        'p',
+        null,
+        `LeakCanary's leak trace (strong references only, known library leaks and JNI globals last) reaches it by another path: ${formatCount(l.steps)} steps, where the shortest takes ${formatCount(l.shortest_steps)}. `,
+        h('span', { id: 'route-why' }, why),
+      ),
+      h(
+        'div',
+        { role: 'radiogroup', class: 'route-choice', 'aria-label': 'Which path to draw' },
+        'Draw ',
+        option('leak', `the leak trace's path (${formatCount(l.steps)} steps)`),
+        ' ',
+        option('shortest', `the shortest path (${formatCount(l.shortest_steps)} steps)`),
+      ),
+    );
+  }
+  draw(start);
+  return h('div', { class: 'routes' }, note, drawn);
+}
+
+/** The trace's lowest marked step, or, when none is marked, the one phrase the inspector
+ * uses too (it is a top-level dominator), or, in the strength-aware tree, nothing
+ * (garbage, traced from its entry point). */
 function dominatorText(ctx: DumpContext, paths: Paths, dominator: TraceStep | undefined): (HTMLElement | string)[] {
   if (dominator) return [objectLink(dominator.object)];
   const garbage = ctx.q.tree === 'strength' && paths.trace.length > 0 && paths.trace[0].gc_root.includes('Unreachable');
-  return garbage
-    ? [h('strong', null, 'uncollected garbage'), ' (nothing holds it; the chain starts where the garbage does).']
-    : [h('strong', null, 'the whole heap dump'), ' (nothing in particular holds it: it is shared).'];
+  return garbage ? [h('strong', null, 'uncollected garbage'), ' (nothing holds it; the chain starts where the garbage does).'] : [TOP_LEVEL_DOMINATOR];
 }
 
 /** The line under a step: how it references the next one; through a thread's local
@@ -163,15 +239,19 @@ class LeakTrace {
     private readonly ctx: DumpContext,
     private readonly address: string,
     private readonly paths: Paths,
+    route: 'shortest' | 'leak' = 'shortest',
   ) {
     this.steps = paths.trace;
     this.chain = h('div', null);
     const dominator = [...paths.trace].reverse().find((s) => s.dominates);
+    const how = route === 'leak'
+      ? `The chain of references LeakCanary's leak trace follows from a GC root to ${address}: strong references only, known library leaks and JNI globals last. `
+      : `A shortest chain of references from a GC root to ${address}. `;
     this.root = h(
       'div',
       { class: 'leak-trace' },
-      h('p', { class: 'fine' }, `A shortest chain of references from a GC root to ${address}. Steps marked ◆ dominate it: every path from the GC roots to it goes through them, so each would free it. ` +
-        (ctx.q.tree === 'strength'
+      h('p', { class: 'fine' }, `${how}Steps marked ◆ dominate it: every path from the GC roots to it goes through them, so each would free it. ` +
+        (route === 'leak' ? '' : ctx.q.tree === 'strength'
           ? 'In the strength-aware tree, a reference weaker than how firmly its target is held is no way of holding it, and the chain follows a firmest path (no step held less firmly than the object).'
           : 'References held only by weak/soft references or finalizer queues are avoided when another path exists.')),
       h('p', { id: 'trace-dominator' }, 'Its dominator: ', ...dominatorText(ctx, paths, dominator)),
@@ -203,6 +283,8 @@ class LeakTrace {
             s.dominates ? h('span', { class: 'badge dominates', title: 'Every path from the GC roots to the object goes through it' }, '◆ holds it') : null,
             objectLink(s.object),
             sizes(s.object),
+            // A linked structure on the way, read as one step.
+            s.run ? h('div', { class: 'fine run', 'data-run': String(s.run.nodes) }, `${formatCount(s.run.nodes)} × ${s.object.class_name} in a row, each holding the next by ${s.run.field}, down to `, objectLink(s.run.last)) : null,
             st ? this.howElseButton(st, ways) : null,
             ways,
             s.via.length ? viaLine(this.ctx, s, this.steps[i + 1]) : null,
@@ -303,7 +385,7 @@ function renderReferrers(r: Referrers): HTMLElement {
       ? table(
           'referrers-table',
           null,
-          [{ label: 'Object' }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
+          [{ label: 'Object', name: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
           r.largest.map((o) => [objectLink(o), formatCount(o.shallow_bytes), formatCount(o.retained_bytes)]),
           (i) => ({ 'data-address': r.largest[i].address }),
         )
@@ -333,7 +415,7 @@ function renderDetails(d: ObjectDetails): HTMLElement {
       fact('retained', 'Retained heap', `${formatCount(o.retained_bytes)} bytes (${formatBp(o.retained_bp)} of the heap)`, o.retained_bytes),
       d.array_length !== null && d.array_length !== undefined ? fact('array-length', 'Array length', formatCount(d.array_length), d.array_length) : null,
       fact('gc-root', 'GC root', d.gc_root.length ? d.gc_root.join(', ') : 'no', d.gc_root.join(',')),
-      fact('dominator', 'Immediate dominator', d.dominator ? objectLink(d.dominator) : 'none: a top-level dominator (only GC roots keep it alive)', d.dominator?.address ?? ''),
+      fact('dominator', 'Immediate dominator', d.dominator ? objectLink(d.dominator) : TOP_LEVEL_DOMINATOR, d.dominator?.address ?? ''),
       fact('depth', 'Depth in the dominator tree', formatCount(d.depth), d.depth),
       fact('strength', 'Reachability', h('span', null, strengthMark(d.strength), `${strengthLabel(d.strength)}: ${strengthMeaning(d.strength)}`), d.strength),
       d.record_offset !== null && d.record_offset !== undefined ? fact('record-offset', 'Record at byte', formatOffset(d.record_offset), d.record_offset) : null,
@@ -346,7 +428,7 @@ function renderDetails(d: ObjectDetails): HTMLElement {
       ? table(
           'inspector-fields',
           null,
-          [{ label: 'Name' }, { label: 'Type' }, { label: 'Value' }, { label: 'Retained heap', num: true }],
+          [{ label: 'Name' }, { label: 'Type' }, { label: 'Value', name: true }, { label: 'Retained heap', num: true }],
           d.fields.map((f) => [
             h('span', { class: 'mono' }, f.name, f.is_static && !o.class_of_object ? h('span', { class: 'badge' }, 'static') : null),
             f.type_name,

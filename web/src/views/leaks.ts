@@ -184,11 +184,16 @@ export class LeaksView {
       'div',
       { class: 'leaks', id: 'leaks', 'data-leaks': all.length, 'data-application': apps.length, 'data-library': libs.length },
       h('p', { class: 'fine', id: 'leaks-summary' }, summary),
+      // The platform the known library leaks were matched against (the CLI says it too).
+      leaks?.android
+        ? h('p', { class: 'fine', id: 'leaks-android' }, `Android API level ${leaks.android.sdk_int ?? 'not recorded'}, manufacturer ${leaks.android.manufacturer ?? 'not recorded'}.`)
+        : null,
       apps.length ? h('div', { id: 'leaks-application' }, ...apps.map(section)) : null,
       libs.length
         ? h(
             'details',
-            { class: 'leaks-library', id: 'leaks-library', open: apps.length === 0 ? '' : null },
+            // Open when the library's leaks are all there is.
+            { class: 'leaks-library', id: 'leaks-library', open: apps.length === 0 },
             h('summary', null, `Library leaks (${formatCount(libs.length)}): known leaks of the Android framework and libraries`),
             ...libs.map((l, k) => section(l, apps.length + k)),
           )

@@ -66,7 +66,7 @@ function render(o: ObjectRef, m: MergedPaths): HTMLElement {
     table(
       'merge-table',
       null,
-      [{ label: 'Object (↳ the field referencing it)' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
+      [{ label: 'Object (↳ the field referencing it)', name: true }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
       m.nodes.map((n) => [
         indented(
           n.depth,

@@ -1,8 +1,8 @@
 // The overview's ways on: numbers that link to the view behind them, and the biggest
 // objects as bars (MAT's overview pie, as a bar chart), each bar opening the inspector.
 import { h } from '../lib/dom';
-import { formatBp, formatMiB, shortClassName } from '../lib/format';
-import { objectLabel, objectTitle } from '../lib/objects';
+import { formatBp, formatMiB } from '../lib/format';
+import { className, objectLabel, objectTitle } from '../lib/objects';
 import { formatFragment, type ViewId } from '../lib/state';
 import type { DumpContext } from './common';
 
@@ -30,8 +30,8 @@ export function biggestObjectsChart(ctx: DumpContext): HTMLElement | null {
   const threadNames = new Map((r.threads ?? []).map((t) => [t.address, t.name]));
   const rows = top.map((o) => {
     const name = threadNames.get(o.address);
-    const label = typeof name === 'string' ? `${name} (${shortClassName(o.class_name)})` : shortClassName(objectTitle(o));
-    const content = [h('span', { class: 'bar-label' }, label), bar(o.retained_bytes / used), h('span', { class: 'bar-size' }, `${formatMiB(o.retained_bytes)} · ${formatBp(o.retained_bp)}`)];
+    const label = typeof name === 'string' ? `${name} (${o.class_name})` : objectTitle(o);
+    const content = [h('span', { class: 'bar-label' }, className(label, false)), bar(o.retained_bytes / used), h('span', { class: 'bar-size' }, `${formatMiB(o.retained_bytes)} · ${formatBp(o.retained_bp)}`)];
     return h(
       'li',
       { 'data-address': o.address, 'data-retained': String(o.retained_bytes), 'data-thread': typeof name === 'string' ? name : null },

@@ -3,9 +3,11 @@
 // composition, the top components, GC roots by type (heapscope's name beside MAT's), the
 // objects discarded as unreachable, the dump's facts, its system properties and the
 // warnings. All from the report; long tables show their first rows until asked.
+import type { Report } from '../generated/report';
 import { h, type Child } from '../lib/dom';
 import { formatBytesExact, formatCount, formatMiB, formatTimestamp } from '../lib/format';
 import { formatFragment } from '../lib/state';
+import { className } from '../lib/objects';
 import { facts, table, type DumpContext } from './common';
 import { foldRows } from './fold';
 import { biggestObjectsChart, viewLink } from './overview-links';
@@ -22,9 +24,7 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
   const heap = facts('heap-facts', [
     ['used-heap', 'Used heap', ctx.hasDump ? viewLink('treemap', bytes(o.used_heap_bytes), 'The treemap of the dominator tree') : bytes(o.used_heap_bytes), o.used_heap_bytes],
     ['objects', 'Objects', viewLink('histogram', formatCount(o.objects), 'The histogram: objects by class'), o.objects],
-    ...((o.heaps ?? []).length
-      ? [['heaps', 'Heaps', (o.heaps ?? []).map((x) => `${x.name}: ${formatCount(x.objects)} objects, ${bytes(x.shallow_bytes)}`).join(' · '), (o.heaps ?? []).map((x) => x.name).join(',')] as Fact]
-      : []),
+    ...((o.heaps ?? []).length ? [['heaps', 'Heaps', heapsText(o), (o.heaps ?? []).map((x) => x.name).join(',')] as Fact] : []),
     ['classes', 'Classes', viewLink('histogram', formatCount(o.classes), 'The histogram: one row per class'), o.classes],
     ['class-loaders', 'Class loaders', viewLink('consumers', formatCount(o.class_loaders), 'Top consumers: the biggest class loaders'), o.class_loaders],
     ['gc-roots', 'GC roots', formatCount(o.gc_roots), o.gc_roots],
@@ -60,19 +60,21 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
         foldRows(table(
           'unreachable-classes',
           `Unreachable objects by class${u.classes.length >= 100 ? ' (the 100 biggest)' : ''}`,
-          [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }],
-          u.classes.map((c) => [c.class_name, formatCount(c.objects), formatCount(c.shallow_bytes)]),
+          [{ label: 'Class', name: true }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }],
+          u.classes.map((c) => [className(c.class_name), formatCount(c.objects), formatCount(c.shallow_bytes)]),
         )),
       )
     : h('p', null, 'Every object in the dump is reachable from a GC root.');
   const src = r.source;
   const d = r.dump;
+  const android = androidText(r);
   const dump = facts('dump-facts', [
     ['file', 'File', src.file_name ?? '(unnamed)', src.file_name ?? ''],
     ['file-bytes', 'File size', formatBytesExact(src.file_bytes), src.file_bytes],
     ['compression', 'Compression', src.gzip ? 'gzip' : 'none', src.gzip],
     ['hprof-bytes', 'HPROF data', formatBytesExact(src.hprof_bytes), src.hprof_bytes],
     ['format', 'Format', `${d.format} (${d.platform})`, d.format],
+    ...(android ? [['android', 'Android', android, r.leaks?.android?.sdk_int ?? ''] as Fact] : []),
     ['id-size', 'Identifier size', `${d.id_size} bytes${d.compressed_oops ? ', compressed oops' : ''}`, d.id_size],
     ['alignment', 'Object alignment', `${d.object_alignment} bytes`, d.object_alignment],
     ['timestamp', 'Written', formatTimestamp(d.timestamp_ms), d.timestamp_ms],
@@ -87,6 +89,11 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
     'div',
     { class: 'overview' },
     verdict(ctx),
+    // What to know before reading on: the dump's warnings, a hint that a mapping would help.
+    r.warnings.length
+      ? h('section', { class: 'panel warn overview-warnings', id: 'overview-warnings' }, h('h3', null, r.warnings.length === 1 ? 'Warning' : `Warnings (${formatCount(r.warnings.length)})`), h('ul', { class: 'warnings', id: 'warnings' }, ...r.warnings.map((w) => h('li', null, w))))
+      : null,
+    obfuscationHint(ctx),
     triagePanel(r),
     h('h3', null, 'Heap summary'),
     heap,
@@ -100,8 +107,45 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
     h('h3', null, 'Dump'),
     dump,
     systemPropertiesPanel(r),
-    r.warnings.length
-      ? h('div', null, h('h3', null, 'Warnings'), h('ul', { class: 'warnings', id: 'warnings' }, ...r.warnings.map((w) => h('li', null, w))))
-      : null,
   );
 }
+
+/** The heaps of an Android dump, and the objects in none (MAT's pseudo object 0x0 for the
+ * bootstrap class loader), so that they add up to the objects counted above. */
+function heapsText(o: Report['overview']): string {
+  const heaps = o.heaps ?? [];
+  const inHeaps = heaps.reduce((n, x) => n + x.objects, 0);
+  const parts = heaps.map((x) => `${x.name}: ${formatCount(x.objects)} objects, ${formatCount(x.shallow_bytes)} bytes (${formatMiB(x.shallow_bytes)})`);
+  const rest = o.objects - inHeaps;
+  if (rest > 0) parts.push(`in no heap: ${formatCount(rest)} ${rest === 1 ? 'object' : 'objects'} (${rest === 1 ? "Eclipse MAT's stand-in" : "including Eclipse MAT's stand-in"} for the bootstrap class loader at 0x0)`);
+  return parts.join(' · ');
+}
+
+/** "API level 19, manufacturer unknown", from the dump's android.os.Build (as the command
+ * line's leaks says), or null for a dump that names no Android build. */
+function androidText(r: Report): string | null {
+  const a = r.leaks?.android;
+  if (!a) return null;
+  const parts = [a.sdk_int != null ? `API level ${a.sdk_int}` : 'API level not recorded', `manufacturer ${a.manufacturer ?? 'not recorded'}`];
+  return parts.join(', ');
+}
+
+/** Classes named as an obfuscator names them, and no mapping applied yet: what would help. */
+function obfuscationHint(ctx: DumpContext): HTMLElement | null {
+  const n = ctx.report.overview.obfuscated_classes ?? 0;
+  // A few short names are ordinary; this many are an obfuscator's (and what a mapping
+  // leaves obfuscated after it is applied is in its warning).
+  if (n < OBFUSCATED_HINT || ctx.mappingName) return null;
+  const button = h('button', { type: 'button', class: 'link', id: 'obfuscated-mapping' }, 'Mapping…');
+  button.addEventListener('click', () => document.getElementById('mapping-button')?.click());
+  return h(
+    'p',
+    { class: 'panel note obfuscated-hint', id: 'obfuscated-hint', 'data-classes': String(n) },
+    `${formatCount(n)} classes have names like an obfuscator's (a, a.b, Outer$c): this build was probably shrunk by R8 or ProGuard. `,
+    ctx.hasDump ? button : 'Drop the dump with its mapping.txt',
+    ctx.hasDump ? " applies its mapping.txt (from the build's outputs) and gives classes, fields and stack frames their names back." : ': classes, fields and stack frames get their names back.',
+  );
+}
+
+/** Classes that look obfuscated before the overview suggests a mapping. */
+const OBFUSCATED_HINT = 10;

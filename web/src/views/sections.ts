@@ -19,7 +19,12 @@ export function triagePanel(r: Report): HTMLElement | null {
     { class: 'triage panel', id: 'oom-triage', 'data-shape': t.shape, 'data-verdict': t.verdict },
     h('h3', null, 'OOM triage'),
     h('p', null, h('strong', null, 'Shape: '), t.shape_text),
-    h('p', null, h('strong', null, 'One leak or many: '), t.verdict_text),
+    h('p', null, h('strong', null, 'Where memory accumulates: '), t.verdict_text),
+    // A leak suspect is where memory accumulates (Eclipse MAT's reading); what leaked is
+    // LeakCanary's reading, in the Leaks view: the two are told apart, never mixed.
+    (r.leaks?.leaks.length ?? 0) > 0
+      ? h('p', { class: 'fine', id: 'triage-leaks' }, `Leak suspects are where memory accumulates, whether or not it leaked; what leaked (LeakCanary's reading: ${r.leaks!.leaks.length === 1 ? '1 leak' : `${r.leaks!.leaks.length} leaks`}) is in the Leaks view.`)
+      : null,
     table('oom-triage-numbers', null, [{ label: '' }, { label: '', num: true }], [
       row('Largest top-level dominator', formatBp(t.largest_bp)),
       row('Five largest top-level dominators', formatBp(t.top5_bp)),
@@ -45,7 +50,7 @@ export function compositionPanel(r: Report): HTMLElement | null {
     foldRows(table(
       id,
       caption,
-      [{ label: what }, { label: 'Classes', num: true }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: '% of heap', num: true }],
+      [{ label: what, name: true }, { label: 'Classes', num: true }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: '% of heap', num: true }],
       rows.map((g) => [className(g.name), formatCount(g.classes), formatCount(g.objects), formatCount(g.shallow_bytes), formatBp(g.shallow_bp)]),
     ));
   return h(
@@ -59,8 +64,16 @@ export function compositionPanel(r: Report): HTMLElement | null {
       c.kinds.map((k: KindCount) => [KIND_NAMES[k.kind], formatCount(k.objects), formatCount(k.shallow_bytes), formatBp(k.shallow_bp)]),
     ),
     groups('composition-packages', `By package (the ${formatCount(c.packages.length)} largest of ${formatCount(c.package_count)})`, 'Package', c.packages),
-    groups('composition-loaders', `By class loader (the ${formatCount(c.loaders.length)} largest of ${formatCount(c.loader_count)})`, 'Class loader', c.loaders),
+    groups('composition-loaders', loadersCaption(c.loaders.length, c.loader_count, r.overview.class_loaders), 'Class loader', c.loaders),
   );
+}
+
+/** The loaders' table's caption: these are the loaders that defined classes, which the
+ * overview's count of class loader objects need not equal (a loader may define none). */
+function loadersCaption(shown: number, defining: number, objects: number): string {
+  const which = shown === defining ? `the ${formatCount(defining)}` : `the ${formatCount(shown)} largest of the ${formatCount(defining)}`;
+  const of = defining === objects ? '' : `; the dump holds ${formatCount(objects)} class loader ${objects === 1 ? 'object' : 'objects'}`;
+  return `By class loader (${which} that defined classes${of})`;
 }
 
 /** The dump's system properties, as MAT's System Properties page lists them. */
@@ -93,7 +106,7 @@ export function topComponentsPanel(r: Report): HTMLElement | null {
         { class: 'component', 'data-component': String(i + 1), 'data-retained': String(c.retained_bytes) },
         h('h4', null, className(c.name), ` — ${formatBp(c.retained_bp)}`),
         h('p', null, `${formatCount(c.top_level_dominators)} top-level dominators retain ${formatCount(c.retained_bytes)} bytes (${formatCount(c.objects)} objects).`),
-        foldRows(table(null, null, [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }], c.classes.map((k) => [className(k.class_name), formatCount(k.objects), formatCount(k.shallow_bytes)]))),
+        foldRows(table(null, null, [{ label: 'Class', name: true }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }], c.classes.map((k) => [className(k.class_name), formatCount(k.objects), formatCount(k.shallow_bytes)]))),
         h(
           'p',
           { class: 'fine' },
@@ -139,6 +152,6 @@ export function subtreeBlock(t: DominatorSubtree | null | undefined): HTMLElemen
     'div',
     null,
     h('h4', null, `Dominator subtree (${formatCount(t.nodes.length)} objects${t.truncated ? ', within the report\'s caps' : ''})`),
-    foldRows(table(null, null, [{ label: 'Object' }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }, { label: 'Not listed', num: true }], rows, (i) => ({ 'data-address': t.nodes[i].object.address, 'data-depth': String(t.nodes[i].depth) }))),
+    foldRows(table(null, null, [{ label: 'Object', name: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }, { label: 'Not listed', num: true }], rows, (i) => ({ 'data-address': t.nodes[i].object.address, 'data-depth': String(t.nodes[i].depth) }))),
   );
 }

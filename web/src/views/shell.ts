@@ -1,8 +1,8 @@
 // The page's frame: header, the import area (drop zone, file picker, sample), progress,
 // errors, and the views of an opened dump. With a dump open, the header is one toolbar row
-// (the file's name, Open, the exports in one menu, Mapping, Compare) and the tabs are one
-// row beside the reading switch, which scrolls sideways when the window is narrow: the
-// view starts near the top of the window.
+// (the file's name, Open, the exports in one menu, Mapping, Compare, the tree switch) and
+// the tabs take the width below it, wrapping onto a second row when the window is narrow
+// (every tab in sight): the view starts near the top of the window.
 import { byId, h, replaceChildren, setText } from '../lib/dom';
 import type { PageState, ViewId } from '../lib/state';
 import { errorPanel } from './error';
@@ -33,6 +33,9 @@ export function renderShell(app: HTMLElement): void {
           h('input', { id: 'mapping-input', type: 'file', class: 'visually-hidden', tabindex: -1, 'aria-hidden': 'true', accept: '.txt,.map,text/plain' }),
           h('button', { id: 'compare-button', type: 'button', class: 'secondary', title: 'Compare with a baseline: what grew since an earlier dump of the same program (a dump or a saved JSON report), as heapscope compare BASELINE CURRENT' }, 'Compare…'),
         ),
+        // Which dominator tree every view is drawn in: a choice about the whole dump, so
+        // with its actions (and the tabs get the whole width).
+        h('div', { id: 'tree-choice', class: 'tree-choice' }),
       ),
     ),
     h(
@@ -68,25 +71,13 @@ export function renderShell(app: HTMLElement): void {
         h('div', { id: 'report-only', class: 'panel note', hidden: true, role: 'status' }),
         h('div', { id: 'incomplete', class: 'panel warn', hidden: true, role: 'status' }),
         h('div', { id: 'dump-lost', class: 'panel warn', hidden: true, role: 'alert' }),
+        // The tabs, all in sight: they wrap onto a second row when the window is narrow.
         h(
-          'div',
-          { class: 'tabbar' },
-          h(
-            'div',
-            { class: 'tabs-wrap' },
-            // For the mouse, when the row is narrower than its tabs (the keyboard's arrows
-            // move from tab to tab and bring each into view).
-            h('button', { type: 'button', class: 'tab-scroll', id: 'tabs-left', tabindex: -1, 'aria-hidden': 'true', title: 'More views to the left', hidden: true }, '‹'),
-            h(
-              'nav',
-              { class: 'tabs', id: 'tabs', role: 'tablist', 'aria-label': 'Views' },
-              ...VIEWS.map((v) =>
-                h('button', { type: 'button', role: 'tab', id: `tab-${v.id}`, 'data-view': v.id, 'aria-controls': `view-${v.id}` }, v.title),
-              ),
-            ),
-            h('button', { type: 'button', class: 'tab-scroll', id: 'tabs-right', tabindex: -1, 'aria-hidden': 'true', title: 'More views to the right', hidden: true }, '›'),
+          'nav',
+          { class: 'tabs', id: 'tabs', role: 'tablist', 'aria-label': 'Views' },
+          ...VIEWS.map((v) =>
+            h('button', { type: 'button', role: 'tab', id: `tab-${v.id}`, 'data-view': v.id, 'aria-controls': `view-${v.id}` }, v.title),
           ),
-          h('div', { id: 'tree-choice', class: 'tree-choice' }),
         ),
         ...VIEWS.map((v) =>
           h(
@@ -111,23 +102,6 @@ export function renderShell(app: HTMLElement): void {
     ),
   );
   wireExportMenu();
-  wireTabScroll();
-}
-
-/** Shows the arrows beside the tab row on the sides where tabs are out of sight. */
-function wireTabScroll(): void {
-  const row = byId('tabs');
-  const left = byId('tabs-left');
-  const right = byId('tabs-right');
-  const update = (): void => {
-    left.hidden = row.scrollLeft <= 1;
-    right.hidden = row.scrollLeft + row.clientWidth >= row.scrollWidth - 1;
-  };
-  const step = (dir: number): void => row.scrollBy({ left: dir * row.clientWidth * 0.7, behavior: 'smooth' });
-  left.addEventListener('click', () => step(-1));
-  right.addEventListener('click', () => step(1));
-  row.addEventListener('scroll', update, { passive: true });
-  new ResizeObserver(update).observe(row);
 }
 
 /** The exports, in one menu (a disclosure: a button that shows a list of buttons). */
@@ -215,32 +189,23 @@ export function showView(state: PageState): void {
     const tab = byId(`tab-${v.id}`);
     tab.setAttribute('aria-selected', String(selected));
     tab.tabIndex = selected ? 0 : -1;
-    if (selected) revealTab(tab);
   }
   for (const el of document.querySelectorAll<HTMLElement>('[data-selection]')) {
     setText(el, state.object ? `Selected object: ${state.object}` : 'No object selected.');
   }
 }
 
-/** Scrolls the tab row sideways (only) so that `tab` is in it, when the row is narrower
- * than its tabs. */
-function revealTab(tab: HTMLElement): void {
-  const row = tab.parentElement;
-  if (!row || row.scrollWidth <= row.clientWidth) return;
-  const left = tab.offsetLeft - row.offsetLeft;
-  if (left < row.scrollLeft) row.scrollLeft = Math.max(0, left - 24);
-  else if (left + tab.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + tab.offsetWidth - row.clientWidth + 24;
-}
-
 export function onTabClick(handler: (view: ViewId) => void): void {
   for (const v of VIEWS) byId(`tab-${v.id}`).addEventListener('click', () => handler(v.id));
-  // Arrow keys move between tabs, as in any tab list.
+  // The ARIA tabs pattern: the arrows move to the previous or next tab (round the ends),
+  // Home and End to the first and the last; the tab reached is shown (automatic activation).
   const ids = VIEWS.map((v) => v.id);
   for (const v of VIEWS) {
     byId(`tab-${v.id}`).addEventListener('keydown', (e) => {
       const i = ids.indexOf(v.id);
-      const next = e.key === 'ArrowRight' ? ids[(i + 1) % ids.length] : e.key === 'ArrowLeft' ? ids[(i + ids.length - 1) % ids.length] : null;
-      if (!next) return;
+      const moves: Record<string, number> = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: ids.length - 1 };
+      if (!(e.key in moves) || e.altKey || e.ctrlKey || e.metaKey) return;
+      const next = ids[(moves[e.key] + ids.length) % ids.length];
       e.preventDefault();
       handler(next);
       byId(`tab-${next}`).focus();

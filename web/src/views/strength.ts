@@ -10,6 +10,7 @@
 import type { Reading, Report, StrengthName } from '../generated/report';
 import { h, replaceChildren } from '../lib/dom';
 import { formatBytes, formatCount } from '../lib/format';
+import { rovingGroup } from '../lib/keyboard';
 
 export const STRENGTHS: readonly StrengthName[] = ['strong', 'cache', 'thread_local', 'local', 'soft', 'weak', 'finalizer', 'phantom', 'unreachable'];
 
@@ -137,13 +138,16 @@ export function strengthLegend(report: Report, id: string): HTMLElement {
     );
   });
   colours.subscribe(() => boxes.forEach((b) => (b.checked = colours.has(b.dataset.strength as StrengthName))));
+  // One tab stop for the nine checkboxes (arrows between them): the tree below is one Tab away.
+  const toolbar = h('div', { role: 'toolbar', 'aria-label': 'Strengths drawn in colour (arrow keys move between them)' }, h('ul', { class: 'strength-rows' }, ...items));
+  rovingGroup(toolbar, boxes);
   const javaLangRef: StrengthName[] = ['soft', 'weak', 'finalizer', 'phantom'];
   const nothingWeaker = rows.length > 0 && javaLangRef.every((s) => (byName.get(s)?.objects ?? 0) === 0);
   return h(
     'section',
     { class: 'strength-legend', id, 'aria-label': 'How firmly objects are held' },
     h('p', { class: 'fine legend-title', title: 'How firmly objects are held: the strongest of each path’s weakest reference. Checked strengths are drawn in colour (everything else in grey); the tree stays the same.' }, 'Drawn in colour, by how firmly held:'),
-    h('ul', { class: 'strength-rows' }, ...items),
+    toolbar,
     h('p', { class: 'fine strength-total', 'data-objects': totalObjects, 'data-bytes': totalBytes }, `Together: ${formatBytes(totalBytes)} · ${formatCount(totalObjects)} objects, every object of the dump (garbage included).`),
     // One line, the reason on hover (and for screen readers): it answers a question asked once.
     nothingWeaker ? h('p', { class: 'fine nothing-weaker', title: NOTHING_WEAKER_WHY }, NOTHING_WEAKER, ' ', h('span', { class: 'why', 'aria-hidden': 'true' }, 'Why?'), h('span', { class: 'visually-hidden' }, ` ${NOTHING_WEAKER_WHY}`)) : null,

@@ -16,6 +16,18 @@ function simpleName(name: string): string {
 /** "com.acme.ui.EventBus.INSTANCE.listeners holds 150 × Screen$1, 1.0 KiB each (153.5 KiB); each holds
  * a com.acme.ui.Screen by this$0 — 95.20% of the heap." */
 export function headline(s: Suspect): HTMLElement {
+  // The core's sentence, as every export says it (`held_in` set as code): the frame and
+  // the local for a running thread's working set, linked structures read as one.
+  if (s.headline) {
+    const text = s.headline;
+    const subject = s.frame ? text.slice(0, Math.max(0, text.indexOf(': '))) : s.held_in && text.startsWith(s.held_in) ? s.held_in : '';
+    return h(
+      'p',
+      { class: 'headline', 'data-headline': '' },
+      subject ? h('code', { class: 'held-in', title: 'Where the memory is held: the frame and its local, or the fields that lead to it' }, subject) : null,
+      text.slice(subject.length),
+    );
+  }
   const top = s.accumulated?.[0];
   const subject = s.held_in ?? (s.represented_class ? `class ${s.represented_class}` : s.kind === 'group_of_objects' ? `${formatCount(s.instances)} × ${s.class_name}` : s.class_name);
   // "each" when they are all the same size (the biggest is the average), else "about".
@@ -49,7 +61,7 @@ export function accumulatedTable(s: Suspect, i: number): HTMLElement | null {
     table(
       `suspect-${i + 1}-accumulated`,
       null,
-      [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: 'Biggest' }],
+      [{ label: 'Class', name: true }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: 'Biggest' }],
       groups.map((g) => [
         className(g.class_name),
         formatCount(g.objects),
@@ -58,6 +70,34 @@ export function accumulatedTable(s: Suspect, i: number): HTMLElement | null {
         h('span', { class: 'examples' }, ...g.biggest.flatMap((o, k) => [k ? ', ' : null, objectLink(o, 'inspector', formatMiB(o.retained_bytes))])),
       ]),
       (k) => ({ 'data-class': groups[k].class_name, 'data-objects': String(groups[k].objects), 'data-retained': String(groups[k].retained_bytes), 'data-shallow': String(groups[k].shallow_bytes) }),
+    ),
+  );
+}
+
+/** Where the memory accumulates with linked structures read as one (a chain's nodes side
+ * by side), by class: heapscope's reading beside MAT's table. */
+export function structureTable(s: Suspect, i: number): HTMLElement | null {
+  const st = s.structure;
+  if (!st || !st.groups.length) return null;
+  const chain = st.chains?.[0];
+  return h(
+    'div',
+    { 'data-structure': st.point.address },
+    h('h4', null, 'What it holds, linked structures read as one'),
+    h(
+      'p',
+      { class: 'fine' },
+      objectLink(st.point),
+      ` holds ${formatCount(st.members)} ${st.members === 1 ? 'object' : 'objects'}`,
+      chain ? `, ${formatCount(chain.nodes)} of them a chain of ${chain.class_name}${chain.field ? ` by ${chain.field}` : ''}` : '',
+      '.',
+    ),
+    table(
+      `suspect-${i + 1}-structure`,
+      null,
+      [{ label: 'Class' }, { label: 'Objects', num: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }],
+      st.groups.map((g) => [className(g.class_name), formatCount(g.objects), formatCount(g.shallow_bytes), `${formatCount(g.retained_bytes)} (${formatMiB(g.retained_bytes)})`]),
+      (k) => ({ 'data-class': st.groups[k].class_name, 'data-objects': String(st.groups[k].objects), 'data-retained': String(st.groups[k].retained_bytes) }),
     ),
   );
 }
@@ -74,7 +114,7 @@ export function membersTable(s: Suspect, i: number, ctx: DumpContext): HTMLEleme
     table(
       `suspect-${i + 1}-members`,
       null,
-      [{ label: 'Object' }, { label: 'Name' }, { label: 'Retained heap', num: true }],
+      [{ label: 'Object', name: true }, { label: 'Name' }, { label: 'Retained heap', num: true }],
       members.map((m) => [objectLink(m.object), m.name ?? threadNames.get(m.object.address) ?? m.object.class_of_object ?? '', `${formatCount(m.object.retained_bytes)} (${formatMiB(m.object.retained_bytes)})`]),
       (k) => ({ 'data-address': members[k].object.address, 'data-retained': String(members[k].object.retained_bytes) }),
     ),

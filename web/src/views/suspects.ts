@@ -3,8 +3,9 @@
 // single suspect's path up to its GC root and its dominator subtree.
 // Top consumers: the biggest objects, classes, class loaders and packages.
 import type { Consumer, ObjectRef, Suspect } from '../generated/report';
-import { accumulatedTable, headline, membersTable } from './suspect-findings';
+import { accumulatedTable, headline, membersTable, structureTable } from './suspect-findings';
 import { h } from '../lib/dom';
+import { formatFragment } from '../lib/state';
 import { formatBp, formatCount, formatMiB } from '../lib/format';
 import { className, objectLink } from '../lib/objects';
 import { table, type DumpContext } from './common';
@@ -18,18 +19,23 @@ function objectRow(o: ObjectRef): (HTMLElement | string)[] {
   return [objectLink(o), formatCount(o.shallow_bytes), formatCount(o.retained_bytes), formatBp(o.retained_bp)];
 }
 
-const OBJECT_COLUMNS = [{ label: 'Object' }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }];
+const OBJECT_COLUMNS = [{ label: 'Object', name: true }, { label: 'Shallow heap', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }];
 
 function suspect(ctx: DumpContext, s: Suspect, i: number): HTMLElement {
+  // The chain down to where the memory accumulates, linked structures read as one (MAT's
+  // own steps down a list node by node, when the core has no reading of its own).
+  const steps = s.structure?.path ?? s.chain;
+  const omitted = s.structure ? (s.structure.path_omitted ?? 0) : s.chain_omitted;
   const chain = h('ol', { class: 'chain', 'data-chain': '' });
-  s.chain.forEach((o, k) => {
+  steps.forEach((o, k) => {
     chain.appendChild(h('li', { 'data-address': o.address }, objectLink(o), ` — retains ${formatCount(o.retained_bytes)} bytes (${formatBp(o.retained_bp)})`));
-    if (s.chain_omitted > 0 && k === Math.floor(s.chain.length / 2) - 1) {
-      chain.appendChild(h('li', { class: 'omitted fine' }, `… ${formatCount(s.chain_omitted)} more objects in between …`));
+    if (omitted > 0 && k === Math.floor(steps.length / 2) - 1) {
+      chain.appendChild(h('li', { class: 'omitted fine' }, `… ${formatCount(omitted)} more objects in between …`));
     }
   });
+  const f = s.frame;
   const chainTitle = s.kind === 'single_object'
-    ? 'Dominator chain from the suspect to the accumulation point'
+    ? 'Dominator chain from the suspect to where it accumulates'
     : 'Reference path shared by most members, from its GC root';
   return h(
     'article',
@@ -53,10 +59,19 @@ function suspect(ctx: DumpContext, s: Suspect, i: number): HTMLElement {
             h('dd', null, objectLink(s.accumulation_point), ` — retains ${sizeText(s.accumulation_point.retained_bytes, s.accumulation_point.retained_bp)}`, ' · ', objectLink(s.accumulation_point, 'path', 'path from a GC root'), ' · ', objectLink(s.accumulation_point, 'merge', 'merge paths to GC roots')),
           )
         : h('div', { class: 'fact' }, h('dt', null, 'Accumulation point'), h('dd', null, 'none: no single object holds most of it')),
+      f
+        ? h(
+            'div',
+            { class: 'fact', 'data-fact': 'frame', 'data-frame': f.frame.short },
+            h('dt', null, 'Held by a running frame'),
+            h('dd', null, `${f.thread_name ?? f.thread}, in ${f.frame.short}: the local `, objectLink(f.local), f.also_in?.length ? ` (also in ${f.also_in.map((x) => x.short).join(', ')})` : ''),
+          )
+        : null,
     ),
+    structureTable(s, i),
     accumulatedTable(s, i),
     membersTable(s, i, ctx),
-    s.chain.length ? h('div', null, h('h4', null, chainTitle), chain) : null,
+    steps.length ? h('div', null, h('h4', null, chainTitle), chain) : null,
     rootPathBlock(s.root_path),
     subtreeBlock(s.dominator_subtree),
   );
@@ -67,7 +82,12 @@ export function renderSuspects(ctx: DumpContext): HTMLElement {
   return h(
     'div',
     { class: 'suspects' },
-    h('p', { class: 'fine' }, `A suspect is an object, or a group of top-level objects of one class, that retains more than 10% of the heap (${formatCount(ls.threshold_bytes)} bytes here), found as Eclipse MAT's Leak Suspects report finds them.`),
+    h(
+      'p',
+      { class: 'fine' },
+      `Where memory accumulates: a suspect is an object, or a group of top-level objects of one class, that retains more than 10% of the heap (${formatCount(ls.threshold_bytes)} bytes here), found as Eclipse MAT's Leak Suspects report finds them. A suspect is not a verdict that memory leaked`,
+      (ctx.report.leaks?.leaks.length ?? 0) > 0 ? h('span', null, ': what leaked by LeakCanary\'s reading is in ', h('a', { href: formatFragment({ view: 'leaks', object: null }) }, 'Leaks'), '.') : '.',
+    ),
     ls.suspects.length
       ? h('div', { id: 'suspect-list' }, ...ls.suspects.map((s, i) => suspect(ctx, s, i)))
       : h('p', { id: 'no-suspects', class: 'placeholder' }, 'No leak suspects: nothing retains more than 10% of the heap on its own.'),
@@ -83,7 +103,7 @@ function consumerTable(id: string, caption: string, what: string, rows: Consumer
     table(
       id,
       null,
-      [{ label: what }, { label: 'Objects', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }],
+      [{ label: what, name: true }, { label: 'Objects', num: true }, { label: 'Retained heap', num: true }, { label: '% of heap', num: true }],
       rows.map((c) => [className(c.name), formatCount(c.objects), formatCount(c.retained_bytes), formatBp(c.retained_bp)]),
     ),
   );

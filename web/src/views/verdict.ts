@@ -58,7 +58,13 @@ function suspectVerdict(ctx: DumpContext, s: Suspect, others: number): Child[] {
   const ap = s.accumulation_point ?? null;
   const target = ap ?? s.object;
   return [
-    h('p', { class: 'verdict-lead' }, h('strong', null, others ? 'The biggest leak suspect: ' : 'One leak suspect: '), ...headline(s).childNodes),
+    h(
+      'p',
+      { class: 'verdict-lead' },
+      // As the triage says it: a running frame's working set is no leak.
+      h('strong', null, s.frame ? "A running frame's working set (nothing leaked): " : others ? 'The biggest leak suspect: ' : 'One leak suspect: '),
+      ...headline(s).childNodes,
+    ),
     links(
       link('suspects', others ? `All ${formatCount(others + 1)} suspects` : 'The suspect explained'),
       ctx.hasDump ? link('path', 'Path from a GC root', target.address, 'verdict-path') : null,

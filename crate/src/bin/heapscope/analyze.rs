@@ -31,7 +31,7 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
     // script reads the report's `leaks` section instead.
     if let Some(leaks) = &report.leaks {
         if !global.quiet && std::io::stderr().is_terminal() {
-            eprintln!("heapscope: {}", common::one_line(&heapscope::render::leaks::summary(leaks)));
+            eprintln!("heapscope: {}", heapscope::text::one_line(heapscope::render::leaks::summary(leaks)));
         }
     }
     args.report.write_to(&report, args.output.as_deref()).map_err(Failure::from)?;

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use heapscope::analysis::{DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading};
+use heapscope::analysis::{DominatorAlgorithm, Options, Phase, Progress, ProgressInfo, Reading, Sizes};
 use heapscope::error::{Error, ErrorKind};
 use heapscope::model::{Detail, DetailLevel};
 use heapscope::render::{html, markdown, RenderOptions};
@@ -26,7 +26,7 @@ pub struct Global {
 }
 
 /// The options of every command that analyzes a dump.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct AnalysisArgs {
     /// The heap dump: an .hprof or .hprof.gz file (HotSpot or Android), or - to read it
     /// from standard input (copied to a temporary file first, because the analysis
@@ -42,6 +42,13 @@ pub struct AnalysisArgs {
     /// the same tree, more slowly, as an independent cross-check)
     #[arg(long, value_enum, value_name = "ALGORITHM", default_value_t = Dominators::SemiNca)]
     pub dominators: Dominators,
+    /// Shallow sizes: jvm (default: what the JVM that wrote the dump uses for each object,
+    /// read from the dump's addresses: its object header, the fields it injects, fields
+    /// packed into gaps, class objects as mirrors with their statics) or mat (Eclipse
+    /// MAT's model: a 12-byte header with compressed oops, the fields the dump lists, for
+    /// checking numbers against MAT)
+    #[arg(long, value_enum, value_name = "SIZES", default_value_t = SizesArg::Jvm)]
+    pub sizes: SizesArg,
     /// Which heap dump to analyze when the file holds several (1 is the first; by default
     /// the last); the report says how many there are
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -93,6 +100,23 @@ pub enum Tree {
     Mat,
     /// The strength-aware dominator tree
     Strength,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizesArg {
+    /// The JVM's own sizes, read from the dump
+    Jvm,
+    /// Eclipse MAT's model
+    Mat,
+}
+
+impl SizesArg {
+    pub fn sizes(self) -> Sizes {
+        match self {
+            SizesArg::Jvm => Sizes::Jvm,
+            SizesArg::Mat => Sizes::Mat,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,6 +265,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         tree,
         snapshot: args.snapshot,
         core_only: args.core_only,
+        sizes: args.sizes.sizes(),
         ..Options::default()
     };
     let mut meter =
@@ -252,7 +277,7 @@ pub fn analyze_in(args: &AnalysisArgs, global: &Global, tree: Reading) -> Result
         session.apply_mapping(mapping).map_err(fail)?;
     }
     for w in &session.analysis.warnings {
-        eprintln!("heapscope: warning: {}", one_line(w));
+        eprintln!("heapscope: warning: {}", heapscope::text::one_line(w.as_str()));
     }
     Ok(Analyzed { session, meter, input })
 }
@@ -292,7 +317,10 @@ impl Format {
         }
     }
 
+    /// `report` in this format within `detail`'s caps (a saved report of a larger detail
+    /// is cut down as if built with them).
     pub fn render(self, report: &Report, detail: Detail) -> String {
+        let report = &report::caps::within(report, &detail);
         let options = RenderOptions { detail, graphs: self == Format::MdGraphs };
         match self {
             Format::Json => report::to_json(report),
@@ -325,7 +353,7 @@ impl DetailArg {
 }
 
 /// The seven caps `--detail` scales, for `--help`.
-pub const DETAIL_HELP: &str = "How much the report lists: minimal, default or max, seven caps at once (minimal / default / max): root-path: objects of a suspect's path to its GC root (10 / 30 / 200); histogram: class histogram rows in Markdown and HTML (15 / 50 / 500); rows: rows of the other ranked tables (Biggest Objects, unreachable classes, heap composition's packages and loaders, a component's classes: 5 / 20 / 100); subtree-nodes: objects of a suspect's dominator subtree (500 / 5,000 / 100,000); subtree-depth: its levels (10 / 20 / 50); properties: system properties in Markdown and HTML (15 / 50 / 500); children: children per object in the subtree, accumulated groups and biggest members per suspect (10 / 20 / 100)";
+pub const DETAIL_HELP: &str = "How much the report lists: minimal, default or max, seven caps at once (minimal / default / max): root-path: objects of a suspect's path to its GC root (10 / 30 / 200); histogram: class histogram rows in Markdown and HTML (15 / 50 / 500); rows: rows of the other ranked tables (Biggest Objects, unreachable classes, heap composition's packages and loaders, a component's classes: 5 / 20 / 100); subtree-nodes: objects of a suspect's dominator subtree (20 / 40 / 100,000); subtree-depth: its levels (5 / 10 / 50); properties: system properties in Markdown and HTML (15 / 50 / 500); children: children per object in the subtree, accumulated groups and biggest members per suspect (10 / 20 / 100)";
 
 /// Where and how a command writes a report.
 #[derive(clap::Args, Debug)]
@@ -375,9 +403,4 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 pub fn write_stdout(bytes: &[u8]) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
-}
-
-/// `s` with control characters escaped (see [`heapscope::error::one_line`]).
-pub fn one_line(s: &str) -> String {
-    heapscope::error::one_line(s)
 }

@@ -10,7 +10,7 @@ use heapscope::error::Error;
 use heapscope::report::Report;
 use heapscope::session::input;
 
-use crate::common::{self, AnalysisArgs, Dominators, Failure, Format, Global, Outcome};
+use crate::common::{self, AnalysisArgs, Dominators, Failure, Format, Global, Outcome, SizesArg};
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -48,6 +48,9 @@ pub struct Growth {
     /// Analyze dumps keeping their unreachable objects (as analyze --keep-unreachable)
     #[arg(long)]
     pub keep_unreachable: bool,
+    /// Shallow sizes of the dumps analyzed: jvm (default) or mat (as analyze --sizes)
+    #[arg(long, value_enum, value_name = "SIZES", default_value_t = SizesArg::Jvm)]
+    pub sizes: SizesArg,
     /// A ProGuard/R8 mapping file (mapping.txt) of the program: both dumps are compared
     /// with its original names (as analyze --mapping; a saved report keeps its own names)
     #[arg(long, value_name = "FILE")]
@@ -88,6 +91,7 @@ fn load(path: &Path, args: &Growth, global: &Global) -> Result<Report, Failure> 
         dump: path.to_path_buf(),
         keep_unreachable: args.keep_unreachable,
         dominators: Dominators::SemiNca,
+        sizes: args.sizes,
         snapshot: None,
         timings: false,
         verbose: false,

@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 use compare_mat as mat;
-use heapscope::error::{one_line, Error, ErrorKind};
+use heapscope::error::{Error, ErrorKind};
 use heapscope::session::input;
+use heapscope::text::one_line;
 
-use crate::common::{self, AnalysisArgs, Dominators, Failure, Global, Outcome};
+use crate::common::{self, AnalysisArgs, Dominators, Failure, Global, Outcome, SizesArg};
 
 #[derive(Subcommand, Debug)]
 pub enum Sub {
@@ -29,7 +30,8 @@ pub struct MatArgs {
     #[arg(value_name = "MAT")]
     pub mat: PathBuf,
     /// heapscope's JSON report of the same dump (`heapscope analyze DUMP --format json`),
-    /// or the dump itself (analyzed first)
+    /// or the dump itself (analyzed first, in MAT's sizes); a report in the JVM's sizes
+    /// has every difference its object layout explains marked EXPLAINABLE (layout)
     #[arg(value_name = "OURS")]
     pub ours: PathBuf,
     /// Format: md (a readable verdict) or json ({summary, explainable, fail}); without it,
@@ -86,6 +88,8 @@ fn ours(path: &Path, global: &Global) -> Result<(mat::ours::Report, serde_json::
         dump: path.to_path_buf(),
         keep_unreachable: false,
         dominators: Dominators::SemiNca,
+        // Checked against MAT: in MAT's sizes.
+        sizes: SizesArg::Mat,
         snapshot: None,
         timings: false,
         verbose: false,

@@ -120,8 +120,7 @@ fn pass1_json(args: &Pass1Args) -> Result<Value> {
 pub fn dump_pass1(args: &Pass1Args) -> Outcome {
     let input = common::display_name(&args.dump);
     let value = pass1_json(args).map_err(|error| Failure { input: Some(input), error })?;
-    let mut text = serde_json::to_string_pretty(&value).expect("JSON");
-    text.push('\n');
+    let text = heapscope::model::json::to_text(&value);
     match &args.out {
         Some(out) => common::write_output(out, text.as_bytes())?,
         None => common::write_stdout(text.as_bytes()),

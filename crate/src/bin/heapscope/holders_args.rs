@@ -33,7 +33,5 @@ pub enum TextOrJson {
 }
 
 pub fn to_json<T: serde::Serialize>(v: &T) -> String {
-    let mut s = serde_json::to_string_pretty(v).expect("JSON");
-    s.push('\n');
-    s
+    heapscope::model::json::to_text(v)
 }

@@ -59,6 +59,6 @@ pub fn run(args: &Args, global: &Global) -> Outcome {
         map.insert("strength".into(), a.strength(obj).name().into());
         map.insert("tree".into(), a.reading.name().into());
     }
-    common::write_stdout(format!("{}\n", serde_json::to_string_pretty(&json).expect("JSON")).as_bytes());
+    common::write_stdout(heapscope::model::json::to_text(&json).as_bytes());
     done.finish()
 }

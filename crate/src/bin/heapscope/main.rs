@@ -119,7 +119,7 @@ fn main() -> ExitCode {
     match cli.command.run(&cli.global) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("heapscope: {}", common::one_line(&failure.to_string()));
+            eprintln!("heapscope: {}", heapscope::text::one_line(failure.to_string()));
             ExitCode::from(1)
         }
     }

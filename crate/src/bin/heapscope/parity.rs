@@ -22,7 +22,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, global: &Global) -> Outcome {
-    let done = common::analyze(&args.analysis, global)?;
+    // MAT's numbers are in MAT's sizes, whatever --sizes says.
+    let analysis = common::AnalysisArgs { sizes: common::SizesArg::Mat, ..args.analysis.clone() };
+    let done = common::analyze(&analysis, global)?;
     let json = heapscope::report::parity::json(&done.session.analysis);
     common::write_output(&args.out, serde_json::to_string_pretty(&json).expect("JSON").as_bytes())?;
     if let Some(tsv) = &args.objects {

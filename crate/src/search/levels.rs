@@ -1,9 +1,8 @@
 //! Breadth-first search from the GC roots that keeps no per-object array, for the path
-//! queries (a suspect's reference path, a group suspect's common path).
+//! queries (an object's shortest path from a GC root, a suspect's reference path, a
+//! group suspect's common path, merged paths).
 //!
-//! Terms: the search meets objects in *discovery order* (the GC roots first); an
-//! object's *level* is its distance from the roots, and the discovered objects of one
-//! level are contiguous in that order. The *BFS parent* of an object is the first object
+//! Terms: see [`super::order`] (discovery order, levels). The *BFS parent* of an object is the first object
 //! in discovery order, one level up, with a followed reference to it: the object through
 //! which a search that keeps a parent per object would have reached it first.
 //!
@@ -19,7 +18,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::order::DiscoveryOrder;
 use crate::analysis::Analysis;
+use crate::bits::BitSet;
 use crate::error::Result;
 
 /// The graph a search runs on.
@@ -63,16 +64,9 @@ impl Walk for Refs<'_> {
 /// Marks a parent: the object is a GC root.
 pub(crate) const ROOT: u32 = u32::MAX - 1;
 
-/// Discovered objects per chunk of [`Levels`]' order.
-const CHUNK: usize = 1 << 20;
-
-/// A finished (or stopped) search.
+/// A finished (or stopped) search: the objects it discovered, level by level.
 pub(crate) struct Levels {
-    /// The discovered objects in discovery order, [`CHUNK`] per chunk.
-    order: Vec<Vec<u32>>,
-    len: usize,
-    /// Where each level starts in the order (level 0: the roots).
-    starts: Vec<usize>,
+    order: DiscoveryOrder,
 }
 
 impl Levels {
@@ -80,59 +74,33 @@ impl Levels {
     /// it is discovered (roots first); stops when that returns true, or when nothing is
     /// left to discover.
     pub(crate) fn search<G: Walk>(g: &G, mut found: impl FnMut(u32, usize) -> bool) -> Result<Levels> {
-        let n = g.node_count();
-        let mut seen = crate::alloc::try_filled(n.div_ceil(64), 0u64, "the path search")?;
-        let mut levels = Levels { order: Vec::new(), len: 0, starts: vec![0] };
+        let mut seen = BitSet::new(g.node_count(), "the path search")?;
+        let mut order = DiscoveryOrder::new("the path search");
         let mut stop = false;
         let mut failed = None;
-        let mut discover = |levels: &mut Levels, v: u32, stop: &mut bool| {
-            let (w, b) = (v as usize / 64, 1u64 << (v % 64));
-            if *stop || failed.is_some() || seen[w] & b != 0 {
+        let mut discover = |order: &mut DiscoveryOrder, v: u32, stop: &mut bool| {
+            if *stop || failed.is_some() || !seen.insert_new(v) {
                 return;
             }
-            seen[w] |= b;
-            let pos = levels.len;
-            if let Err(e) = levels.push(v) {
+            let pos = order.len();
+            if let Err(e) = order.push(v) {
                 failed = Some(e);
                 return;
             }
             *stop = found(v, pos);
         };
-        g.for_each_root(|r| discover(&mut levels, r, &mut stop));
-        // `starts` ends with the start of the level being discovered.
-        levels.starts.push(levels.len);
+        g.for_each_root(|r| discover(&mut order, r, &mut stop));
+        order.end_roots();
         let mut head = 0;
-        while !stop && head < levels.len {
-            if Some(&head) == levels.starts.last() {
-                levels.starts.push(levels.len);
-            }
-            let u = levels.get(head);
+        while !stop && head < order.len() {
+            let u = order.visit(head);
             head += 1;
-            g.for_each_successor(u, |v| discover(&mut levels, v, &mut stop));
+            g.for_each_successor(u, |v| discover(&mut order, v, &mut stop));
         }
         if let Some(e) = failed {
             return Err(e);
         }
-        Ok(levels)
-    }
-
-    fn push(&mut self, v: u32) -> Result<()> {
-        if self.len % CHUNK == 0 {
-            self.order.push(crate::alloc::try_with_capacity(CHUNK, "the path search")?);
-        }
-        self.order[self.len / CHUNK].push(v);
-        self.len += 1;
-        Ok(())
-    }
-
-    #[inline]
-    fn get(&self, pos: usize) -> u32 {
-        self.order[pos / CHUNK][pos % CHUNK]
-    }
-
-    /// The level of the object discovered at `pos`.
-    fn level_of(&self, pos: usize) -> usize {
-        self.starts.partition_point(|&s| s <= pos) - 1
+        Ok(Levels { order })
     }
 
     /// The BFS parents of `targets` (object, position in discovery order) and of all
@@ -143,8 +111,8 @@ impl Levels {
         // Objects waiting for their parent, by level.
         let mut waiting: BTreeMap<usize, HashSet<u32>> = BTreeMap::new();
         for &(t, pos) in targets {
-            if pos < self.len && out.insert(t, (ROOT, pos)).is_none() {
-                waiting.entry(self.level_of(pos)).or_default().insert(t);
+            if pos < self.order.len() && out.insert(t, (ROOT, pos)).is_none() {
+                waiting.entry(self.order.level_of(pos)).or_default().insert(t);
             }
         }
         while let Some((level, mut wait)) = waiting.pop_last() {
@@ -152,12 +120,11 @@ impl Levels {
                 // GC roots: their parent stays ROOT.
                 continue;
             }
-            let (start, end) = (self.starts[level - 1], self.starts[level]);
-            for pos in start..end {
+            for pos in self.order.level(level - 1) {
                 if wait.is_empty() {
                     break;
                 }
-                let u = self.get(pos);
+                let u = self.order.get(pos);
                 let mut parent_of_some = false;
                 g.for_each_successor(u, |x| {
                     if wait.remove(&x) {
@@ -177,6 +144,39 @@ impl Levels {
         }
         out
     }
+}
+
+/// The objects of a shortest reference path from a GC root to `obj`, root first (empty
+/// when none reaches it): breadth-first from all roots, first without the references
+/// MAT's path queries exclude (`Reference.referent`, …), then with them. The path is the
+/// one a parent per object would give.
+pub(crate) fn shortest_path(a: &Analysis, obj: u32) -> Result<Vec<u32>> {
+    let mut path = Vec::new();
+    for excludes in [true, false] {
+        let g = Refs { a, excludes };
+        let mut at = None;
+        let levels = Levels::search(&g, |v, pos| {
+            let hit = v == obj;
+            if hit {
+                at = Some(pos);
+            }
+            hit
+        })?;
+        if let Some(pos) = at {
+            let parents = levels.parents(&g, &[(obj, pos)]);
+            let mut x = obj;
+            loop {
+                path.push(x);
+                match parents.get(&x) {
+                    Some(&(p, _)) if p != ROOT => x = p,
+                    _ => break,
+                }
+            }
+            path.reverse();
+            break;
+        }
+    }
+    Ok(path)
 }
 
 #[cfg(test)]
