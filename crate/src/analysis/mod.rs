@@ -11,10 +11,13 @@
 //!
 //! - [`run`]: the pipeline and its memory estimate;
 //! - [`tree`]: one reading's dominator tree, retained sizes and per-class figures;
+//! - [`tally`]: what the retained-size walk counts for the report (the histogram's report
+//!   value, the class loaders' groups);
 //! - [`refs`]: objects as the output names them ([`ObjectRef`](crate::model::ObjectRef)).
 
 mod refs;
 mod run;
+pub mod tally;
 mod tree;
 
 pub use refs::{loader_label, loader_label_of, object_ref, strength_name};
@@ -138,6 +141,9 @@ pub struct ClassStats {
     pub shallow: u64,
     /// MAT's quick retained size (lower bound).
     pub retained_min: u64,
+    /// The same with each class object counted under the class it stands for (MAT's
+    /// report's value before `report::histogram`'s correction of `java.lang.Class`).
+    pub retained_min_with_class: u64,
 }
 
 /// Everything computed from a dump.
@@ -183,6 +189,11 @@ pub struct Analysis {
     pub reading: Reading,
     /// The strength-aware tree's garbage forest roots (empty in MAT's reading).
     pub garbage: Vec<u32>,
+    /// The top-level dominators by class loader, with what they retain (see [`tally`]).
+    pub loader_groups: tally::LoaderGroups,
+    /// One bit per object the features asked to be counted apart in the loader groups
+    /// (the waste report's duplicates; empty: none), for the other reading's tree.
+    marks: BitSet,
     /// The other reading's tree, once computed.
     other_tree: Option<Box<TreeParts>>,
 }
@@ -229,7 +240,8 @@ impl Analysis {
 
     #[inline]
     pub fn retained(&self, obj: u32) -> u64 {
-        self.retained.get(obj)
+        let in_tree = |v: u32| v == self.tree.root() || self.idom.get(v) != UNREACHABLE;
+        self.retained.get(obj, &self.tree, |v| self.heap.shallow(v), in_tree)
     }
 
     /// Whether `obj` is kept (reachable, or kept because unreachables are kept).
@@ -276,7 +288,12 @@ impl Analysis {
     /// the `cap` largest seen: the biggest few of a list in one pass, without sorting it.
     pub fn keep_largest(&self, largest: &mut Vec<u32>, k: u32, cap: usize) {
         let key = |x: u32| (std::cmp::Reverse(self.retained(x)), x);
-        let at = largest.partition_point(|&x| key(x) < key(k));
+        let kk = key(k);
+        // Most candidates are smaller than the smallest kept one: one comparison.
+        if largest.len() >= cap && largest.last().is_some_and(|&l| key(l) < kk) {
+            return;
+        }
+        let at = largest.partition_point(|&x| key(x) < kk);
         if at < cap {
             if largest.len() == cap {
                 largest.pop();
@@ -331,7 +348,10 @@ impl Analysis {
     /// Objects and shallow bytes per strength, firmest first; the rows add up to every
     /// object of the dump, unreachable ones included.
     pub fn reachability(&self) -> [crate::strength::walk::Row; 9] {
-        crate::strength::walk::partition(&self.heap, &self.strengths)
+        // Every object with a class is kept or discarded in either reading.
+        let total =
+            self.classes.iter().chain(&self.unreachable).fold((0, 0), |t, s| (t.0 + s.instances, t.1 + s.shallow));
+        crate::strength::walk::partition_from(&self.heap, &self.strengths, total)
     }
 
     /// Makes `reading`'s dominator tree the one every tree query and retained size
@@ -352,6 +372,7 @@ impl Analysis {
                     &self.strengths,
                     &self.owners,
                     &self.owned,
+                    &self.marks,
                     reading,
                     &self.options,
                     &mut |_| Ok(()),
@@ -369,7 +390,10 @@ impl Analysis {
         if reading == self.reading {
             return Some(self.retained(obj));
         }
-        self.other_tree.as_ref().filter(|t| t.reading == reading).map(|t| t.retained.get(obj))
+        self.other_tree.as_ref().filter(|t| t.reading == reading).map(|t| {
+            let in_tree = |v: u32| v == t.tree.root() || t.idom.get(v) != UNREACHABLE;
+            t.retained.get(obj, &t.tree, |v| self.heap.shallow(v), in_tree)
+        })
     }
 
     /// Puts `t` in place of the current tree, returning that.
@@ -387,6 +411,7 @@ impl Analysis {
             kept_objects: replace(&mut self.kept_objects, t.kept_objects),
             used_heap: replace(&mut self.used_heap, t.used_heap),
             garbage: replace(&mut self.garbage, t.garbage),
+            loader_groups: replace(&mut self.loader_groups, t.loader_groups),
         }
     }
 }
@@ -433,6 +458,12 @@ pub trait Collect: Pass1Sink + Pass2Sink {
     fn before_tree(&mut self, _heap: &Heap) -> Result<()> {
         Ok(())
     }
+
+    /// After [`Collect::before_tree`]: one bit per object to be counted apart in the loader
+    /// groups ([`tally`]), handed over (empty: none).
+    fn take_marks(&mut self) -> BitSet {
+        BitSet::default()
+    }
 }
 
 impl Collect for () {}
@@ -452,5 +483,14 @@ impl<A: Collect, B: Collect> Collect for (A, B) {
     fn before_tree(&mut self, heap: &Heap) -> Result<()> {
         self.0.before_tree(heap)?;
         self.1.before_tree(heap)
+    }
+
+    fn take_marks(&mut self) -> BitSet {
+        let marks = self.0.take_marks();
+        if marks.capacity() == 0 {
+            self.1.take_marks()
+        } else {
+            marks
+        }
     }
 }

@@ -112,9 +112,10 @@ pub fn analyze<C: Collect>(
         (Strengths::compact(strengths)?, owned)
     };
     collect.before_tree(&heap)?;
+    let marks = collect.take_marks();
 
     tick_phase(Phase::Dominators, input_bytes, objects, progress)?;
-    let t = tree::build(&heap, &strengths, &owners, &owned, options.tree, options, &mut |phase| {
+    let t = tree::build(&heap, &strengths, &owners, &owned, &marks, options.tree, options, &mut |phase| {
         tick_phase(phase, input_bytes, objects, progress)
     })?;
 
@@ -151,6 +152,8 @@ pub fn analyze<C: Collect>(
         owned,
         reading: t.reading,
         garbage: t.garbage,
+        loader_groups: t.loader_groups,
+        marks,
         other_tree: None,
     })
 }

@@ -30,6 +30,7 @@ pub(super) struct TreeParts {
     pub kept_objects: u64,
     pub used_heap: u64,
     pub garbage: Vec<u32>,
+    pub loader_groups: super::tally::LoaderGroups,
 }
 
 pub(super) struct HeapGraph<'a> {
@@ -107,6 +108,7 @@ pub(super) fn build(
     strengths: &Strengths,
     owners: &Owners,
     owned: &BitSet,
+    marks: &BitSet,
     reading: Reading,
     options: &Options,
     tick: &mut dyn FnMut(Phase) -> Result<()>,
@@ -169,10 +171,20 @@ pub(super) fn build(
         }
         s
     };
-    let retained::Computed { tree, retained, class_min } =
-        retained::compute(&idom, heap.index.size_alignment(), shallow, |v| heap.class_of(v), class_count)?;
-    for (c, m) in classes.iter_mut().zip(class_min) {
+    // The report's figures that follow the tree are counted in the same walk.
+    let mut tally = super::tally::Tally::new(heap, marks)?;
+    let retained::Computed { tree, retained, class_min, class_min2 } = retained::compute_with(
+        &idom,
+        heap.index.size_alignment(),
+        shallow,
+        |v| heap.class_of(v),
+        class_count,
+        &mut tally,
+    )?;
+    let loader_groups = tally.finish();
+    for ((c, m), m2) in classes.iter_mut().zip(class_min).zip(class_min2) {
         c.retained_min = m;
+        c.retained_min_with_class = m2;
     }
     // Roots that are not kept (cannot happen: roots are reachable) are dropped anyway.
     // (In the strength-aware tree a root whose root edge does not count is not a child
@@ -191,6 +203,7 @@ pub(super) fn build(
         kept_objects,
         used_heap,
         garbage,
+        loader_groups,
     })
 }
 

@@ -81,6 +81,17 @@ impl RankBits {
         (bits & bit != 0).then(|| b.before as usize + (bits & (bit - 1)).count_ones() as usize)
     }
 
+    /// Calls `f` with every object whose bit is set, ascending.
+    pub fn for_each_one(&self, mut f: impl FnMut(u32)) {
+        for (k, b) in self.blocks.iter().enumerate() {
+            let mut bits = b.lo as u64 | (b.hi as u64) << 32;
+            while bits != 0 {
+                f((k * BLOCK) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+    }
+
     pub fn memory_bytes(&self) -> usize {
         self.blocks.capacity() * std::mem::size_of::<Block>()
     }

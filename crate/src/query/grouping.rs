@@ -83,7 +83,7 @@ pub fn histogram_groups(a: &Analysis, by: HistogramGrouping) -> Result<Vec<Histo
         }
     }
     let group_of_object = |v: u32| group_of.get(a.class_of(v) as usize).copied().unwrap_or(u32::MAX);
-    let mins = crate::retained::class_min_retained(&a.tree, &a.retained, group_of_object, groups.len())?;
+    let mins = crate::retained::class_min_retained(&a.tree, |x| a.retained(x), group_of_object, groups.len())?;
     for (row, min) in groups.iter_mut().zip(mins) {
         row.retained_bytes_min = min;
     }

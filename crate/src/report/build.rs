@@ -13,7 +13,6 @@ use crate::model::waste::{AllocationSites, Waste};
 use crate::model::*;
 use crate::records::HprofVersion;
 use crate::rules::roots::{mat_name, name as root_name, ALL_KINDS};
-use crate::waste::marks::Marks;
 
 const MAX_WARNINGS: usize = 50;
 const MAX_TOP_DOMINATORS: usize = 100;
@@ -47,12 +46,9 @@ pub struct Sections<'a> {
 
 /// What a report is built with beyond the analysis and its features' sections.
 #[derive(Clone, Copy, Default)]
-pub struct BuildOptions<'a> {
+pub struct BuildOptions {
     /// `--detail`'s caps.
     pub detail: Detail,
-    /// The waste report's marks (see [`crate::waste::marks`]), for the top components'
-    /// waste; None: the components go without it.
-    pub marks: Option<&'a Marks>,
 }
 
 /// The report of `a` with its features' `sections` (without what [`super::annotate`] adds
@@ -112,8 +108,8 @@ pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, option
             .map(|&(k, c)| HeapCount { name: names[k].0.clone(), objects: c.objects, shallow_bytes: c.shallow })
             .collect()
     };
-    // MAT's report's value; None when its walk's arrays cannot be allocated.
-    let with_class = super::histogram::with_class_objects(a).ok();
+    // MAT's report's value.
+    let with_class = Some(super::histogram::with_class_objects(a));
     let mut histogram: Vec<HistogramRow> = kept_classes
         .iter()
         .map(|&c| {
@@ -217,7 +213,7 @@ pub fn build_with(a: &Analysis, sections: &Sections, source: &SourceInfo, option
         oom_triage: None,
         heap_composition: None,
         system_properties: None,
-        top_components: super::components::top_components(a, options.marks, detail).ok(),
+        top_components: Some(super::components::top_components(a, detail)),
     };
     report.oom_triage = Some(super::triage::triage(a, &report));
     report.heap_composition = Some(super::triage::composition(&report, detail));
@@ -367,14 +363,15 @@ fn top_consumers(a: &Analysis) -> TopConsumers {
     let mut classes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut loaders: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut packages: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-    let is_loader = a.heap.index.classes.all_extending("java.lang.ClassLoader");
+    for g in &a.loader_groups.groups {
+        let e = loaders.entry(super::components::group_label(a, g)).or_default();
+        e.0 += g.top_level;
+        e.1 += g.retained;
+    }
     for &v in top {
         let r = a.retained(v);
         let c = a.class_of(v);
         let e = classes.entry(a.class_name(c).to_string()).or_default();
-        e.0 += 1;
-        e.1 += r;
-        let e = loaders.entry(super::components::loader_group(a, v, &is_loader)).or_default();
         e.0 += 1;
         e.1 += r;
         let owner = a.class_represented_by(v).unwrap_or(c);

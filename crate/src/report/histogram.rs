@@ -5,8 +5,8 @@
 //! it in, so a class whose statics hold its instances shows them once, under the class
 //! object.
 //!
-//! One walk of the dominator tree ([`crate::retained::class_min_retained`]) with every
-//! class object counted in the row of the class it stands for. `java.lang.Class`'s row,
+//! Counted in the retained-size walk ([`crate::analysis::tally`]) with every class object
+//! counted in the row of the class it stands for. `java.lang.Class`'s row,
 //! whose instances are the class objects themselves, is MAT's API value plus, once more,
 //! the retained size of `java.lang.Class`'s own class object when no other class object
 //! dominates it: MAT hands its top-ancestor search the instances and then the class
@@ -15,21 +15,11 @@
 //! much more).
 
 use crate::analysis::Analysis;
-use crate::error::Result;
 
 /// Per class (index into the class table): MAT's report's quick retained size.
-pub fn with_class_objects(a: &Analysis) -> Result<Vec<u64>> {
-    let classes = a.class_count();
+pub fn with_class_objects(a: &Analysis) -> Vec<u64> {
     let jlc = a.heap.index.java_lang_class;
-    let group = |v: u32| {
-        let c = a.class_of(v);
-        if Some(c) == jlc {
-            a.class_represented_by(v).unwrap_or(c)
-        } else {
-            c
-        }
-    };
-    let mut sums = crate::retained::class_min_retained(&a.tree, &a.retained, group, classes)?;
+    let mut sums: Vec<u64> = a.classes.iter().map(|s| s.retained_min_with_class).collect();
     if let Some(c) = jlc {
         let twice =
             a.class_object(c).filter(|&o| a.is_kept(o) && !below_a_class_object(a, o, c)).map(|o| a.retained(o));
@@ -37,7 +27,7 @@ pub fn with_class_objects(a: &Analysis) -> Result<Vec<u64>> {
             *s = a.classes[c as usize].retained_min + twice.unwrap_or(0);
         }
     }
-    Ok(sums)
+    sums
 }
 
 /// Whether an object of class `class` dominates `obj` (above it in the dominator tree).

@@ -175,7 +175,7 @@ impl Session {
                 heaps: heaps.as_ref(),
                 leaks: self.features.leaks.as_ref(),
             };
-            let options = BuildOptions { detail: self.detail, marks: Some(&self.features.found.marks) };
+            let options = BuildOptions { detail: self.detail };
             self.report = Some(report::annotated_report_with(&mut self.analysis, &sections, &self.info, &options)?);
         }
         Ok(self.report.as_ref().expect("just built"))

@@ -62,6 +62,15 @@ impl Strengths {
         }
     }
 
+    /// Calls `f(v, strength)` for every object not held strongly, ascending.
+    pub fn for_each_not_strong(&self, mut f: impl FnMut(u32, u8)) {
+        let mut r = 0usize;
+        self.bits.for_each_one(|v| {
+            f(v, (self.nibbles[r / 2] >> (4 * (r % 2))) & 15);
+            r += 1;
+        });
+    }
+
     pub fn memory_bytes(&self) -> usize {
         self.bits.memory_bytes() + self.nibbles.capacity()
     }
@@ -91,6 +100,11 @@ mod tests {
                 prop_assert_eq!(s.get(v as u32), b, "object {}", v);
                 prop_assert_eq!(s[v], b);
             }
+            let mut others = Vec::new();
+            s.for_each_not_strong(|v, b| others.push((v, b)));
+            let want: Vec<(u32, u8)> =
+                bytes.iter().enumerate().filter(|e| *e.1 != STRONG).map(|(v, &b)| (v as u32, b)).collect();
+            prop_assert_eq!(others, want);
         }
     }
 }

@@ -35,6 +35,11 @@ impl Marks {
         }
     }
 
+    /// The bits, handed over.
+    pub fn into_bits(self) -> BitSet {
+        self.bits
+    }
+
     #[inline]
     pub fn has(&self, v: u32) -> bool {
         self.bits.contains(v)

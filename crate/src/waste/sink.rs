@@ -134,4 +134,8 @@ impl Collect for WasteSink {
         self.found = super::group(heap, &kept, &mut collected);
         Ok(())
     }
+
+    fn take_marks(&mut self) -> crate::bits::BitSet {
+        std::mem::take(&mut self.found.marks).into_bits()
+    }
 }
