@@ -156,7 +156,7 @@ impl<'a> Tally<'a> {
         for (g, table) in groups.iter_mut().zip(self.per_class) {
             let mut classes: Vec<(u32, ClassTally)> = table.into_iter().collect();
             classes.sort_unstable_by_key(|e| e.0);
-            g.objects = classes.iter().map(|e| e.1.objects).sum::<u64>() + g.objects;
+            g.objects += classes.iter().map(|e| e.1.objects).sum::<u64>();
             g.classes = classes;
         }
         groups.sort_unstable_by_key(|g| g.loader);

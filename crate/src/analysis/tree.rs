@@ -103,6 +103,7 @@ impl Graph for HeapGraph<'_> {
 
 /// One reading's dominator tree, retained sizes and per-class figures: the same code for
 /// both, over MAT's graph and roots or the strength-aware ones ([`strength::tree`]).
+#[allow(clippy::too_many_arguments)] // the heap results it reads, each its own borrow
 pub(super) fn build(
     heap: &Heap,
     strengths: &Strengths,

@@ -80,7 +80,7 @@ impl Shape {
     /// The layout of a subclass declaring `fields` (sizes in bytes, references at
     /// `ref_size`; `refs` of them references): primitives largest first, then the
     /// references.
-    pub fn extend(&self, primitives: &mut Vec<u32>, refs: usize, ref_size: u32) -> Shape {
+    pub fn extend(&self, primitives: &mut [u32], refs: usize, ref_size: u32) -> Shape {
         let mut s = self.clone();
         primitives.sort_unstable_by(|a, b| b.cmp(a));
         for &p in primitives.iter() {
@@ -96,7 +96,7 @@ impl Shape {
     /// bytes: the references side by side first, then the primitives largest first, each
     /// after the one before (HotSpot's static layout starts its search at its last block,
     /// so it never fills a hole).
-    pub fn statics_end(start: u32, primitives: &mut Vec<u32>, refs: usize, ref_size: u32) -> u32 {
+    pub fn statics_end(start: u32, primitives: &mut [u32], refs: usize, ref_size: u32) -> u32 {
         let append = |end: u32, bytes: u32| end.div_ceil(bytes.max(1)) * bytes.max(1) + bytes;
         let mut end = start;
         for _ in 0..refs {
@@ -161,30 +161,30 @@ mod tests {
     fn fields_fill_the_header_gap_and_holes() {
         // A 12-byte header: an int goes at 12, a long at 16.
         let obj = Shape::header(12);
-        let s = obj.extend(&mut vec![4, 8], 0, 4);
+        let s = obj.extend(&mut [4, 8], 0, 4);
         assert_eq!((s.end, s.size(8)), (24, 24));
         // A long first: it cannot go at 12, so the byte takes the gap; the reference does
         // not fit in what is left (13..16) and goes at the end.
-        let s = obj.extend(&mut vec![8, 1], 1, 4);
+        let s = obj.extend(&mut [8, 1], 1, 4);
         assert_eq!(s.holes, vec![(13, 3)]);
         assert_eq!((s.end, s.size(8)), (28, 32));
         // A subclass fills its super class's holes first: the short at 14, the byte at 13.
-        let sub = s.extend(&mut vec![2, 1], 0, 4);
+        let sub = s.extend(&mut [2, 1], 0, 4);
         assert_eq!(sub.holes, vec![]);
         assert_eq!(sub.end, 28);
         // Compact headers: 8 bytes, a record of two ints is 16.
-        assert_eq!(Shape::header(8).extend(&mut vec![4, 4], 0, 4).size(8), 16);
+        assert_eq!(Shape::header(8).extend(&mut [4, 4], 0, 4).size(8), 16);
         // 16-byte alignment.
-        assert_eq!(Shape::header(12).extend(&mut vec![4, 1], 0, 4).size(16), 32);
+        assert_eq!(Shape::header(12).extend(&mut [4, 1], 0, 4).size(16), 32);
     }
 
     #[test]
     fn statics_put_references_first() {
         // A mirror of 96 bytes: a byte, then a reference: the reference at 96, the byte at 100.
-        assert_eq!(Shape::statics_end(96, &mut vec![1], 1, 4), 101);
+        assert_eq!(Shape::statics_end(96, &mut [1], 1, 4), 101);
         // Longs after 4-byte references: aligned; the hole before the long stays empty
         // (java.lang.Byte's statics on JDK 17: a reference, a long, two ints, two bytes).
-        assert_eq!(Shape::statics_end(96, &mut vec![8], 1, 4), 112);
-        assert_eq!(Shape::statics_end(112, &mut vec![8, 4, 4, 1, 1], 1, 4), 138);
+        assert_eq!(Shape::statics_end(96, &mut [8], 1, 4), 112);
+        assert_eq!(Shape::statics_end(112, &mut [8, 4, 4, 1, 1], 1, 4), 138);
     }
 }
