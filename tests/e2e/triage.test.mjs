@@ -127,6 +127,7 @@ describe('triage', { skip: CORPUS_MISSING }, () => {
     const file = h.corpusFile(S02);
     const cli = cliJson(file);
     const mat = matObjects('s02_static_map_leak_serial');
+    // MAT's sums: the page analyzes in MAT's sizes (`?sizes=mat`).
     await h.withPage(async ({ page }) => {
       assert.equal(await openFile(page, file), 'done');
       await showTab(page, 'dominators');
@@ -162,7 +163,7 @@ describe('triage', { skip: CORPUS_MISSING }, () => {
       assert.equal(await openFile(page, file), 'done');
       await page.waitForSelector('#dominator-groups tr[data-depth="1"]');
       assert.equal(await page.locator('#dominators-group').isChecked(), true);
-    });
+    }, { query: '?sizes=mat' });
   });
 
   test('the treemap: a chain of single children is one click, the zoom is in the URL and survives a reload', async () => {
