@@ -77,6 +77,13 @@ export function renderOverview(ctx: DumpContext): HTMLElement {
     ...(android ? [['android', 'Android', android, r.leaks?.android?.sdk_int ?? ''] as Fact] : []),
     ['id-size', 'Identifier size', `${d.id_size} bytes${d.compressed_oops ? ', compressed oops' : ''}`, d.id_size],
     ['alignment', 'Object alignment', `${d.object_alignment} bytes`, d.object_alignment],
+    // The sizes every number on the page is in: the JVM's (read from the dump) or Eclipse MAT's.
+    ...(d.layout
+      ? [
+          ['layout', 'Object layout', d.layout.description, d.layout.sizes] as Fact,
+          ...(d.layout.mat_difference ? [['mat-sizes', 'Eclipse MAT', d.layout.mat_difference, d.layout.mat_used_heap_bytes ?? ''] as Fact] : []),
+        ]
+      : []),
     ['timestamp', 'Written', formatTimestamp(d.timestamp_ms), d.timestamp_ms],
     [
       'records',
